@@ -1,0 +1,156 @@
+"""Format detection: every file is recognised by its content, not only its extension.
+
+`read_file(path)` is the one entry point. It reads the head of the file once, decides
+whether it is Parquet, JSON or text, and offers it to the readers in `JSON_READERS` or
+`TEXT_READERS` in order. Whatever goes wrong becomes a Problem; nothing raises.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import zlib
+from pathlib import Path
+from types import ModuleType
+
+from tuibench.core.formats.base import (
+    HEAD_BYTES,
+    JsonError,
+    ReadResult,
+    empty_frame,
+    load_json,
+)
+from tuibench.core.problems import Problem
+
+# Order matters: the first reader whose check accepts the content wins.
+JSON_READERS = ["gbench", "pyperf", "hyperfine", "pytest_benchmark", "criterion", "mmtests"]
+TEXT_READERS = ["native", "gotest", "mmtests"]
+
+NATIVE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".csv.gz", ".tsv.gz")
+
+_modules: dict[str, ModuleType | None] = {}
+
+
+def _reader(name: str) -> ModuleType | None:
+    """Import a reader module lazily; a reader that is not there yet is simply skipped."""
+    if name not in _modules:
+        try:
+            _modules[name] = importlib.import_module(f"tuibench.core.formats.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"tuibench.core.formats.{name}":
+                raise
+            _modules[name] = None
+    return _modules[name]
+
+
+def _fail(path: Path, reason: str, line: int | None = None, fmt: str = "") -> ReadResult:
+    return ReadResult(empty_frame(), [Problem(str(path), reason, line=line)], format=fmt)
+
+
+def read_head(path: Path) -> bytes:
+    """The first HEAD_BYTES of the file, decompressed when it is gzipped."""
+    with open(path, "rb") as fh:
+        raw = fh.read(HEAD_BYTES)
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.open(path, "rb") as gz:
+                return gz.read(HEAD_BYTES)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise OSError(f"gzip file is damaged: {exc}") from exc
+    return raw
+
+
+def _looks_binary(head: bytes) -> bool:
+    if b"\x00" in head:
+        return True
+    sample = head[:4096]
+    if not sample:
+        return False
+    bad = sum(1 for b in sample if b < 9 or 13 < b < 32)
+    return bad / len(sample) > 0.05
+
+
+def read_file(path: Path) -> ReadResult:
+    """Read one result file in whatever known format it is in."""
+    try:
+        result = _read_file(path)
+    except Exception as exc:  # a reader bug must not stop the rest of the data loading
+        result = _fail(path, f"could not be read ({type(exc).__name__}: {exc})")
+    return result
+
+
+def _read_file(path: Path) -> ReadResult:
+    try:
+        head = read_head(path)
+    except PermissionError:
+        return _fail(path, "permission denied: the file cannot be read")
+    except OSError as exc:
+        return _fail(path, f"cannot be read: {exc.strerror or exc}")
+    if not head.strip():
+        return _fail(path, "empty file: no results in it")
+    if head[:4] == b"PAR1":
+        native = _reader("native")
+        result = native.read(path)
+        result.format = native.NAME
+        return result
+    if _looks_binary(head):
+        return _fail(path, "binary data in no known format (not Parquet, JSON, CSV or text)")
+
+    text = head.decode("utf-8", errors="replace")
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped[:1] in "{[":
+        native = _reader("native")
+        if native is not None and native.sniff(path, text):  # JSON Lines in the native format
+            result = native.read(path)
+            result.format = native.NAME
+            return result
+        return _read_json(path)
+
+    for name in TEXT_READERS:
+        mod = _reader(name)
+        if mod is not None and hasattr(mod, "sniff") and mod.sniff(path, text):
+            result = mod.read(path)
+            result.format = mod.NAME
+            return result
+    native = _reader("native")
+    if path.name.lower().endswith(NATIVE_SUFFIXES):
+        # Named like a native file but no reader claimed it: let the native reader say
+        # exactly what is wrong (a missing column) instead of "unknown format".
+        result = native.read(path)
+        result.format = native.NAME
+        return result
+    first = stripped.splitlines()[0][:80] if stripped else ""
+    return _fail(
+        path,
+        "not in any known format (native CSV/TSV needs a header with benchmark, metric, "
+        f"value; first line is {first!r})",
+        line=1,
+    )
+
+
+def _read_json(path: Path) -> ReadResult:
+    try:
+        obj = load_json(path)
+    except JsonError as exc:
+        return _fail(path, exc.reason, line=exc.line)
+    for name in JSON_READERS:
+        mod = _reader(name)
+        if mod is not None and hasattr(mod, "matches_json") and mod.matches_json(obj):
+            result = mod.read_json(obj, path)
+            result.format = mod.NAME
+            return result
+    if isinstance(obj, dict):
+        keys = ", ".join(list(obj)[:6]) or "none"
+        what = f"a JSON object with keys {keys}"
+    else:
+        what = f"a JSON {type(obj).__name__}"
+    return _fail(path, f"{what}: not a result file of any known tool")
+
+
+def known_formats() -> list[str]:
+    names = []
+    for name in dict.fromkeys(["native", *JSON_READERS, *TEXT_READERS]):
+        mod = _reader(name)
+        if mod is not None:
+            names.append(mod.NAME)
+    return names

@@ -1,0 +1,141 @@
+"""The contract every format reader follows, and helpers they share.
+
+A reader module in this package defines:
+
+- ``NAME``: the human name of the format, shown by ``tuibench inspect``.
+- Either ``matches_json(obj) -> bool`` and ``read_json(obj, path) -> ReadResult`` for a
+  JSON format (the registry parses the file once and offers the object to each JSON reader),
+- or ``sniff(path, head) -> bool`` and ``read(path) -> ReadResult`` for anything else
+  (``head`` is the first 64 KiB of the file, decompressed if gzipped, as text).
+
+A reader never raises for bad content: it returns what it could read plus problems.
+The registry turns any unexpected exception into a problem as a last resort.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from tuibench.core.problems import Problem
+
+# Columns a reader may emit. `benchmark`, `metric`, `value` are required.
+#  iteration: the reader's own iteration number inside the file (pyperf runs, native
+#             `iteration` column); null means "this file is one iteration".
+#  sample:    position inside the iteration; null means "row order".
+#  unit:      canonical unit string (e.g. "ns", "s", "B", "ns/op", "MB/s").
+#  better:    "lower" or "higher"; null lets the loader decide (tuibench.toml, unit).
+READER_SCHEMA: dict[str, pl.DataType] = {
+    "benchmark": pl.String(),
+    "metric": pl.String(),
+    "value": pl.Float64(),
+    "iteration": pl.Int64(),
+    "sample": pl.Int64(),
+    "unit": pl.String(),
+    "better": pl.String(),
+}
+
+HEAD_BYTES = 64 * 1024
+
+
+@dataclass
+class ReadResult:
+    frame: pl.DataFrame
+    problems: list[Problem] = field(default_factory=list)
+    # Free-form facts about the system found in the file (Go's `cpu: ...` lines, pyperf
+    # hostname, ...). Shown by inspect and the explorer; never used for statistics.
+    metadata: dict[str, str] = field(default_factory=dict)
+    # True when `iteration` numbers are global for the system (the native format's own
+    # column); False when they only number iterations inside this file.
+    global_iterations: bool = False
+    # Set by the registry: the detected format's NAME.
+    format: str = ""
+
+
+def empty_frame() -> pl.DataFrame:
+    return pl.DataFrame(schema=READER_SCHEMA)
+
+
+def frame_from_columns(columns: dict[str, list]) -> pl.DataFrame:
+    """Build a reader frame from equal-length column lists; missing optional columns are null."""
+    n = len(columns["value"])
+    data = {}
+    for name, dtype in READER_SCHEMA.items():
+        col = columns.get(name)
+        data[name] = pl.Series(name, col if col is not None else [None] * n, dtype=dtype,
+                               strict=False)
+    return pl.DataFrame(data)
+
+
+class Records:
+    """Accumulates samples row by row for readers of nested formats (JSON)."""
+
+    __slots__ = ("cols",)
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list] = {k: [] for k in READER_SCHEMA}
+
+    def add(self, benchmark: str, metric: str, value: float, *, iteration: int | None = None,
+            sample: int | None = None, unit: str | None = None,
+            better: str | None = None) -> None:
+        c = self.cols
+        c["benchmark"].append(benchmark)
+        c["metric"].append(metric)
+        c["value"].append(value)
+        c["iteration"].append(iteration)
+        c["sample"].append(sample)
+        c["unit"].append(unit)
+        c["better"].append(better)
+
+    def __len__(self) -> int:
+        return len(self.cols["value"])
+
+    def frame(self) -> pl.DataFrame:
+        return frame_from_columns(self.cols)
+
+
+def as_number(x: object) -> float | None:
+    """A finite float from a JSON value, or None (bools, strings, NaN, inf are not numbers)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return None
+    f = float(x)
+    return f if math.isfinite(f) else None
+
+
+def open_text(path: Path):
+    """Open a possibly gzipped file as text (UTF-8, undecodable bytes replaced)."""
+    with open(path, "rb") as fh:
+        magic = fh.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
+class JsonError(Exception):
+    """Invalid JSON, with the 1-based line where the parser stopped."""
+
+    def __init__(self, reason: str, line: int | None):
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+def load_json(path: Path) -> object:
+    """Parse a JSON file (plain or gzipped). Accepts bare NaN/Infinity (Google Benchmark)."""
+    try:
+        with open_text(path) as fh:
+            text = fh.read()
+    except (OSError, EOFError) as exc:
+        raise JsonError(f"cannot read: {exc}", None) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        what = "truncated JSON" if exc.pos >= len(text.rstrip()) else "invalid JSON"
+        raise JsonError(f"{what}: {exc.msg} (column {exc.colno})", exc.lineno) from exc
+    except RecursionError as exc:
+        raise JsonError("invalid JSON: nested too deeply", None) from exc
