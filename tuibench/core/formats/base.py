@@ -67,8 +67,9 @@ def frame_from_columns(columns: dict[str, list]) -> pl.DataFrame:
     data = {}
     for name, dtype in READER_SCHEMA.items():
         col = columns.get(name)
-        data[name] = pl.Series(name, col if col is not None else [None] * n, dtype=dtype,
-                               strict=False)
+        data[name] = pl.Series(
+            name, col if col is not None else [None] * n, dtype=dtype, strict=False
+        )
     return pl.DataFrame(data)
 
 
@@ -80,9 +81,17 @@ class Records:
     def __init__(self) -> None:
         self.cols: dict[str, list] = {k: [] for k in READER_SCHEMA}
 
-    def add(self, benchmark: str, metric: str, value: float, *, iteration: int | None = None,
-            sample: int | None = None, unit: str | None = None,
-            better: str | None = None) -> None:
+    def add(
+        self,
+        benchmark: str,
+        metric: str,
+        value: float,
+        *,
+        iteration: int | None = None,
+        sample: int | None = None,
+        unit: str | None = None,
+        better: str | None = None,
+    ) -> None:
         c = self.cols
         c["benchmark"].append(benchmark)
         c["metric"].append(metric)

@@ -63,8 +63,7 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
         magic = fh.read(4)
     if magic == b"PAR1":
         df = pl.read_parquet(path)
-        df = df.rename({c: c.strip().lower() for c in df.columns})
-        return df.with_columns(pl.col(c).cast(pl.String) for c in df.columns), 0, []
+        return df.rename({c: c.strip().lower() for c in df.columns}), 0, []
     with open(path, encoding="utf-8", errors="replace") as fh:
         text = fh.read()
     body = text.lstrip("\ufeff")
@@ -77,8 +76,9 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     sep = _separator(body)
     if sep is None:  # header without the required names: parse anyway to say what is missing
         sep = "\t" if "\t" in body.split("\n", 1)[0] else ","
-    df = pl.read_csv(body.encode(), separator=sep, infer_schema=False, truncate_ragged_lines=True,
-                     quote_char='"')
+    df = pl.read_csv(
+        body.encode(), separator=sep, infer_schema=False, truncate_ragged_lines=True, quote_char='"'
+    )
     df = df.rename({c: c.strip().lower() for c in df.columns})
     return df, first_line + 1, []
 
@@ -98,23 +98,32 @@ def _read_jsonl(body: str, first_line: int) -> tuple[pl.DataFrame, list[tuple[in
         if not isinstance(obj, dict):
             bad.append((first_line + i, "a JSON Lines record must be an object"))
             continue
-        obj = {str(k).lower(): (None if v is None else str(v) if not isinstance(v, str) else v)
-               for k, v in obj.items()}
+        obj = {
+            str(k).lower(): (None if v is None else str(v) if not isinstance(v, str) else v)
+            for k, v in obj.items()
+        }
         obj["__line"] = str(first_line + i)
         rows.append(obj)
     df = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
     return df, bad
 
 
-def _validate(path: Path, raw: pl.DataFrame, first_line: int,
-              problems: list[Problem]) -> ReadResult:
+def _validate(
+    path: Path, raw: pl.DataFrame, first_line: int, problems: list[Problem]
+) -> ReadResult:
     if raw.height == 0:
         problems.append(Problem(str(path), "no data rows (only a header, or empty)"))
         return ReadResult(empty_frame(), problems, global_iterations=True)
     missing = [c for c in REQUIRED if c not in raw.columns]
     if missing:
-        problems.append(Problem(str(path), f"missing required column(s): {', '.join(missing)} "
-                                           f"(found: {', '.join(raw.columns)})", line=1))
+        problems.append(
+            Problem(
+                str(path),
+                f"missing required column(s): {', '.join(missing)} "
+                f"(found: {', '.join(raw.columns)})",
+                line=1,
+            )
+        )
         return ReadResult(empty_frame(), problems, global_iterations=True)
 
     if "__line" in raw.columns:
@@ -128,46 +137,41 @@ def _validate(path: Path, raw: pl.DataFrame, first_line: int,
 
     s = pl.col
     checked = df.with_columns(
-        s("benchmark").str.strip_chars(),
-        s("metric").str.strip_chars(),
-        s("value").str.strip_chars().cast(pl.Float64, strict=False).alias("__v"),
-        s("iteration").str.strip_chars().cast(pl.Float64, strict=False).alias("__it"),
-        s("sample").str.strip_chars().cast(pl.Float64, strict=False).alias("__sa"),
-        s("better").str.strip_chars().str.to_lowercase().alias("__better"),
-        s("unit").str.strip_chars(),
-        s("system").str.strip_chars(),
+        _text(df, "benchmark"),
+        _text(df, "metric"),
+        _text(df, "unit"),
+        _text(df, "system"),
+        _text(df, "better").str.to_lowercase().alias("__better"),
+        _number(df, "value").alias("__v"),
+        _number(df, "iteration").alias("__it"),
+        _number(df, "sample").alias("__sa"),
     )
-    reasons = (
-        pl.when(s("benchmark").is_null() | (s("benchmark") == ""))
-        .then(pl.lit("empty benchmark name"))
-        .when(s("metric").is_null() | (s("metric") == ""))
-        .then(pl.lit("empty metric name"))
-        .when(s("__v").is_null())
-        .then(pl.format("value {} is not a number", s("value").fill_null("(empty)")))
-        .when(s("__v").is_infinite() | s("__v").is_nan())
-        .then(pl.format("value {} is not a finite number", s("value")))
-        .when(s("iteration").is_not_null() & (s("iteration") != "")
-              & (s("__it").is_null() | (s("__it") != s("__it").floor())))
-        .then(pl.format("iteration {} is not a whole number", s("iteration")))
-        .when(s("sample").is_not_null() & (s("sample") != "")
-              & (s("__sa").is_null() | (s("__sa") != s("__sa").floor())))
-        .then(pl.format("sample {} is not a whole number", s("sample")))
-        .when(s("__better").is_not_null() & (s("__better") != "")
-              & ~s("__better").is_in(["lower", "higher"]))
-        .then(pl.format("better must be 'lower' or 'higher', not {}", s("better")))
-        .otherwise(None)
-        .alias("__reason")
+    # A cheap mask over all rows first; readable reasons only for the (few) bad rows.
+    given = lambda c: s(c).is_not_null() & (s(c).cast(pl.String) != "")  # noqa: E731
+    bad_mask = (
+        s("benchmark").is_null()
+        | (s("benchmark") == "")
+        | s("metric").is_null()
+        | (s("metric") == "")
+        | s("__v").is_null()
+        | ~s("__v").is_finite()
+        | (given("iteration") & (s("__it").is_null() | (s("__it") != s("__it").floor())))
+        | (given("sample") & (s("__sa").is_null() | (s("__sa") != s("__sa").floor())))
+        | (given("__better") & ~s("__better").is_in(["lower", "higher"]))
     )
-    checked = checked.with_columns(reasons)
-    bad = checked.filter(s("__reason").is_not_null())
+    checked = checked.with_columns(bad_mask.alias("__bad"))
+    bad = checked.filter(s("__bad"))
     if bad.height:
         for row in bad.head(MAX_LISTED).iter_rows(named=True):
-            problems.append(Problem(str(path), f"row skipped: {row['__reason']}",
-                                    line=row["__line"]))
+            problems.append(Problem(str(path), f"row skipped: {_reason(row)}", line=row["__line"]))
         if bad.height > MAX_LISTED:
-            problems.append(Problem(str(path), f"{bad.height - MAX_LISTED} more bad rows "
-                                               "skipped (same kinds of errors)"))
-    good = checked.filter(s("__reason").is_null())
+            problems.append(
+                Problem(
+                    str(path),
+                    f"{bad.height - MAX_LISTED} more bad rows skipped (same kinds of errors)",
+                )
+            )
+    good = checked.filter(~s("__bad"))
     frame = good.select(
         s("benchmark"),
         s("metric"),
@@ -181,3 +185,31 @@ def _validate(path: Path, raw: pl.DataFrame, first_line: int,
     if frame["system"].null_count() == frame.height:
         frame = frame.drop("system")
     return ReadResult(frame, problems, global_iterations=True)
+
+
+def _text(df: pl.DataFrame, name: str) -> pl.Expr:
+    return pl.col(name).cast(pl.String).str.strip_chars()
+
+
+def _number(df: pl.DataFrame, name: str) -> pl.Expr:
+    col = pl.col(name)
+    if df.schema[name] == pl.String:
+        col = col.str.strip_chars()
+    return col.cast(pl.Float64, strict=False)
+
+
+def _reason(row: dict) -> str:
+    """Why one row cannot be used, in words."""
+    if not row["benchmark"]:
+        return "empty benchmark name"
+    if not row["metric"]:
+        return "empty metric name"
+    if row["__v"] is None:
+        shown = row["value"] if row["value"] not in (None, "") else "(empty)"
+        return f"value {shown!r} is not a number"
+    if row["__v"] != row["__v"] or row["__v"] in (float("inf"), float("-inf")):
+        return f"value {row['value']!r} is not a finite number"
+    for col, key in (("iteration", "__it"), ("sample", "__sa")):
+        if row[col] not in (None, "") and (row[key] is None or row[key] != int(row[key])):
+            return f"{col} {row[col]!r} is not a whole number"
+    return f"better must be 'lower' or 'higher', not {row['better']!r}"

@@ -1,0 +1,3 @@
+from tuibench.cli import main
+
+raise SystemExit(main())

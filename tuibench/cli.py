@@ -1,0 +1,235 @@
+"""Command line: `tuibench PATH...` (the explorer), `tuibench report`, `tuibench inspect`.
+
+Textual is imported only when the explorer starts, so `report` and `inspect` run headless.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 with the reason on stderr
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _alpha(text: str) -> float:
+    v = float(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"alpha must be between 0 and 1, not {text}")
+    return v
+
+
+def _positive(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return v
+
+
+def _stat_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="results folder (one sub-folder per system), a tidy file with a "
+        "system column, or several paths, each one system",
+    )
+    p.add_argument(
+        "--reference", metavar="NAME", help="system to compare against (default: the first system)"
+    )
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument(
+        "--subselections",
+        type=_positive,
+        default=100,
+        metavar="B",
+        help="subselections per iteration for the robust value (default 100)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
+
+
+def report_parser() -> argparse.ArgumentParser:
+    from tuibench.core.export import FORMATS
+
+    p = _Parser(
+        prog="tuibench report",
+        description="Compare every system against a "
+        "reference and print the table (headless: for scripts and CI).",
+    )
+    _stat_options(p)
+    p.add_argument("--benchmark", metavar="GLOB", help="only benchmarks matching GLOB")
+    p.add_argument("--metric", metavar="GLOB", help="only metrics matching GLOB")
+    p.add_argument(
+        "--only-significant",
+        action="store_true",
+        help="only metrics where some system changed significantly",
+    )
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 1 when some change is significantly worse",
+    )
+    return p
+
+
+def explorer_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="tuibench",
+        description="Explore benchmark results in the terminal. "
+        "Also: `tuibench report` (headless table), `tuibench inspect` (what was read).",
+    )
+    _stat_options(p)
+    p.add_argument(
+        "--export-dir",
+        metavar="DIR",
+        default=".",
+        help="where exported tables go (default: the current directory)",
+    )
+    p.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    p.add_argument("--theme", metavar="NAME", help="Textual theme (e.g. textual-light)")
+    return p
+
+
+def inspect_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="tuibench inspect",
+        description="Show, per system, each file with its "
+        "detected format, what it holds, and every problem.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "report":
+        return report(report_parser().parse_args(argv[1:]))
+    if argv and argv[0] == "inspect":
+        return inspect(inspect_parser().parse_args(argv[1:]))
+    return explore(explorer_parser().parse_args(argv))
+
+
+def _print_problems(problems: list) -> None:
+    for p in problems:
+        print(f"tuibench: problem: {p}", file=sys.stderr)
+
+
+def report(args: argparse.Namespace) -> int:
+    from tuibench.core.compare import Analysis
+    from tuibench.core.export import render, write_atomic
+    from tuibench.core.load import load
+    from tuibench.core.tables import rows_table, summary_table
+
+    rs = load(args.paths)
+    _print_problems(rs.problems)
+    if rs.empty:
+        print("tuibench: nothing could be loaded from " + " ".join(args.paths), file=sys.stderr)
+        return EXIT_USAGE
+    reference = args.reference or rs.system_names[0]
+    if reference not in rs.system_names:
+        print(
+            f"tuibench: unknown reference {reference!r}; systems are: "
+            + ", ".join(rs.system_names),
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    cmp = Analysis(rs, args.subselections, args.seed).compare(reference, args.alpha)
+    cmp = cmp.filter(args.benchmark, args.metric, args.only_significant)
+    if args.format == "json":
+        text = json.dumps(report_json(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
+    elif args.format in ("csv", "tsv"):
+        text = render(rows_table(cmp), args.format)
+    else:
+        text = render(summary_table(cmp), args.format)
+    if args.output:
+        try:
+            path = write_atomic(Path(args.output), text, overwrite=True)
+        except OSError as exc:
+            print(f"tuibench: cannot write {args.output}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"tuibench: wrote {path}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if args.fail_on_regression and cmp.regressions:
+        print(f"tuibench: {cmp.regressions} significant regression(s)", file=sys.stderr)
+        return EXIT_REGRESSION
+    return EXIT_OK
+
+
+def _clean(v: object) -> object:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, list):
+        return [_clean(x) for x in v]
+    return v
+
+
+def report_json(cmp, problems: list) -> dict:
+    return {
+        "reference": cmp.reference,
+        "alpha": cmp.alpha,
+        "systems": cmp.systems,
+        "rows": [{k: _clean(v) for k, v in r.items()} for r in cmp.rows.iter_rows(named=True)],
+        "problems": [p.to_dict() for p in problems],
+    }
+
+
+def inspect(args: argparse.Namespace) -> int:
+    from tuibench.core.load import load
+
+    rs = load(args.paths)
+    by_system: dict[str, list] = {}
+    for f in rs.files:
+        by_system.setdefault(f.system, []).append(f)
+    for name in [*rs.system_names, *(s for s in by_system if s not in rs.system_names)]:
+        files = by_system.get(name, [])
+        info = next((s for s in rs.systems if s.name == name), None)
+        desc = f" — {info.description}" if info and info.description else ""
+        print(f"{name}{desc}")
+        if info and info.metadata:
+            print("  " + ", ".join(f"{k}: {v}" for k, v in list(info.metadata.items())[:8]))
+        for f in files:
+            print(f"  {f.path}")
+            print(
+                f"    {f.format}: {f.benchmarks} benchmark(s), {f.metrics} metric(s), "
+                f"{f.iterations} iteration(s) x {f.samples} sample(s)"
+            )
+            for p in f.problems:
+                where = f" line {p.line}" if p.line else ""
+                where += f" at {p.where}" if p.where else ""
+                print(f"    problem{where}: {p.reason}")
+    file_problems = {id(p) for f in rs.files for p in f.problems}
+    others = [p for p in rs.problems if id(p) not in file_problems]
+    if others:
+        print("other problems")
+        for p in others:
+            print(f"  {p}")
+    total = rs.samples.height
+    print(
+        f"{len(rs.system_names)} system(s), {len(rs.files)} file(s), {total} sample(s), "
+        f"{len(rs.problems)} problem(s)"
+    )
+    return EXIT_OK if total else EXIT_USAGE
+
+
+def explore(args: argparse.Namespace) -> int:
+    if not sys.stdout.isatty():
+        print(
+            "tuibench: the explorer needs a terminal; for a table on stdout use "
+            "`tuibench report " + " ".join(args.paths) + "`",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from tuibench.tui.app import run
+
+    return run(args)

@@ -1,0 +1,238 @@
+"""Walk the paths a user gives into units: (system, file, the file's iteration).
+
+- One folder with sub-folders: each top-level sub-folder is a system (its name is the
+  system's name); files directly inside the folder belong to no system (they need a
+  `system` column). A folder with no sub-folders other than `iter-<N>`, or one that holds a
+  `system.toml`, is itself one system.
+- One file: its rows carry a `system` column, or the file is one system named after it.
+- Several paths: each is one system.
+
+Any folder named `iter-<N>` on the way to a file sets that file's iteration to N.
+Nothing here reads result files; `load.py` does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tuibench.core.model import SystemInfo, natural_key
+from tuibench.core.problems import Problem
+
+ITER_DIR = re.compile(r"^iter-(\d+)$")
+SYSTEM_TOML = "system.toml"
+CONFIG_TOML = "tuibench.toml"
+# Files that are never results: reports, pictures and notes that sit beside results.
+IGNORED_SUFFIXES = (
+    ".html",
+    ".htm",
+    ".svg",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".css",
+    ".js",
+    ".md",
+    ".rst",
+    ".toml",
+    ".yaml",
+    ".yml",
+    ".pdf",
+    ".log",
+    ".sh",
+    ".py",
+    ".gnuplot",
+    ".xml",
+)
+
+
+@dataclass
+class Unit:
+    system: str | None  # None: the rows must name their system
+    path: Path
+    iteration: int | None  # from an iter-<N> folder
+    rank: int  # position among the system's files in natural order
+
+
+@dataclass
+class Discovery:
+    units: list[Unit] = field(default_factory=list)
+    systems: list[SystemInfo] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    root: str = ""
+    config: Path | None = None  # tuibench.toml, when there is one
+
+
+def discover(paths: list[str | Path]) -> Discovery:
+    found = Discovery()
+    paths = [Path(p) for p in paths]
+    found.root = " ".join(str(p) for p in paths)
+    existing = []
+    for p in paths:
+        if not p.exists():
+            kind = "broken symbolic link" if p.is_symlink() else "no such file or folder"
+            found.problems.append(Problem(str(p), kind))
+        else:
+            existing.append(p)
+    if len(paths) == 1 and existing:
+        _one_path(existing[0], found)
+    else:
+        names = _system_names(existing)
+        for p, name in zip(existing, names, strict=True):
+            _add_system(found, name, p)
+    return found
+
+
+def _system_names(paths: list[Path]) -> list[str]:
+    """Names for paths given one system each: the base name, widened until unique."""
+
+    def base(p: Path, depth: int) -> str:
+        parts = p.resolve().parts
+        tail = list(parts[-depth:])
+        if p.is_file():
+            tail[-1] = _stem(p)
+        return "/".join(tail)
+
+    names = [base(p, 1) for p in paths]
+    for depth in range(2, 6):
+        dupes = {n for n in names if names.count(n) > 1}
+        if not dupes:
+            break
+        names = [base(p, depth) if n in dupes else n for p, n in zip(paths, names, strict=True)]
+    return names
+
+
+def _stem(p: Path) -> str:
+    name = p.name
+    for suffix in (".json.gz", ".csv.gz", ".tsv.gz"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return p.stem
+
+
+def _one_path(p: Path, found: Discovery) -> None:
+    if p.is_file():
+        found.units.append(Unit(None, p, None, 0))
+        found.systems = []  # named by the rows' system column, or after the file (load.py)
+        return
+    config = p / CONFIG_TOML
+    if config.is_file():
+        found.config = config
+    subdirs, files = _list_dir(p, found)
+    systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
+    if (p / SYSTEM_TOML).is_file() or not systems:
+        _add_system(found, p.resolve().name, p)
+        return
+    for f in files:  # loose files at the top: their rows must name a system
+        found.units.append(Unit(None, f, None, 0))
+    for d in sorted(systems, key=lambda d: natural_key(d.name)):
+        _add_system(found, d.name, d)
+
+
+def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
+    subdirs, files = [], []
+    try:
+        entries = sorted(os.scandir(d), key=lambda e: natural_key(e.name))
+    except OSError as exc:
+        found.problems.append(Problem(str(d), f"folder cannot be read: {exc.strerror or exc}"))
+        return [], []
+    for e in entries:
+        if e.name.startswith("."):
+            continue
+        path = Path(e.path)
+        try:
+            if e.is_dir():
+                subdirs.append(path)
+            elif e.is_file():
+                if _wanted(path):
+                    files.append(path)
+            elif e.is_symlink():
+                found.problems.append(Problem(str(path), "broken symbolic link"))
+        except OSError as exc:
+            found.problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
+    return subdirs, files
+
+
+def _wanted(path: Path) -> bool:
+    name = path.name.lower()
+    if name in (SYSTEM_TOML, CONFIG_TOML):
+        return False
+    return not name.endswith(IGNORED_SUFFIXES)
+
+
+def _add_system(found: Discovery, name: str, p: Path) -> None:
+    info = SystemInfo(name=name, path=str(p))
+    if p.is_dir():
+        _read_system_toml(p / SYSTEM_TOML, info, found)
+    found.systems.append(info)
+    if p.is_file():
+        found.units.append(Unit(name, p, None, 0))
+        return
+    files: list[tuple[Path, int | None]] = []
+    _walk(p, None, files, found, seen={_real(p)})
+    for rank, (f, it) in enumerate(files):
+        found.units.append(Unit(name, f, it, rank))
+
+
+def _real(p: Path) -> str:
+    return os.path.realpath(p)
+
+
+def _walk(d: Path, iteration: int | None, out: list, found: Discovery, seen: set[str]) -> None:
+    subdirs, files = _list_dir(d, found)
+    out.extend((f, iteration) for f in files)
+    for sub in subdirs:
+        real = _real(sub)
+        # A link to this folder or to one above it would walk the same files forever.
+        if real in seen or any(s.startswith(real + os.sep) for s in seen):
+            found.problems.append(
+                Problem(str(sub), f"symbolic link loop: points back to {real}; not followed")
+            )
+            continue
+        m = ITER_DIR.match(sub.name)
+        _walk(sub, int(m.group(1)) if m else iteration, out, found, seen | {real})
+
+
+def _read_system_toml(path: Path, info: SystemInfo, found: Discovery) -> None:
+    if not path.is_file():
+        return
+    data = read_toml(path, found.problems)
+    if data is None:
+        return
+    desc = data.get("description", "")
+    if isinstance(desc, str):
+        info.description = desc.strip()
+    else:
+        found.problems.append(Problem(str(path), "description must be a string"))
+    tags = data.get("tags", [])
+    if isinstance(tags, list) and all(isinstance(t, str) for t in tags):
+        info.tags = tags
+    else:
+        found.problems.append(Problem(str(path), "tags must be a list of strings"))
+    order = data.get("order")
+    if order is None or (isinstance(order, int) and not isinstance(order, bool)):
+        info.order = order
+    else:
+        found.problems.append(Problem(str(path), f"order must be a whole number, not {order!r}"))
+    if "name" in data:
+        found.problems.append(
+            Problem(str(path), "the system's name is its folder's name; 'name' is ignored")
+        )
+
+
+def read_toml(path: Path, problems: list[Problem]) -> dict | None:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        problems.append(
+            Problem(str(path), f"invalid TOML: {exc}", line=int(m.group(1)) if m else None)
+        )
+    except OSError as exc:
+        problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
+    return None

@@ -1,0 +1,205 @@
+"""Render a Table as csv, tsv, markdown, latex, json, html or text.
+
+The one place that turns tables into text: `tuibench report` and the explorer's export and
+copy all call `render`.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from tuibench.core.tables import Table
+
+FORMATS = ("text", "csv", "tsv", "markdown", "latex", "json", "html")
+EXTENSIONS = {
+    "text": "txt",
+    "csv": "csv",
+    "tsv": "tsv",
+    "markdown": "md",
+    "latex": "tex",
+    "json": "json",
+    "html": "html",
+}
+
+
+def render(table: Table | list[Table], fmt: str) -> str:
+    tables = table if isinstance(table, list) else [table]
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "json":
+        docs = [_json_doc(t) for t in tables]
+        return json.dumps(docs[0] if len(docs) == 1 else docs, indent=2) + "\n"
+    render_one = {
+        "text": _text,
+        "csv": _csv,
+        "tsv": _tsv,
+        "markdown": _markdown,
+        "latex": _latex,
+        "html": _html,
+    }[fmt]
+    sep = "\n" if fmt in ("csv", "tsv") else "\n\n"
+    return sep.join(render_one(t) for t in tables)
+
+
+def _cell(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    return str(v)
+
+
+def _text(t: Table) -> str:
+    cells = [[_cell(v) for v in row] for row in t.rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(t.columns)]
+
+    def line(values: list[str]) -> str:
+        out = []
+        for i, v in enumerate(values):
+            out.append(v.rjust(widths[i]) if i in t.numeric else v.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    lines = [t.title, line(t.columns), "  ".join("-" * w for w in widths)] if t.title else []
+    lines += [line(r) for r in cells]
+    lines += [""] + t.notes if t.notes else []
+    return "\n".join(lines) + "\n"
+
+
+def _delimited(t: Table, delimiter: str) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
+    w.writerow(t.columns)
+    for row in t.rows:
+        w.writerow([_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def _csv(t: Table) -> str:
+    return _delimited(t, ",")
+
+
+def _tsv(t: Table) -> str:
+    return _delimited(t, "\t")
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("\n", " ")
+
+
+def _markdown(t: Table) -> str:
+    head = "| " + " | ".join(_md_escape(c) for c in t.columns) + " |"
+    rule = "|" + "|".join("---:" if i in t.numeric else "---" for i in range(len(t.columns))) + "|"
+    body = ["| " + " | ".join(_md_escape(_cell(v)) for v in row) + " |" for row in t.rows]
+    parts = (
+        [f"**{_md_escape(t.title)}**", "", head, rule, *body] if t.title else [head, rule, *body]
+    )
+    if t.notes:
+        parts += ["", *(_md_escape(n) for n in t.notes)]
+    return "\n".join(parts) + "\n"
+
+
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\^{}",
+}
+
+
+def _latex_escape(s: str) -> str:
+    return "".join(_LATEX.get(ch, ch) for ch in s)
+
+
+def _latex(t: Table) -> str:
+    spec = "".join("r" if i in t.numeric else "l" for i in range(len(t.columns)))
+    lines = [
+        f"% {_latex_escape(t.title)}" if t.title else "",
+        f"\\begin{{tabular}}{{{spec}}}",
+        "\\hline",
+        " & ".join(_latex_escape(c) for c in t.columns) + r" \\",
+        "\\hline",
+    ]
+    lines += [" & ".join(_latex_escape(_cell(v)) for v in row) + r" \\" for row in t.rows]
+    lines += ["\\hline", "\\end{tabular}"]
+    lines += [f"% {_latex_escape(n)}" for n in t.notes]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _html(t: Table) -> str:
+    e = html.escape
+    out = ["<table>"]
+    if t.title:
+        out.append(f"  <caption>{e(t.title)}</caption>")
+    out.append("  <thead><tr>" + "".join(f"<th>{e(c)}</th>" for c in t.columns) + "</tr></thead>")
+    out.append("  <tbody>")
+    for r, row in enumerate(t.rows):
+        cells = []
+        for c, v in enumerate(row):
+            cls = t.marks.get((r, c))
+            attr = f' class="{cls}"' if cls else ""
+            align = ' style="text-align:right"' if c in t.numeric else ""
+            cells.append(f"<td{attr}{align}>{e(_cell(v))}</td>")
+        out.append("    <tr>" + "".join(cells) + "</tr>")
+    out.append("  </tbody>")
+    out.append("</table>")
+    out += [f"<p>{e(n)}</p>" for n in t.notes]
+    return "\n".join(out) + "\n"
+
+
+def _json_value(v: object) -> object:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, list):
+        return [_json_value(x) for x in v]
+    return v
+
+
+def _json_doc(t: Table) -> dict:
+    return {
+        "title": t.title,
+        "columns": t.columns,
+        "rows": [
+            dict(zip(t.columns, (_json_value(v) for v in row), strict=True)) for row in t.rows
+        ],
+        "notes": t.notes,
+    }
+
+
+def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
+    """Write `text` to `path` through a temporary file in the same folder, then rename.
+
+    Refuses to replace an existing file unless `overwrite` (FileExistsError).
+    """
+    path = Path(path).expanduser().resolve()
+    if path.exists() and not overwrite:
+        raise FileExistsError(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if the file appeared meanwhile: never clobber
+            os.unlink(tmp)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path

@@ -1,0 +1,224 @@
+"""pyperf JSON (``python -m pyperf ... -o result.json``, also ``.json.gz``).
+
+What maps to what:
+
+- metadata is inherited: suite ``metadata`` -> benchmark ``metadata`` -> run ``metadata``;
+  ``name`` and ``unit`` may sit at any of these levels (the deepest wins).
+- benchmark: the inherited ``name``. A file holding a single benchmark without a name uses
+  the file name without ``.json``/``.json.gz``.
+- iteration: each run that has ``values`` (one worker process), numbered 0, 1, 2... in file
+  order for each benchmark. Runs without ``values`` (calibration) are skipped; ``warmups``
+  are never samples.
+- sample: the position of the value inside its run.
+- metric from the inherited ``unit``: ``second`` -> ``time`` (``s``), ``byte`` -> ``memory``
+  (``B``), ``integer`` -> ``value`` (no unit); lower is better for all three. A missing unit
+  means ``second``, as in pyperf.
+- problems: values that are not finite numbers, empty or mistyped lists and objects, unknown
+  units, benchmarks without a name or without any run with values.
+- metadata: suite-level facts about the system (hostname, platform, CPU, Python version...).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from tuibench.core.formats.base import ReadResult, Records, as_number
+from tuibench.core.problems import Problem
+
+NAME = "pyperf JSON"
+
+UNITS = {"second": ("time", "s"), "byte": ("memory", "B"), "integer": ("value", None)}
+SYSTEM_KEYS = (
+    "hostname",
+    "platform",
+    "cpu_model_name",
+    "cpu_count",
+    "cpu_config",
+    "cpu_affinity",
+    "python_version",
+    "python_implementation",
+    "python_compiler",
+    "python_executable",
+    "perf_version",
+    "aslr",
+    "boot_time",
+    "timer",
+)
+MAX_LISTED = 10  # problems listed one by one before summarising the rest
+
+
+def matches_json(obj: object) -> bool:
+    """A ``benchmarks`` list whose entries have ``runs``, or pyperf's version + metadata."""
+    if not isinstance(obj, dict) or "benchmarks" not in obj:
+        return False
+    benches = obj["benchmarks"]
+    if isinstance(benches, list) and any(isinstance(b, dict) and "runs" in b for b in benches):
+        return True
+    return (
+        isinstance(obj.get("version"), str)
+        and isinstance(obj.get("metadata"), dict)
+        and "context" not in obj
+        and "machine_info" not in obj
+    )
+
+
+def read_json(obj: dict, path: Path) -> ReadResult:
+    problems: list[Problem] = []
+
+    def problem(reason: str, where: str) -> None:
+        problems.append(Problem(str(path), reason, where=where))
+
+    suite = _metadata(obj.get("metadata"), "metadata", problem)
+    info = {
+        k: str(suite[k])
+        for k in SYSTEM_KEYS
+        if isinstance(suite.get(k), str | int | float) and not isinstance(suite[k], bool)
+    }
+    rec = Records()
+    benches = obj.get("benchmarks")
+    if not isinstance(benches, list):
+        problem(
+            f"'benchmarks' should be a list of benchmarks, found {_what(benches)}", "benchmarks"
+        )
+        return ReadResult(rec.frame(), problems, info)
+    if not benches:
+        problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
+    stem = _stem(path) if len(benches) == 1 else None
+    iterations: dict[str, int] = {}
+    for i, bench in enumerate(benches):
+        where = f"benchmarks[{i}]"
+        if not isinstance(bench, dict):
+            problem(f"expected a benchmark (an object with 'runs'), found {_what(bench)}", where)
+            continue
+        md = {**suite, **_metadata(bench.get("metadata"), f"{where}.metadata", problem)}
+        _read_benchmark(bench, md, where, stem, rec, iterations, problem)
+    return ReadResult(rec.frame(), _capped(problems, path), info)
+
+
+def _read_benchmark(
+    bench: dict,
+    md: dict,
+    where: str,
+    stem: str | None,
+    rec: Records,
+    iterations: dict[str, int],
+    problem,
+) -> None:
+    label = md.get("name") if _is_name(md.get("name")) else stem or where
+    runs = bench.get("runs")
+    if not isinstance(runs, list) or not runs:
+        problem(
+            f"benchmark {label!r}: expected a non-empty 'runs' list, found {_what(runs)}",
+            f"{where}.runs",
+        )
+        return
+    measured = 0
+    skipped: dict[str, list[str]] = {}  # reason -> where, reported once per benchmark
+    for j, run in enumerate(runs):
+        rwhere = f"{where}.runs[{j}]"
+        if not isinstance(run, dict):
+            problem(f"benchmark {label!r}: expected a run (an object), found {_what(run)}", rwhere)
+            continue
+        if "values" not in run:
+            continue  # a calibration run: warmups only
+        measured += 1
+        rmd = {**md, **_metadata(run.get("metadata"), f"{rwhere}.metadata", problem)}
+        name = rmd.get("name", stem)
+        if not _is_name(name):
+            reason = (
+                f"benchmark {label!r}: expected a name (metadata 'name', a string), "
+                f"found {_what(name)}"
+            )
+            skipped.setdefault(reason, []).append(rwhere)
+            continue
+        unit = rmd.get("unit", "second")
+        if not isinstance(unit, str) or unit not in UNITS:
+            reason = (
+                f"benchmark {name!r}: unit should be second, byte or integer, found {_what(unit)}"
+            )
+            skipped.setdefault(reason, []).append(rwhere)
+            continue
+        values = run["values"]
+        if not isinstance(values, list) or not values:
+            problem(
+                f"benchmark {name!r}: 'values' should be a non-empty list of numbers, found "
+                f"{_what(values)}",
+                f"{rwhere}.values",
+            )
+            continue
+        iteration = iterations.get(name, 0)
+        iterations[name] = iteration + 1
+        metric, unit_ = UNITS[unit]
+        bad = []
+        for k, value in enumerate(values):
+            x = as_number(value)
+            if x is None:
+                bad.append(k)
+            else:
+                rec.add(name, metric, x, iteration=iteration, sample=k, unit=unit_, better="lower")
+        if bad:
+            problem(
+                f"benchmark {name!r}, run {j}: {len(bad)} of {len(values)} values are not "
+                f"finite numbers (first: {_what(values[bad[0]])}); not loaded",
+                f"{rwhere}.values[{bad[0]}]",
+            )
+    for reason, wheres in skipped.items():
+        runs_ = f"{len(wheres)} runs" if len(wheres) > 1 else "run"
+        problem(f"{reason}; {runs_} not loaded", wheres[0])
+    if not measured:
+        problem(
+            f"benchmark {label!r}: no run has 'values' (only calibration or warmup runs), "
+            "nothing to load",
+            f"{where}.runs",
+        )
+
+
+def _metadata(md: object, where: str, problem) -> dict:
+    if md is None:
+        return {}
+    if not isinstance(md, dict):
+        problem(f"'metadata' should be an object, found {_what(md)}; ignored", where)
+        return {}
+    return md
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".gz", ".json"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name or path.name
+
+
+def _is_name(x: object) -> bool:
+    return isinstance(x, str) and x.strip() != ""
+
+
+def _what(x: object) -> str:
+    """Describe a JSON value for a problem message."""
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"
+    if isinstance(x, float) and math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if isinstance(x, str):
+        return f"the string {x[:40]!r}" if x else "an empty string"
+    if isinstance(x, list):
+        return f"a list of {len(x)} item(s)" if x else "an empty list"
+    if isinstance(x, dict):
+        return "an object"
+    return repr(x)
+
+
+def _capped(problems: list[Problem], path: Path) -> list[Problem]:
+    if len(problems) <= MAX_LISTED:
+        return problems
+    more = len(problems) - MAX_LISTED
+    return [
+        *problems[:MAX_LISTED],
+        Problem(str(path), f"{more} more problem(s) in this file, not listed one by one"),
+    ]
