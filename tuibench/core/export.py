@@ -70,7 +70,7 @@ def _text(t: Table) -> str:
 
     lines = [t.title, line(t.columns), "  ".join("-" * w for w in widths)] if t.title else []
     lines += [line(r) for r in cells]
-    lines += [""] + t.notes if t.notes else []
+    lines += ["", *t.notes] if t.notes else []
     return "\n".join(lines) + "\n"
 
 

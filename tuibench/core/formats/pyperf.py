@@ -69,7 +69,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     def problem(reason: str, where: str) -> None:
         problems.append(Problem(str(path), reason, where=where))
 
-    suite = _metadata(obj.get("metadata"), "metadata", problem)
+    suite = _metadata(obj, "metadata", problem)
     info = {
         k: str(suite[k])
         for k in SYSTEM_KEYS
@@ -91,7 +91,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         if not isinstance(bench, dict):
             problem(f"expected a benchmark (an object with 'runs'), found {_what(bench)}", where)
             continue
-        md = {**suite, **_metadata(bench.get("metadata"), f"{where}.metadata", problem)}
+        md = {**suite, **_metadata(bench, f"{where}.metadata", problem)}
         _read_benchmark(bench, md, where, stem, rec, iterations, problem)
     return ReadResult(rec.frame(), _capped(problems, path), info)
 
@@ -121,9 +121,11 @@ def _read_benchmark(
             problem(f"benchmark {label!r}: expected a run (an object), found {_what(run)}", rwhere)
             continue
         if "values" not in run:
+            if not run.get("warmups"):
+                problem(f"benchmark {label!r}: run has neither 'values' nor 'warmups'", rwhere)
             continue  # a calibration run: warmups only
         measured += 1
-        rmd = {**md, **_metadata(run.get("metadata"), f"{rwhere}.metadata", problem)}
+        rmd = {**md, **_metadata(run, f"{rwhere}.metadata", problem)}
         name = rmd.get("name", stem)
         if not _is_name(name):
             reason = (
@@ -174,9 +176,11 @@ def _read_benchmark(
         )
 
 
-def _metadata(md: object, where: str, problem) -> dict:
-    if md is None:
+def _metadata(holder: dict, where: str, problem) -> dict:
+    """The ``metadata`` object of the suite, a benchmark or a run (absent: empty)."""
+    if "metadata" not in holder:
         return {}
+    md = holder["metadata"]
     if not isinstance(md, dict):
         problem(f"'metadata' should be an object, found {_what(md)}; ignored", where)
         return {}
