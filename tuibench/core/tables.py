@@ -41,7 +41,7 @@ def fmt_num(x: float | None) -> str:
     ax = abs(x)
     if ax == 0:
         return "0.00"
-    if ax < 1e-3 or ax >= 1e12:
+    if ax < 1e-3 or ax >= 1e7:
         return f"{x:.4e}"
     decimals = min(6, max(0, 4 - math.floor(math.log10(ax))))
     return f"{x:.{decimals}f}"
