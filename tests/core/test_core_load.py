@@ -1,0 +1,170 @@
+"""Discovery and loading: layouts, ordering, overrides, and bad files as problems."""
+
+from __future__ import annotations
+
+import os
+
+import polars as pl
+import pytest
+
+from tuibench.core.config import infer_better
+from tuibench.core.load import load
+
+
+def _csv(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_natural_order_and_system_toml_order(tmp_path, make_system):
+    for name in ("linux-6.10", "linux-6.9", "linux-6.11"):
+        make_system(tmp_path, name, [("b", "t", 0, 1.0)])
+    assert load([tmp_path]).system_names == ["linux-6.9", "linux-6.10", "linux-6.11"]
+    (tmp_path / "linux-6.11" / "system.toml").write_text('order = 0\ndescription = "new"\n')
+    rs = load([tmp_path])
+    assert rs.system_names == ["linux-6.11", "linux-6.9", "linux-6.10"]
+    assert rs.system("linux-6.11").description == "new"
+
+
+def test_iter_folders_and_files_as_iterations(tmp_path):
+    for it in (0, 3):
+        _csv(
+            tmp_path / "a" / "deep" / f"iter-{it}" / "x.csv",
+            "benchmark,metric,value\nb,t,1\nb,t,2\n",
+        )
+    _csv(tmp_path / "b" / "run1.csv", "benchmark,metric,value\nb,t,1\n")
+    _csv(tmp_path / "b" / "run2.csv", "benchmark,metric,value\nb,t,3\nb,t,4\n")
+    s = load([tmp_path]).samples
+    a = s.filter(pl.col("system") == "a")
+    assert sorted(set(a["iteration"])) == [0, 3]
+    assert a.filter(pl.col("iteration") == 3)["sample"].to_list() == [0, 1]
+    b = s.filter(pl.col("system") == "b")
+    assert b["iteration"].to_list() == [0, 1, 1]
+
+
+def test_several_paths_each_one_system(tmp_path, make_system):
+    make_system(tmp_path / "x", "old", [("b", "t", 0, 1.0)])
+    make_system(tmp_path / "y", "new", [("b", "t", 0, 2.0)])
+    rs = load([tmp_path / "x" / "old", tmp_path / "y" / "new"])
+    assert rs.system_names == ["new", "old"]
+    assert rs.samples.height == 2
+
+
+def test_single_tidy_file_with_system_column(tmp_path):
+    f = _csv(
+        tmp_path / "all.csv",
+        "system,benchmark,metric,iteration,value\ns1,b,t,0,1\ns1,b,t,1,2\ns2,b,t,0,3\n",
+    )
+    rs = load([f])
+    assert rs.system_names == ["s1", "s2"]
+    pq = tmp_path / "all.parquet"
+    pl.read_csv(f).write_parquet(pq)
+    assert load([pq]).samples.height == 3
+
+
+def test_tsv_jsonl_parquet(tmp_path):
+    _csv(tmp_path / "s" / "a.tsv", "benchmark\tmetric\tvalue\tunit\nb\tt\t1.5\tms\n")
+    _csv(tmp_path / "s" / "a.jsonl", '{"benchmark": "c", "metric": "t", "value": 2}\n')
+    pl.DataFrame({"benchmark": ["d"], "metric": ["t"], "value": [3.0]}).write_parquet(
+        tmp_path / "s" / "a.parquet"
+    )
+    rs = load([tmp_path])
+    assert sorted(rs.samples["benchmark"]) == ["b", "c", "d"]
+    assert rs.problems == []
+
+
+def test_overrides_and_direction_inference(tmp_path, make_system):
+    make_system(
+        tmp_path,
+        "s",
+        [
+            ("pgbench/ro", "tps", 0, 5.0, ""),
+            ("pgbench/ro", "lat", 0, 1, "ms"),
+            ("x", "bw", 0, 1.0, "MB/s"),
+            ("x", "score", 0, 1.0, ""),
+        ],
+    )
+    (tmp_path / "tuibench.toml").write_text(
+        '[metrics."pgbench/*:tps"]\nbetter = "higher"\nunit = "tx/s"\n'
+        '[metrics."score"]\nbetter = "higher"\nmean = "amean"\n'
+    )
+    m = load([tmp_path]).metrics
+    got = {
+        (r["benchmark"], r["metric"]): (r["unit"], r["better"], r["mean_kind"])
+        for r in m.iter_rows(named=True)
+    }
+    assert got[("pgbench/ro", "tps")] == ("tx/s", "higher", "hmean")
+    assert got[("pgbench/ro", "lat")] == ("ms", "lower", "amean")
+    assert got[("x", "bw")] == ("MB/s", "higher", "hmean")
+    assert got[("x", "score")] == (None, "higher", "amean")
+
+
+@pytest.mark.parametrize(
+    "unit,metric,want",
+    [
+        ("ops/s", "x", "higher"),
+        ("MB/s", "x", "higher"),
+        ("tps", "x", "higher"),
+        ("ops", "x", "higher"),
+        (None, "bytes_per_second", "higher"),
+        ("ns", "x", "lower"),
+        ("ns/op", "x", "lower"),
+        ("allocs/op", "x", "lower"),
+        ("s", "time", "lower"),
+        (None, "time", "lower"),
+    ],
+)
+def test_infer_better(unit, metric, want):
+    assert infer_better(unit, metric) == want
+
+
+def test_bad_native_files_are_problems_and_the_rest_loads(tmp_path, make_system):
+    make_system(tmp_path, "good", [("b", "t", 0, 1.0), ("b", "t", 0, 2.0)])
+    bad = tmp_path / "bad"
+    _csv(bad / "missing.csv", "benchmark,value\nb,1\n")
+    _csv(bad / "nonnum.csv", "benchmark,metric,value\nb,t,1\nb,t,fast\nb,t,3\n")
+    _csv(bad / "empty.csv", "")
+    _csv(bad / "header_only.csv", "benchmark,metric,value\n")
+    _csv(bad / "garbage.json", '{"benchmarks": [1, 2')
+    (bad / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    rs = load([tmp_path])
+    text = "\n".join(str(p) for p in rs.problems)
+    assert "missing.csv:1: missing required column(s): metric" in text
+    assert "nonnum.csv:3: row skipped: value 'fast' is not a number" in text
+    assert "empty.csv: empty file" in text
+    assert "header_only.csv: no data rows" in text
+    assert "garbage.json:1: truncated JSON" in text
+    assert "blob.bin: binary data" in text
+    assert rs.samples.filter(pl.col("system") == "good").height == 2
+    assert rs.samples.filter(pl.col("system") == "bad")["value"].to_list() == [1.0, 3.0]
+
+
+def test_unreadable_file_and_symlink_loop(tmp_path, make_system):
+    make_system(tmp_path, "s", [("b", "t", 0, 1.0)])
+    locked = _csv(tmp_path / "s" / "locked.csv", "benchmark,metric,value\nb,t,1\n")
+    os.chmod(locked, 0)
+    os.symlink(tmp_path, tmp_path / "s" / "loop")
+    try:
+        rs = load([tmp_path])
+    finally:
+        os.chmod(locked, 0o644)
+    text = "\n".join(str(p) for p in rs.problems)
+    assert "loop: symbolic link loop" in text
+    if os.geteuid() != 0:  # root reads anything
+        assert "permission denied" in text
+    assert rs.samples.height >= 1
+
+
+def test_nothing_loaded(tmp_path):
+    rs = load([tmp_path / "nope"])
+    assert rs.empty and "no such file or folder" in str(rs.problems[0])
+    (tmp_path / "empty").mkdir()
+    assert load([tmp_path / "empty"]).empty
+
+
+def test_nothing_is_written_into_the_results(tmp_path, make_system):
+    make_system(tmp_path, "a", [("b", "t", 0, 1.0)])
+    before = sorted(p for p in tmp_path.rglob("*"))
+    load([tmp_path])
+    assert sorted(p for p in tmp_path.rglob("*")) == before

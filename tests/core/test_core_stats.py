@@ -1,0 +1,143 @@
+"""tuibench.core.stats against independent computations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from tuibench.core import stats
+
+
+def _naive_iteration_value(x: np.ndarray, b: int, seed: int, hmean: bool, shift: int) -> float:
+    """The method written plainly, one subset at a time, with the same subsets."""
+    n = len(x)
+    if n == 1:
+        return float(x[0])
+    sel = stats.selection_matrix(n, b, seed)
+    rotated = np.roll(x, -shift)
+    means = []
+    for row in sel:
+        chosen = rotated[row.astype(bool)]
+        means.append(len(chosen) / np.sum(1 / chosen) if hmean else np.mean(chosen))
+    return float(np.median(means))
+
+
+def test_selection_matrix_rows_are_80_percent_subsets_without_replacement():
+    for n in (2, 3, 5, 10, 12, 50, 1000):
+        sel = stats.selection_matrix(n, 100, 7)
+        assert sel.shape == (100, n)
+        assert set(np.unique(sel)) <= {0.0, 1.0}
+        assert (sel.sum(axis=1) == max(1, int(0.8 * n + 1e-9))).all()
+    # Rows differ: these are random subsets, not one subset repeated.
+    assert len({tuple(r) for r in stats.selection_matrix(12, 100, 7)}) > 50
+
+
+def test_vectorised_values_equal_the_plain_method():
+    rng = np.random.default_rng(1)
+    sizes = [1, 2, 3, 5, 12, 12, 12, 7, 30]
+    values = np.concatenate([rng.lognormal(3, 0.3, n) for n in sizes])
+    counts = np.array(sizes)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    for hm in (False, True):
+        hmean = np.full(len(sizes), hm)
+        got = stats.iteration_values(values, starts, counts, hmean, b=100, seed=3)
+        shifts = stats.group_shift(values, starts, counts, 3)
+        for g, (s, n) in enumerate(zip(starts, counts, strict=True)):
+            want = _naive_iteration_value(values[s : s + n], 100, 3, hm, shifts[g])
+            assert got[g] == pytest.approx(want, rel=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(0.01, 1e6, allow_nan=False), min_size=1, max_size=40),
+    st.booleans(),
+    st.integers(0, 2**32),
+)
+def test_iteration_value_lies_between_means_of_lowest_and_highest_80_percent(xs, hm, seed):
+    x = np.array(xs)
+    v = stats.iteration_values(x, np.array([0]), np.array([len(x)]), np.array([hm]), 50, seed)[0]
+    m = int(stats.subset_size(len(x)))
+    srt = np.sort(x)
+    low, high = srt[:m], srt[-m:]
+    if hm:
+        lo, hi = m / np.sum(1 / low), m / np.sum(1 / high)
+    else:
+        lo, hi = low.mean(), high.mean()
+    assert lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)
+
+
+def test_values_depend_only_on_the_group_and_the_seed():
+    rng = np.random.default_rng(2)
+    a = rng.normal(100, 5, 12)
+    other = rng.normal(50, 5, 40)
+    alone = stats.iteration_values(a, np.array([0]), np.array([12]), np.array([False]), 100, 0)
+    with_others = stats.iteration_values(
+        np.r_[other, a], np.array([0, 40]), np.array([40, 12]), np.array([False, False]), 100, 0
+    )
+    assert alone[0] == with_others[1]
+    reseeded = stats.iteration_values(a, np.array([0]), np.array([12]), np.array([False]), 100, 1)
+    assert reseeded[0] != alone[0]
+
+
+def test_single_sample_and_constant_iterations():
+    x = np.array([5.0, 3.0, 3.0, 3.0, 3.0])
+    v = stats.iteration_values(x, np.array([0, 1]), np.array([1, 4]), np.array([False, True]))
+    assert v.tolist() == [5.0, 3.0]
+
+
+def test_hmean_with_non_positive_sample_is_nan():
+    x = np.array([1.0, 2.0, 0.0, 4.0])
+    v = stats.iteration_values(x, np.array([0]), np.array([4]), np.array([True]))
+    assert np.isnan(v[0])
+
+
+def test_welch_matches_scipy():
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        a = rng.normal(10, rng.uniform(0.1, 3), rng.integers(2, 15))
+        b = rng.normal(10.5, rng.uniform(0.1, 3), rng.integers(2, 15))
+        p, _ = stats.welch(
+            np.array([a.mean()]),
+            np.array([a.var(ddof=1)]),
+            np.array([len(a)]),
+            np.array([b.mean()]),
+            np.array([b.var(ddof=1)]),
+            np.array([len(b)]),
+        )
+        want = sps.ttest_ind(a, b, equal_var=False).pvalue
+        assert p[0] == pytest.approx(want, rel=1e-9)
+
+
+def test_welch_degenerate_cases():
+    p, _ = stats.welch(
+        np.array([1.0, 1.0, 1.0]),
+        np.array([0.0, 0.0, np.nan]),
+        np.array([3.0, 3.0, 1.0]),
+        np.array([1.0, 2.0, 1.0]),
+        np.array([0.0, 0.0, 0.0]),
+        np.array([3.0, 3.0, 3.0]),
+    )
+    assert p[0] == 1.0  # identical constants
+    assert p[1] == 0.0  # exact, noiseless difference
+    assert np.isnan(p[2])  # one value on a side: no test
+
+
+def test_t_interval_by_hand():
+    v = np.array([10.0, 11.0, 9.5, 10.4, 10.1])
+    lo, hi = stats.t_interval(np.array([v.mean()]), np.array([v.var(ddof=1)]), np.array([5.0]))
+    half = 2.7764451051977987 * v.std(ddof=1) / np.sqrt(5)  # t(0.975, 4)
+    assert lo[0] == pytest.approx(v.mean() - half)
+    assert hi[0] == pytest.approx(v.mean() + half)
+
+
+def test_group_moments():
+    x = np.array([1.0, 2.0, 3.0, 10.0, 5.0])
+    g = np.array([0, 0, 0, 1, 2])
+    n, mean, var = stats.group_moments(x, g, 3)
+    assert n.tolist() == [3, 1, 1]
+    assert mean.tolist() == [2.0, 10.0, 5.0]
+    assert var[0] == pytest.approx(1.0)
+    assert np.isnan(var[1])
