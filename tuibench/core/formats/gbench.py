@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import polars as pl
+
 from tuibench.core.formats.base import ReadResult, Records, as_number
 from tuibench.core.problems import Problem
 
@@ -105,7 +107,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     def problem(reason: str, where: str) -> None:
         problems.append(Problem(str(path), reason, where=where))
 
-    metadata = _context(obj.get("context"), problem)
+    metadata = _context(obj, problem)
     rec = Records()
     entries = obj.get("benchmarks")
     if not isinstance(entries, list):
@@ -121,11 +123,11 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
         elif not len(rec) and not problems:
             problem(
-                f"no samples: all {len(entries)} entries are aggregates (mean, median, "
-                "stddev, ...), which are summaries, not measurements",
+                "no samples: the file holds only aggregate rows (mean, median, stddev, ...), "
+                "which are summaries, not measurements",
                 "benchmarks",
             )
-    return ReadResult(rec.frame(), _capped(problems, path), metadata)
+    return ReadResult(_frame(rec, problem), _capped(problems, path), metadata)
 
 
 def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int], problem) -> None:
@@ -179,12 +181,14 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
             )
         return
 
+    missing = [k for k in TIMES if k not in entry]
+    if missing:
+        problem(f"benchmark {bench!r}: entry has no {' and no '.join(missing)}", where)
     sample = samples.get(bench, 0)
     loaded = False
     unit = entry.get("time_unit", "ns")
     scale = TO_NS.get(unit) if isinstance(unit, str) else None
-    has_times = any(k in entry for k in TIMES)
-    if scale is None and has_times:
+    if scale is None and len(missing) < len(TIMES):
         problem(
             f"benchmark {bench!r}: time_unit should be ns, us, ms or s, found {_what(unit)}; "
             "its real_time and cpu_time are not loaded",
@@ -211,11 +215,6 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
         loaded = True
     if loaded:
         samples[bench] = sample + 1
-    elif not has_times:
-        problem(
-            f"benchmark {bench!r}: entry has no real_time, cpu_time or counter, nothing to load",
-            where,
-        )
 
 
 def _old_aggregate(entry: dict, bench: str) -> bool:
@@ -233,9 +232,10 @@ def _counter_kind(key: str) -> tuple[str | None, str | None]:
     return KNOWN_COUNTERS.get(key, (None, None))
 
 
-def _context(ctx: object, problem) -> dict[str, str]:
-    if ctx is None:
+def _context(obj: dict, problem) -> dict[str, str]:
+    if "context" not in obj:
         return {}
+    ctx = obj["context"]
     if not isinstance(ctx, dict):
         problem(
             f"'context' should be an object, found {_what(ctx)}; system facts not read", "context"
@@ -259,6 +259,17 @@ def _bad_value(bench: str, key: str, value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return f"benchmark {bench!r}: {key} is {_what(value)}, not a measurement; not loaded"
     return f"benchmark {bench!r}: {key} should be a number, found {_what(value)}; not loaded"
+
+
+def _frame(rec: Records, problem) -> pl.DataFrame:
+    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
+    try:
+        return rec.frame()
+    except UnicodeEncodeError:
+        for col in ("benchmark", "metric"):
+            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
+        problem("some names hold characters that are not valid Unicode; shown as '?'", "benchmarks")
+        return rec.frame()
 
 
 def _what(x: object) -> str:

@@ -24,6 +24,8 @@ import json
 import math
 from pathlib import Path
 
+import polars as pl
+
 from tuibench.core.formats.base import ReadResult, Records, as_number
 from tuibench.core.problems import Problem
 
@@ -37,6 +39,7 @@ SERIES = {
     "memory_usage_byte": ("memory", "B"),
 }
 RESULT_KEYS = frozenset({"times", "mean", "exit_codes"})
+MISSING = object()
 MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 
@@ -65,7 +68,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             f"'results' should be a non-empty list of benchmark results, found {_what(results)}",
             "results",
         )
-        return ReadResult(rec.frame(), problems)
+        return ReadResult(_frame(rec, problem), problems)
     samples: dict[str, int] = {}
     for i, result in enumerate(results):
         where = f"results[{i}]"
@@ -78,7 +81,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         first = samples.get(name, 0)
         count = 0
         for key, (metric, unit) in SERIES.items():
-            value = result.get(key)
+            value = result.get(key, MISSING)
             if key != "times" and key not in result:
                 continue
             if key in ("user", "system") and as_number(value) is not None:
@@ -88,7 +91,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             )
         samples[name] = first + count
         _exit_codes(name, result, where, problem)
-    return ReadResult(rec.frame(), _capped(problems, path))
+    return ReadResult(_frame(rec, problem), _capped(problems, path))
 
 
 def _name(result: dict, where: str, problem) -> str | None:
@@ -122,9 +125,11 @@ def _series(
 ) -> int:
     """Add one list of per-run values; return its length (the samples it numbers)."""
     if not isinstance(values, list) or not values:
+        key = where.rsplit(".", 1)[1]
+        found = f"found {_what(values)}" if values is not MISSING else "but it is missing"
         problem(
-            f"command {name!r}: {where.rsplit('.', 1)[1]!r} should be a non-empty list of "
-            f"numbers, found {_what(values)}; no {metric} samples",
+            f"command {name!r}: {key!r} should be a non-empty list of numbers, {found}; "
+            f"no {metric} samples",
             where,
         )
         return 0
@@ -163,6 +168,17 @@ def _exit_codes(name: str, result: dict, where: str, problem) -> None:
             f"{shown}); its samples include the failed runs",
             f"{where}.exit_codes",
         )
+
+
+def _frame(rec: Records, problem) -> pl.DataFrame:
+    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
+    try:
+        return rec.frame()
+    except UnicodeEncodeError:
+        for col in ("benchmark", "metric"):
+            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
+        problem("some names hold characters that are not valid Unicode; shown as '?'", "results")
+        return rec.frame()
 
 
 def _what(x: object) -> str:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import polars as pl
+
 from tuibench.core.formats.base import ReadResult, Records, as_number
 from tuibench.core.problems import Problem
 
@@ -81,7 +83,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         problem(
             f"'benchmarks' should be a list of benchmarks, found {_what(benches)}", "benchmarks"
         )
-        return ReadResult(rec.frame(), problems, info)
+        return ReadResult(_frame(rec, problem), problems, info)
     if not benches:
         problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
     stem = _stem(path) if len(benches) == 1 else None
@@ -93,7 +95,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             continue
         md = {**suite, **_metadata(bench, f"{where}.metadata", problem)}
         _read_benchmark(bench, md, where, stem, rec, iterations, problem)
-    return ReadResult(rec.frame(), _capped(problems, path), info)
+    return ReadResult(_frame(rec, problem), _capped(problems, path), info)
 
 
 def _read_benchmark(
@@ -105,11 +107,12 @@ def _read_benchmark(
     iterations: dict[str, int],
     problem,
 ) -> None:
-    label = md.get("name") if _is_name(md.get("name")) else stem or where
+    name = md.get("name", stem)
+    label = repr(name) if _is_name(name) else "(no name)"
     runs = bench.get("runs")
     if not isinstance(runs, list) or not runs:
         problem(
-            f"benchmark {label!r}: expected a non-empty 'runs' list, found {_what(runs)}",
+            f"benchmark {label}: expected a non-empty 'runs' list, found {_what(runs)}",
             f"{where}.runs",
         )
         return
@@ -118,19 +121,19 @@ def _read_benchmark(
     for j, run in enumerate(runs):
         rwhere = f"{where}.runs[{j}]"
         if not isinstance(run, dict):
-            problem(f"benchmark {label!r}: expected a run (an object), found {_what(run)}", rwhere)
+            problem(f"benchmark {label}: expected a run (an object), found {_what(run)}", rwhere)
             continue
         if "values" not in run:
             if not run.get("warmups"):
-                problem(f"benchmark {label!r}: run has neither 'values' nor 'warmups'", rwhere)
+                problem(f"benchmark {label}: run has neither 'values' nor 'warmups'", rwhere)
             continue  # a calibration run: warmups only
         measured += 1
         rmd = {**md, **_metadata(run, f"{rwhere}.metadata", problem)}
         name = rmd.get("name", stem)
         if not _is_name(name):
             reason = (
-                f"benchmark {label!r}: expected a name (metadata 'name', a string), "
-                f"found {_what(name)}"
+                "no benchmark name: expected metadata 'name' (a string) in the suite, the "
+                f"benchmark or the run, found {_what(name)}"
             )
             skipped.setdefault(reason, []).append(rwhere)
             continue
@@ -170,7 +173,7 @@ def _read_benchmark(
         problem(f"{reason}; {runs_} not loaded", wheres[0])
     if not measured:
         problem(
-            f"benchmark {label!r}: no run has 'values' (only calibration or warmup runs), "
+            f"benchmark {label}: no run has 'values' (only calibration or warmup runs), "
             "nothing to load",
             f"{where}.runs",
         )
@@ -197,6 +200,17 @@ def _stem(path: Path) -> str:
 
 def _is_name(x: object) -> bool:
     return isinstance(x, str) and x.strip() != ""
+
+
+def _frame(rec: Records, problem) -> pl.DataFrame:
+    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
+    try:
+        return rec.frame()
+    except UnicodeEncodeError:
+        for col in ("benchmark", "metric"):
+            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
+        problem("some names hold characters that are not valid Unicode; shown as '?'", "benchmarks")
+        return rec.frame()
 
 
 def _what(x: object) -> str:
