@@ -32,8 +32,9 @@ from tuibench.core.problems import Problem
 NAME = "Go benchmark text"
 MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)",
-                     re.IGNORECASE)
+_NUMBER = re.compile(
+    r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.IGNORECASE
+)
 _INT = re.compile(r"[+-]?\d+")
 _PROCS = re.compile(r"(?<!=)-\d+\Z")  # `-8` at the end; not `n=-1`
 
@@ -78,8 +79,14 @@ def _result_line(line: str) -> tuple[str, list[tuple[float, str]], str | None] |
         rest = " ".join(fields[1:])
         return name, [], f"benchmark {name} has no result (go test reported {rest!r})"
     if not _INT.fullmatch(fields[1]):
-        return name, [], (f"expected the iteration count after the name, found {fields[1]!r} "
-                          "(a result line is: BenchmarkName iterations value unit ...)")
+        return (
+            name,
+            [],
+            (
+                f"expected the iteration count after the name, found {fields[1]!r} "
+                "(a result line is: BenchmarkName iterations value unit ...)"
+            ),
+        )
     pairs: list[tuple[float, str]] = []
     rest = fields[2:]
     if not rest:
@@ -115,8 +122,7 @@ def sniff(path: Path, head: str) -> bool:
     return False
 
 
-def _unit_line(line: str, lineno: int, better: dict[str, str],
-               bad: list[tuple[int, str]]) -> None:
+def _unit_line(line: str, lineno: int, better: dict[str, str], bad: list[tuple[int, str]]) -> None:
     """`Unit <unit> key=value ...`: only `better` matters here (`assume` and others are
     benchstat's business)."""
     fields = line.split()[1:]
@@ -132,8 +138,13 @@ def _unit_line(line: str, lineno: int, better: dict[str, str],
             if value not in ("higher", "lower"):
                 bad.append((lineno, f"Unit {unit}: better must be higher or lower, not {value!r}"))
             elif better.setdefault(unit, value) != value:
-                bad.append((lineno, f"Unit {unit}: better={value} contradicts the earlier "
-                                    f"better={better[unit]}; keeping {better[unit]}"))
+                bad.append(
+                    (
+                        lineno,
+                        f"Unit {unit}: better={value} contradicts the earlier "
+                        f"better={better[unit]}; keeping {better[unit]}",
+                    )
+                )
 
 
 def _package_prefixes(pkgs: set[str]) -> dict[str, str]:
@@ -158,7 +169,7 @@ def read(path: Path) -> ReadResult:
     try:
         with open_text(path) as fh:
             for lineno, raw in enumerate(fh, start=1):
-                line = raw.rstrip("\r\n")
+                line = raw.rstrip("\r\n").lstrip("\ufeff")
                 parsed = _result_line(line)
                 if parsed is not None:
                     name, pairs, error = parsed
@@ -170,7 +181,7 @@ def read(path: Path) -> ReadResult:
                         tail = "; the rest of the line was skipped" if pairs else ""
                         bad.append((lineno, f"{error}{tail}"))
                     continue
-                if line.split(None, 1)[:1] == ["Unit"]:
+                if line.startswith("Unit") and line.split(None, 1)[0] == "Unit":
                     _unit_line(line, lineno, better, bad)
                     continue
                 kv = _config_line(line)
@@ -188,16 +199,24 @@ def read(path: Path) -> ReadResult:
     problems = [Problem(str(path), reason, line=line or None) for line, reason in bad]
     if len(problems) > MAX_LISTED:
         more = len(problems) - MAX_LISTED
-        problems = [*problems[:MAX_LISTED],
-                    Problem(str(path), f"{more} more malformed lines skipped (same kinds)")]
+        problems = [
+            *problems[:MAX_LISTED],
+            Problem(str(path), f"{more} more malformed lines skipped (same kinds)"),
+        ]
     if not len(records):
-        problems.append(Problem(str(path), "no Go benchmark results in the file (expected lines "
-                                           "like: BenchmarkName-8  1000  1234 ns/op)"))
+        problems.append(
+            Problem(
+                str(path),
+                "no Go benchmark results in the file (expected lines "
+                "like: BenchmarkName-8  1000  1234 ns/op)",
+            )
+        )
     return ReadResult(records.frame(), problems, metadata)
 
 
-def _config(kv: tuple[str, str], lineno: int, metadata: dict[str, str],
-            current: dict[str, str]) -> None:
+def _config(
+    kv: tuple[str, str], lineno: int, metadata: dict[str, str], current: dict[str, str]
+) -> None:
     key, value = kv
     if current.get(key, "") == value:
         return

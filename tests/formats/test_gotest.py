@@ -1,0 +1,191 @@
+"""Go `testing` benchmark text (benchstat input)."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tuibench.core.formats import gotest, read_file
+
+DATA = Path(__file__).parents[1] / "data" / "gotest"
+NAME = "Go benchmark text"
+
+
+def values(result, benchmark: str, metric: str) -> list[float]:
+    f = result.frame
+    return f.filter((f["benchmark"] == benchmark) & (f["metric"] == metric))["value"].to_list()
+
+
+def column(result, benchmark: str, metric: str, name: str) -> set:
+    f = result.frame
+    return set(f.filter((f["benchmark"] == benchmark) & (f["metric"] == metric))[name].to_list())
+
+
+def test_go_test_output_loads_every_pair_of_every_line():
+    r = read_file(DATA / "go-bench.txt")
+    assert r.format == NAME
+    assert r.problems == []
+    assert set(r.frame["benchmark"]) == {"Encode/size=1k", "Decode", "Render"}
+    assert values(r, "Encode/size=1k", "ns/op") == [2875, 2901, 2860]
+    assert values(r, "Encode/size=1k", "MB/s") == [356.17, 352.98, 358.04]
+    assert values(r, "Encode/size=1k", "B/op") == [1152, 1152, 1152]
+    assert values(r, "Encode/size=1k", "allocs/op") == [2, 2, 2]
+    assert values(r, "Decode", "ns/op") == [1043, 1051]
+    assert values(r, "Render", "frames/op") == [59.5, 60.25]
+    assert values(r, "Render", "ns/op") == [10234567, 10198765]
+    assert column(r, "Encode/size=1k", "MB/s", "unit") == {"MB/s"}
+    assert column(r, "Encode/size=1k", "MB/s", "better") == {"higher"}
+    assert column(r, "Decode", "allocs/op", "better") == {"lower"}
+    assert column(r, "Render", "frames/op", "better") == {"lower"}
+    # the file is one iteration; each line one sample in file order
+    assert r.frame["iteration"].null_count() == r.frame.height
+    assert r.frame["sample"].null_count() == r.frame.height
+    assert r.metadata == {
+        "goos": "linux",
+        "goarch": "amd64",
+        "pkg": "example.com/codec",
+        "cpu": "Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz",
+    }
+
+
+def test_unit_lines_set_direction_and_config_blocks_are_kept():
+    r = read_file(DATA / "config-blocks.txt")
+    assert r.problems == []
+    assert values(r, "Render", "frames/op") == [59.5, 60.25, 58.0]
+    assert column(r, "Render", "frames/op", "better") == {"higher"}  # Unit ... better=higher
+    assert column(r, "Render", "ns/op", "better") == {"lower"}  # assume=... only
+    assert r.metadata["note"] == "before the patch"
+    assert r.metadata["note@line 10"] == "after the patch"
+    assert r.metadata["goarch"] == "amd64"
+    assert r.metadata["goarch@line 13"] == "arm64"
+
+
+def test_several_packages_in_one_file_keep_their_benchmarks_apart():
+    r = read_file(DATA / "multi-pkg.txt")
+    assert r.problems == []
+    assert values(r, "codec/Encode", "ns/op") == [1200]
+    assert values(r, "internal/store/Encode", "ns/op") == [800]
+    # `-4` is the GOMAXPROCS suffix, `n=-1` is part of the name
+    assert values(r, "internal/store/Put/n=-1", "ns/op") == [900]
+    assert r.metadata["pkg@line 7"] == "example.com/app/internal/store"
+
+
+def test_malformed_lines_are_problems_with_their_line_and_the_rest_loads():
+    r = read_file(DATA / "malformed.txt")
+    assert r.format == NAME
+    by_line = {p.line: p.reason for p in r.problems}
+    assert set(by_line) == {3, 4, 5, 6, 9, 11}
+    assert "has no unit" in by_line[3]
+    assert "'fast'" in by_line[4] and "not a number" in by_line[4]
+    assert "iteration count" in by_line[5] and "'many'" in by_line[5]
+    assert "Failing" in by_line[6] and "FAIL" in by_line[6]
+    assert "sideways" in by_line[9]
+    assert "finite" in by_line[11]
+    assert values(r, "Good", "ns/op") == [1500, 1520]
+    assert values(r, "Good", "B/op") == [64, 64]
+    assert values(r, "OddFields", "ns/op") == [1500]  # the pair before the fault
+    assert set(r.frame["benchmark"]) == {"Good", "OddFields"}
+
+
+def test_gzipped_file_reads_the_same(tmp_path):
+    plain = read_file(DATA / "go-bench.txt")
+    packed = tmp_path / "go-bench.txt.gz"
+    with open(DATA / "go-bench.txt", "rb") as src, gzip.open(packed, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    r = read_file(packed)
+    assert r.format == NAME
+    assert r.frame.equals(plain.frame)
+
+
+def test_text_without_results_is_not_go(tmp_path):
+    prose = "Benchmarking is fun\nBenchmarkFoo\nPASS\nok  \texample.com/x\t0.1s\n"
+    assert not gotest.sniff(tmp_path / "x.txt", prose)
+    p = tmp_path / "notes.txt"
+    p.write_text(prose)
+    assert read_file(p).format != NAME
+
+
+def test_sniff_needs_one_valid_result_line_and_read_reports_the_rest(tmp_path):
+    p = tmp_path / "bench.txt"
+    p.write_text("BenchmarkB-8  100  x ns/op\nBenchmarkA-8  100  12 ns/op\n")
+    assert gotest.sniff(p, p.read_text())
+    assert not gotest.sniff(p, "BenchmarkB-8  100  x ns/op\n")
+    r = read_file(p)
+    assert [pr.line for pr in r.problems] == [1]
+    assert values(r, "A", "ns/op") == [12]
+
+
+def test_no_result_at_all_is_a_problem(tmp_path):
+    p = tmp_path / "bench.txt"
+    p.write_text("goos: linux\nBenchmarkB-8  100  x ns/op\n")
+    r = gotest.read(p)
+    assert r.frame.height == 0
+    assert any("no Go benchmark results" in pr.reason for pr in r.problems)
+
+
+# ---------------------------------------------------------------- properties
+
+UNITS = ["ns/op", "B/op", "allocs/op", "MB/s", "frames/op", "ops"]
+names = st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}(/[a-z]{1,4}=[0-9a-z]{1,3}){0,2}", fullmatch=True)
+line = st.tuples(
+    names,
+    st.sampled_from(["", "-1", "-8", "-64"]),
+    st.integers(min_value=1, max_value=10**9),
+    st.lists(
+        st.tuples(
+            st.floats(min_value=0, max_value=1e15, allow_nan=False, allow_infinity=False),
+            st.sampled_from(UNITS),
+        ),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda p: p[1],
+    ),
+)
+
+
+def render(lines) -> str:
+    out = ["goos: linux", "goarch: amd64", "pkg: example.com/p"]
+    for name, procs, n, pairs in lines:
+        out.append(f"Benchmark{name}{procs}\t{n}\t" + "\t".join(f"{v!r} {u}" for v, u in pairs))
+    out += ["PASS", "ok  \texample.com/p\t1.0s"]
+    return "\n".join(out) + "\n"
+
+
+def reader_did_not_crash(result) -> bool:
+    return not any(p.reason.startswith("could not be read (") for p in result.problems)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(line, min_size=1, max_size=8))
+def test_every_generated_sample_comes_back(lines):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "bench.txt"
+        p.write_text(render(lines))
+        r = read_file(p)
+    assert r.format == NAME
+    assert r.problems == []
+    expected = sorted((n, u, v) for n, _, _, pairs in lines for v, u in pairs)
+    got = sorted(zip(r.frame["benchmark"], r.frame["metric"], r.frame["value"], strict=True))
+    assert got == expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(line, min_size=1, max_size=5), st.data())
+def test_corrupted_text_never_breaks_the_reader(lines, data):
+    text = render(lines)
+    cut = data.draw(st.integers(min_value=0, max_value=len(text)))
+    junk = data.draw(st.text(max_size=30))
+    at = data.draw(st.integers(min_value=0, max_value=len(text)))
+    for variant in (text[:cut], text[:at] + junk + text[at:], junk):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Path(tmp) / "bench.txt"
+            p.write_text(variant, encoding="utf-8", errors="surrogatepass")
+            r = read_file(p)
+            assert reader_did_not_crash(r)
+            if gotest.sniff(p, variant):
+                assert reader_did_not_crash(gotest.read(p))
