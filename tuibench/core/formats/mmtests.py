@@ -1,0 +1,300 @@
+"""mmtests results, in the two shapes mmtests itself produces.
+
+a) `extract-mmtests.pl -n <run> -b <benchmark> --print-json`: the extract module object
+   as JSON (one object; a list of them when `-n` names several runs). Its `_ResultData` is
+   `{op: [ {SampleNrs: [...], Values: [...]}, ... ]}`, one entry per `iter-N` folder.
+   - benchmark: the shellpack folder name for generic modules (`_ShellpackRoot`), else
+     `_ModuleName` without `Extract` (lower-cased; `Monitor<X>` becomes `monitor/<x>`),
+     else the file name (rule below)
+   - metric: the op label; iteration: the index in the op's list (a null entry: no data
+     in that iteration); samples: `Values`, numbered by `SampleNrs`
+   - better: `_PreferredVal` (`Higher`/`Lower`; mmtests assumes `Lower` when absent)
+   - unit: `_PlotYaxes[op]` or `_PlotYaxis` (`Time (milliseconds)` becomes `ms`, ...)
+   - a list of several objects: each object's `_TestName` (the mmtests run) is the system.
+   Numbers may be JSON strings (Perl keeps what it parsed as text); both are accepted.
+   Sample numbers (`SampleNrs`, intervals) are used when all of a file's are whole
+   numbers; otherwise samples keep the file's order.
+
+b) The tab-separated output of a shellpack's `parse-results` script, without a header:
+   `metric factorA factorB interval value extra`, `_` meaning empty. The metric is
+   `metric-factorA-factorB` with empty parts left out (exactly what mmtests'
+   ExtractShellpack builds), the interval is the sample number, `extra` is ignored; the
+   file is one iteration (an `iter-N` folder above it gives its number). The benchmark is
+   the file's name without `.gz`, without a `.tsv`, `.txt`, `.out` or `.json` extension
+   and without a leading `tsv-` or `parse-results-`:
+   `pgbench.tsv`, `tsv-pgbench` and `parse-results-pgbench.txt` all give `pgbench`. A
+   name left empty or generic (`parse-results.tsv`, `tsv`) falls back to the nearest
+   folder above that is not `logs` or `iter-N`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+from tuibench.core.formats.base import ReadResult, Records, open_text
+from tuibench.core.problems import Problem
+
+NAME = "mmtests"
+MAX_LISTED = 10  # problems listed one by one before summarising the rest
+
+_NUMBER = re.compile(
+    r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.IGNORECASE
+)
+_DIRECTION = {"higher": "higher", "lower": "lower"}
+_UNITS = {
+    "time (nanoseconds)": "ns",
+    "time (microseconds)": "us",
+    "time (milliseconds)": "ms",
+    "time (seconds)": "s",
+}
+_EXTENSIONS = (".tsv", ".txt", ".out", ".json")
+_PREFIXES = ("tsv-", "parse-results-")
+_GENERIC = {"", "tsv", "parse-results", "results"}
+
+
+def _number(x: object) -> float | None:
+    """A number as mmtests writes it: a JSON number or a numeric string ("12.5")."""
+    if isinstance(x, str):
+        return float(x) if _NUMBER.fullmatch(x) else None
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return None
+    try:
+        return float(x)
+    except OverflowError:  # an integer too large for a float
+        return None
+
+
+def _with_samples(frame: pl.DataFrame, numbers: list[float | None]) -> pl.DataFrame:
+    """Use the file's sample numbers when all of them are whole; else keep file order."""
+    whole = [int(x) for x in numbers if x is not None and abs(x) < 2**62 and x == int(x)]
+    if len(whole) != len(numbers):
+        return frame
+    return frame.with_columns(pl.Series("sample", whole, dtype=pl.Int64))
+
+
+def _capped(path: Path, problems: list[Problem]) -> list[Problem]:
+    if len(problems) <= MAX_LISTED:
+        return problems
+    more = len(problems) - MAX_LISTED
+    return [*problems[:MAX_LISTED], Problem(str(path), f"{more} more problems of the same kinds")]
+
+
+# ---------------------------------------------------------------- a) extract-mmtests JSON
+
+
+def _is_module(obj: object) -> bool:
+    return isinstance(obj, dict) and "_ModuleName" in obj and "_ResultData" in obj
+
+
+def matches_json(obj: object) -> bool:
+    if isinstance(obj, list):
+        return bool(obj) and all(_is_module(o) for o in obj)
+    return _is_module(obj)
+
+
+def _module_benchmark(mod: dict, path: Path) -> str:
+    root = mod.get("_ShellpackRoot")
+    if isinstance(root, str) and root.strip("/"):
+        return root.rstrip("/").rsplit("/", 1)[-1]
+    name = mod.get("_ModuleName")
+    if isinstance(name, str) and name not in ("Extract", "ExtractShellpack"):
+        if name.startswith("Monitor") and len(name) > len("Monitor"):
+            return "monitor/" + name[len("Monitor") :].lower()
+        stripped = name.removeprefix("Extract")
+        if stripped:
+            return stripped.lower()
+    return _name_from_path(path)
+
+
+def _unit(label: object) -> str | None:
+    if not isinstance(label, str) or not label.strip() or label == "UNKNOWN":
+        return None
+    return _UNITS.get(label.strip().lower(), label.strip())
+
+
+def read_json(obj: object, path: Path) -> ReadResult:
+    modules = obj if isinstance(obj, list) else [obj]
+    several = isinstance(obj, list) and len(modules) > 1
+    records = Records()
+    systems: list[str | None] = []
+    sample_nrs: list[float | None] = []
+    problems: list[Problem] = []
+    metadata: dict[str, str] = {}
+
+    def bad(reason: str, where: str) -> None:
+        problems.append(Problem(str(path), reason, where=where))
+
+    for k, mod in enumerate(modules):
+        at = f"[{k}]." if isinstance(obj, list) else ""
+        name = mod.get("_TestName")
+        system = name if several and isinstance(name, str) and name else None
+        if several and system is None:
+            bad("no _TestName: this run's results go to the folder's system", f"[{k}]")
+        if not several and isinstance(name, str):
+            metadata["mmtests run"] = name
+        before = len(records)
+        _read_module(mod, path, at, records, sample_nrs, bad)
+        systems.extend([system] * (len(records) - before))
+    frame = _with_samples(records.frame(), sample_nrs)
+    if any(s is not None for s in systems):
+        frame = frame.with_columns(pl.Series("system", systems, dtype=pl.String))
+    if not len(records) and not problems:
+        bad("no results in _ResultData (the benchmark produced no data)", "_ResultData")
+    return ReadResult(frame, _capped(path, problems), metadata)
+
+
+def _read_module(
+    mod: dict, path: Path, at: str, records: Records, sample_nrs: list, bad: Callable
+) -> None:
+    bench = _module_benchmark(mod, path)
+    pref = mod.get("_PreferredVal")
+    better = "lower" if pref is None else _DIRECTION.get(str(pref).lower())
+    if better is None:
+        bad(
+            f"_PreferredVal must be Higher or Lower, not {pref!r}; direction left to the loader",
+            f"{at}_PreferredVal",
+        )
+    units = mod.get("_PlotYaxes") if isinstance(mod.get("_PlotYaxes"), dict) else {}
+    default_unit = _unit(mod.get("_PlotYaxis"))
+    data = mod["_ResultData"]
+    if not isinstance(data, dict):
+        what = type(data).__name__
+        if isinstance(data, list):
+            what = "a list (the layout of old mmtests versions)"
+        bad(
+            f"expected _ResultData to map each operation to its iterations, found {what}",
+            f"{at}_ResultData",
+        )
+        return
+    for op, iterations in data.items():
+        where = f"{at}_ResultData[{op!r}]"
+        if not isinstance(iterations, list):
+            bad(
+                f"expected a list with one entry per iteration, found {type(iterations).__name__}",
+                where,
+            )
+            continue
+        unit = _unit(units.get(op)) or default_unit
+        for it, entry in enumerate(iterations):
+            if entry is None:
+                continue  # this operation has no data in that iteration
+            if not isinstance(entry, dict) or not isinstance(entry.get("Values"), list):
+                bad("expected {SampleNrs: [...], Values: [...]}", f"{where}[{it}]")
+                continue
+            values, nrs = entry["Values"], entry.get("SampleNrs")
+            if not isinstance(nrs, list) or len(nrs) != len(values):
+                got = len(nrs) if isinstance(nrs, list) else "no"
+                bad(
+                    f"{got} SampleNrs for {len(values)} Values: samples numbered in file order",
+                    f"{where}[{it}].SampleNrs",
+                )
+                nrs = [None] * len(values)
+            for j, (raw, nr) in enumerate(zip(values, nrs, strict=True)):
+                value = _number(raw)
+                if value is None or not math.isfinite(value):
+                    bad(f"value {raw!r:.40} is not a finite number", f"{where}[{it}].Values[{j}]")
+                    continue
+                records.add(bench, str(op), value, iteration=it, unit=unit, better=better)
+                sample_nrs.append(_number(nr))
+
+
+# ---------------------------------------------------------------- b) parse-results TSV
+
+
+def _name_from_path(path: Path) -> str:
+    name = path.name
+    name = name.removesuffix(".gz")
+    for ext in _EXTENSIONS:
+        if name.lower().endswith(ext):
+            name = name[: -len(ext)]
+            break
+    for prefix in _PREFIXES:
+        if name.lower().startswith(prefix):
+            name = name[len(prefix) :]
+            break
+    if name.lower() not in _GENERIC:
+        return name
+    for folder in path.parents:
+        if folder.name and folder.name != "logs" and not re.fullmatch(r"iter-\d+", folder.name):
+            return folder.name
+    return name or path.name
+
+
+def _row(line: str) -> tuple[str, str, str, str, str] | str:
+    """(metric, factorA, factorB, interval, value) or the reason the line is not a row."""
+    fields = line.split("\t")
+    if len(fields) not in (5, 6):
+        return (
+            f"expected 6 tab-separated fields (metric, factorA, factorB, interval, value, "
+            f"extra), found {len(fields)}"
+        )
+    return fields[0], fields[1], fields[2], fields[3], fields[4]
+
+
+def _looks_like_row(line: str) -> bool:
+    row = _row(line)
+    return not isinstance(row, str) and len(line.split("\t")) == 6 and _number(row[4]) is not None
+
+
+def sniff(path: Path, head: str) -> bool:
+    """Most non-empty lines have 6 tab-separated fields with a numeric 5th one, and the first
+    line is no header (a header with benchmark/metric/value is the native format)."""
+    lines = [ln.rstrip("\r") for ln in head.splitlines() if ln.strip()]
+    if len(lines) > 1 and not head.endswith("\n"):
+        lines = lines[:-1]  # the head may end in the middle of a line
+    if not lines:
+        return False
+    first = {f.strip().lower() for f in lines[0].split("\t")}
+    if {"benchmark", "metric", "value"} <= first:
+        return False
+    good = sum(_looks_like_row(ln) for ln in lines)
+    return good > 0 and good >= 0.8 * len(lines)
+
+
+def read(path: Path) -> ReadResult:
+    bench = _name_from_path(path)
+    records = Records()
+    intervals: list[float] = []
+    problems: list[Problem] = []
+    try:
+        with open_text(path) as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                line = raw.rstrip("\r\n").lstrip("\ufeff")
+                if not line.strip():
+                    continue
+                row = _row(line)
+                if isinstance(row, str):
+                    problems.append(Problem(str(path), row, line=lineno))
+                    continue
+                metric, factor_a, factor_b, interval, text = row
+                reason = _bad_row(metric, interval, text)
+                if reason:
+                    problems.append(Problem(str(path), reason, line=lineno))
+                    continue
+                label = "-".join(p for p in (metric, factor_a, factor_b) if p not in ("", "_"))
+                records.add(bench, label, _number(text))
+                intervals.append(_number(interval))
+    except OSError as exc:
+        problems.append(Problem(str(path), f"reading stopped: {exc}"))
+    frame = _with_samples(records.frame(), intervals)
+    if not len(records):
+        problems.append(Problem(str(path), "no mmtests parse-results rows in the file"))
+    return ReadResult(frame, _capped(path, problems))
+
+
+def _bad_row(metric: str, interval: str, text: str) -> str | None:
+    if metric in ("", "_"):
+        return "empty metric name (first field)"
+    value = _number(text)
+    if value is None:
+        return f"value {text!r} (5th field) is not a number"
+    if not math.isfinite(value):
+        return f"value {text!r} (5th field) is not a finite number"
+    if _number(interval) is None:
+        return f"interval {interval!r} (4th field) is not a number"
+    return None
