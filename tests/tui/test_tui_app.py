@@ -1,0 +1,443 @@
+"""The explorer driven by keys: every key path, checked against the core's numbers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from tuibench.cli import main
+from tuibench.core.compare import Analysis
+from tuibench.core.export import render
+from tuibench.core.load import load
+from tuibench.core.tables import detail_table, fmt_num, fmt_p, summary_table
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.keys import APP_KEYS
+from tuibench.tui.screens.alpha_input import AlphaInput
+from tuibench.tui.screens.confirm import ConfirmScreen
+from tuibench.tui.screens.export_dialog import ExportDialog
+from tuibench.tui.screens.help import HelpScreen
+from tuibench.tui.screens.marked import MarkedScreen
+from tuibench.tui.screens.problems import ProblemsScreen
+from tuibench.tui.screens.reference_picker import ReferencePicker
+from tuibench.tui.session import Node
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.status_line import StatusLine
+from tuibench.tui.widgets.table_view import TableView
+
+SIZE = (120, 40)
+DB_READ_TPS = Node.of_metric("db/read", "tps")
+
+
+@pytest.fixture
+def make_app(tui_data, tmp_path):
+    def make(**kwargs) -> TuibenchApp:
+        kwargs.setdefault("export_dir", str(tmp_path))
+        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
+
+    return make
+
+
+def header(app) -> str:
+    return app.main.query_one(StatusLine).plain
+
+
+def shown(app, table_id: str) -> list[list[str]]:
+    return app.main.query_one(f"#{table_id}", TableView).plain_rows()
+
+
+async def goto(pilot, node: Node) -> None:
+    pilot.app.main.query_one(BenchTree).select(node)
+    await pilot.pause()
+    assert pilot.app.current_node == node
+
+
+def core_detail(reference: str, alpha: float = 0.05, node: Node = DB_READ_TPS):
+    rs = load(["results"])
+    cmp = Analysis(rs).compare(reference, alpha)
+    return detail_table(cmp, node.benchmark, node.metric)
+
+
+# -- launch --------------------------------------------------------------------------------
+async def test_launch_shows_root_summary_and_header(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        text = header(app)
+        for part in ("results", "ref base", "α 0.05", "3 systems", "1 problem"):
+            assert part in text
+        assert app.current_node == Node()
+        rows = shown(app, "summary")
+        assert len(rows) == 5
+        assert app.focused is app.main.query_one(BenchTree)
+
+
+async def test_unknown_reference_falls_back(make_app, loaded):
+    app = make_app(reference="nope")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert app.session.state.reference == "base"
+        assert any("nope" in str(n.message) for n in app._notifications)
+
+
+async def test_nothing_loaded_is_a_message(make_app, loaded):
+    app = make_app(paths=["missing"])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        text = str(app.main.query_one("#loading-text", Static).render())
+        assert "Nothing could be loaded from missing" in text
+        assert "1 problem" in header(app)
+        await pilot.press("p")
+        assert isinstance(app.screen, ProblemsScreen)
+        await pilot.press("escape")
+        for key in ("r", "right_square_bracket", "a", "f", "s", "space", "e", "y", "m"):
+            await pilot.press(key)  # no key may crash with nothing loaded
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+# -- navigation ----------------------------------------------------------------------------
+async def test_tree_keys(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        tree = app.main.query_one(BenchTree)
+        await pilot.press("j")
+        assert app.current_node == Node(("db",))
+        await pilot.press("l")  # expanded already: to the first child
+        assert app.current_node == Node(("db", "read"))
+        await pilot.press("j")
+        assert app.current_node == Node.of_metric("db/read", "latency")
+        assert app.main.query_one(DetailPane).node == app.current_node
+        assert shown(app, "detail")[0][0] == "base (ref)"
+        await pilot.press("k", "h")  # on an expanded group: collapse
+        assert not tree.cursor_node.is_expanded
+        await pilot.press("l")
+        assert tree.cursor_node.is_expanded
+        await pilot.press("h", "h")  # collapse, then to the parent
+        assert app.current_node == Node(("db",))
+        await pilot.press("down", "enter")  # enter on a group toggles it
+        assert tree.cursor_node.is_expanded
+        await pilot.press("j", "enter")  # enter on a metric opens its tables
+        assert app.focused is app.main.query_one(DetailPane)
+        await pilot.press("tab")
+        assert app.focused is tree
+        await pilot.press("tab")
+        assert app.focused is app.main.query_one(DetailPane)
+        await pilot.press("escape")
+        assert app.focused is tree
+
+
+async def test_narrow_terminal_gives_the_tables_the_width(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        left = app.main.query_one("#left")
+        await goto(pilot, DB_READ_TPS)
+        assert left.display
+        await pilot.press("enter")
+        assert not left.display
+        await pilot.press("tab")
+        assert left.display
+        await pilot.press("z")
+        assert not left.display and app.focused is app.main.query_one(DetailPane)
+        await pilot.press("z")
+        assert left.display
+
+
+# -- reference -----------------------------------------------------------------------------
+async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("right_square_bracket")
+        assert "ref patched" in header(app)
+        assert app.current_node == DB_READ_TPS  # the cursor stays
+        expected = core_detail("patched")
+        assert shown(app, "detail") == expected.rows
+        # The same numbers as `tuibench report --reference patched --format json`.
+        out = tmp_path / "report.json"
+        args = ["results", "--reference", "patched", "--format", "json", "--output", str(out)]
+        assert main(["report", *args]) == 0
+        report = json.loads(out.read_text())
+        rows = [r for r in report["rows"] if (r["benchmark"], r["metric"]) == ("db/read", "tps")]
+        assert [r["system"] for r in rows] == ["patched", "base", "tuned"]
+        for row, line in zip(rows, shown(app, "detail"), strict=True):
+            assert line[2] == fmt_num(row["center"])
+            if not row["is_reference"]:
+                assert line[5] == fmt_p(row["p_welch"])
+                assert line[6] == row["verdict"]
+        # Tree counts follow the reference.
+        tree = app.main.query_one(BenchTree)
+        assert "▼2" in tree.root.label.plain and "▲2" in tree.root.label.plain
+        await pilot.press("right_square_bracket", "right_square_bracket")  # wraps around
+        assert app.session.state.reference == "base"
+        await pilot.press("left_square_bracket")
+        assert app.session.state.reference == "tuned"
+        assert shown(app, "detail") == core_detail("tuned").rows
+
+
+async def test_reference_picker(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("r")
+        assert isinstance(app.screen, ReferencePicker)
+        prompts = [
+            str(app.screen.query_one(OptionList).get_option_at_index(i).prompt) for i in range(3)
+        ]
+        assert "With the [bold] patch applied [/]" in prompts[1]  # descriptions verbatim
+        await pilot.press("escape")
+        assert app.session.state.reference == "base"
+        await pilot.press("r", "down", "down", "enter")
+        assert app.session.state.reference == "tuned"
+        assert "ref tuned" in header(app)
+        assert app.main.query_one("#summary", TableView).plain_columns()[2] == "tuned"
+
+
+async def test_command_palette_reference(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"reference: tuned")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.state.reference == "tuned"
+
+
+async def test_command_palette_lists_every_action(make_app, loaded):
+    from tuibench.tui.commands import TuibenchCommands
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        provider = TuibenchCommands(app.screen)
+        titles = [title for title, _, _ in provider._commands()]
+        for key in APP_KEYS:
+            if key.palette:
+                assert key.help in titles
+        for name in ("base", "patched", "tuned"):
+            assert f"reference: {name}" in titles
+
+
+# -- alpha, filter, significant only, sort -------------------------------------------------
+async def test_alpha_dialog(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("a")
+        assert isinstance(app.screen, AlphaInput)
+        await pilot.press("ctrl+a", "ctrl+k", "2", "enter")  # refused: stays open
+        assert isinstance(app.screen, AlphaInput)
+        assert "between 0 and 1" in str(app.screen.query_one("#alpha-error", Static).render())
+        await pilot.press("backspace", *"0.0001", "enter")
+        assert not isinstance(app.screen, AlphaInput)
+        assert app.session.state.alpha == 0.0001
+        assert "α 0.0001" in header(app)
+        assert shown(app, "detail") == core_detail("base", 0.0001).rows
+        await pilot.press("a", "escape")
+        assert app.session.state.alpha == 0.0001
+
+
+async def test_filter(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash", *"DB/*/tps")
+        assert app.session.visible == [("db/read", "tps"), ("db/write", "tps")]
+        assert "filter DB/*/tps" in header(app)
+        assert len(shown(app, "summary")) == 2
+        await pilot.press("enter")
+        assert app.focused is app.main.query_one(BenchTree)
+        assert app.main.query_one("#filter", Input).display  # still shows the filter
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *"[bold]")
+        assert app.session.visible == [("web/[bold]render[/]", "latency")]
+        await pilot.press("escape")
+        assert app.session.state.filter_text == ""
+        assert len(app.session.visible) == 5
+        assert not app.main.query_one("#filter", Input).display
+
+
+async def test_significant_only_and_sort(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, Node.of_metric("db/write", "tps"))
+        await pilot.press("f")
+        assert "significant only" in header(app)
+        assert ("db/write", "tps") not in app.session.visible
+        assert len(app.session.visible) == 4
+        assert app.current_node == Node(("db",))  # nearest shown ancestor
+        await pilot.press("f")
+        assert len(app.session.visible) == 5
+        await goto(pilot, Node())
+        natural = [r[1] for r in shown(app, "summary")]
+        await pilot.press("s")
+        assert "worst regression first" in header(app)
+        worst = [r[1] for r in shown(app, "summary")]
+        assert worst[0] == "web/[bold]render[/] latency (ms)"
+        assert sorted(worst) == sorted(natural) and worst != natural
+        await pilot.press("s")
+        assert [r[1] for r in shown(app, "summary")] == natural
+
+
+# -- marks, export, copy --------------------------------------------------------------------
+async def test_mark_and_unmark(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("space")
+        assert len(app.session.state.marks) == 1
+        assert "●" in app.main.query_one(BenchTree).cursor_node.label.plain
+        await goto(pilot, Node())
+        await pilot.press("space")
+        assert [m.node for m in app.session.state.marks] == [DB_READ_TPS, Node()]
+        assert "marked 2" in header(app)
+        await pilot.press("m")
+        assert isinstance(app.screen, MarkedScreen)
+        await pilot.press("space")  # unmark the first
+        assert [m.node for m in app.session.state.marks] == [Node()]
+        await pilot.press("escape")
+        assert "marked 1" in header(app)
+        await pilot.press("space")  # the root summary again: unmarked
+        assert app.session.state.marks == []
+
+
+async def test_export_current_table(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        await pilot.press("enter")  # every suggestion accepted
+        target = tmp_path / "db_read-tps-vs-base.csv"
+        assert target.read_text() == render(core_detail("base"), "csv")
+        assert any(str(target) in str(n.message) for n in app._notifications)
+
+
+async def test_export_marked_tables_as_markdown(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("space", "right_square_bracket", "space")
+        await pilot.press("m", "e")
+        dialog = app.screen
+        assert isinstance(dialog, ExportDialog) and dialog.marked
+        dialog.query_one("#export-format").value = "markdown"
+        await pilot.pause()
+        await pilot.press("enter")
+        target = tmp_path / "marked-2-tables.md"
+        expected = render([core_detail("base"), core_detail("patched")], "markdown")
+        assert target.read_text() == expected
+
+
+async def test_export_refuses_the_results_folder(make_app, loaded, tui_data):
+    app = make_app(export_dir="results/base")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e", "enter")
+        assert isinstance(app.screen, ExportDialog)  # still open, saying why
+        error = str(app.screen.query_one("#export-error", Static).render())
+        assert "inside the results folder" in error
+        assert sorted(p.name for p in (tui_data / "results" / "base").iterdir()) == [
+            "broken.csv",
+            "results.csv",
+            "system.toml",
+        ]
+
+
+async def test_export_asks_before_overwriting(make_app, loaded, tmp_path):
+    target = tmp_path / "summary-vs-base.csv"
+    target.write_text("keep me")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, ExportDialog)
+        assert target.read_text() == "keep me"
+        await pilot.press("enter", "y")
+        assert not isinstance(app.screen, (ExportDialog, ConfirmScreen))
+        rs = load(["results"])
+        assert target.read_text() == render(summary_table(Analysis(rs).compare("base")), "csv")
+
+
+async def test_copy_markdown(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("y")
+        assert app.clipboard == render(core_detail("base"), "markdown")
+        assert any("Markdown" in str(n.message) for n in app._notifications)
+
+
+# -- help, problems, quit -------------------------------------------------------------------
+async def test_help_lists_every_key(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        from tuibench.tui.screens.help import help_rows
+
+        listed = {what for rows in help_rows(app).values() for _, what in rows}
+        for key in APP_KEYS:
+            assert key.help in listed
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_keymap_changes_the_keys(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.set_keymap({"tuibench.reference.next": "n"})
+        await pilot.press("n")
+        assert app.session.state.reference == "patched"
+        from tuibench.tui.screens.help import help_rows
+
+        rows = dict(help_rows(app)["Comparison"])
+        assert rows["n"] == "Make the next system the reference"
+
+
+async def test_problems_screen(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("p")
+        assert isinstance(app.screen, ProblemsScreen)
+        prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "results/base/broken.csv:1" in prompt
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ProblemsScreen)
+
+
+async def test_quit(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_names_are_never_markup(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        tree = app.main.query_one(BenchTree)
+        labels = [n.label.plain for n in tree._by_key.values()]
+        assert any(label.startswith("[bold]render[") for label in labels)
+        await goto(pilot, Node.of_metric("web/[bold]render[/]", "latency"))
+        title = app.main.query_one("#pane-title", Static).render()
+        assert "web/[bold]render[/]" in str(title)

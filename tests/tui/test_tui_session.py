@@ -1,0 +1,145 @@
+"""The Textual-free parts of the explorer: view state, filter, names of exported files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tuibench.core.compare import Analysis
+from tuibench.core.load import load
+from tuibench.core.tables import detail_table
+from tuibench.tui.export_files import (
+    default_path,
+    refusal,
+    resolve,
+    safe_name,
+    suggest_name,
+    with_extension,
+)
+from tuibench.tui.session import Node, Session, ViewState, name_matcher
+from tuibench.tui.widgets.iteration_plot import si_labels
+
+
+@pytest.fixture
+def session():
+    rs = load([str(Path(__file__).resolve().parents[1] / "data" / "tui" / "results")])
+    return Session(rs, Analysis(rs), ViewState(reference="base"))
+
+
+def test_node_names_round_trip():
+    node = Node.of_metric("web/[bold]render[/]", "latency")
+    assert node.parts == ("web", "[bold]render[", "]")  # names split on every `/`
+    assert node.benchmark == "web/[bold]render[/]"
+    assert node.parent == Node(("web", "[bold]render[", "]"))
+    assert Node(("db",)).covers("db/read") and not Node(("db",)).covers("dbx/read")
+    assert Node().covers("anything") and Node().is_root
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name", "hit"),
+    [
+        ("read", "db/read/tps", True),
+        ("READ", "db/read/tps", True),
+        ("db/*/tps", "db/read/tps", True),
+        ("d?/read", "db/read/tps", True),
+        ("[bold]", "web/[bold]render[/]/latency", True),
+        ("[bo", "web/render/latency", False),
+        ("*tps", "db/read/latency", False),
+        ("", "x/y", True),
+    ],
+)
+def test_name_matcher(pattern, name, hit):
+    bench, metric = name.rsplit("/", 1)
+    assert name_matcher(pattern)(bench, metric) is hit
+
+
+def test_counts_follow_the_reference(session):
+    session.state.reference = "base"
+    session.recompute()
+    assert session.counts[Node()] == (1, 3)  # web latency worse; db read x2, startup better
+    session.state.reference = "patched"
+    session.recompute()
+    assert session.counts[Node()] == (2, 2)  # db read x2 worse; web, startup better
+    assert session.counts[Node(("db", "read"))] == (2, 0)
+    session.state.reference = "base"
+    session.recompute()
+
+
+def test_filter_significant_and_sort(session):
+    s = session.state
+    s.filter_text, s.significant_only, s.sort = "db", True, "natural"
+    session.recompute()
+    assert session.visible == [("db/read", "latency"), ("db/read", "tps")]
+    s.filter_text, s.significant_only, s.sort = "", False, "worst"
+    session.recompute()
+    assert session.ordered[0] == ("web/[bold]render[/]", "latency")  # the only regression
+    assert set(session.ordered) == set(session.metrics)
+    s.sort = "natural"
+    session.recompute()
+    assert session.ordered == session.metrics
+
+
+def test_detail_is_the_cores_table(session):
+    node = Node.of_metric("db/read", "tps")
+    expected = detail_table(session.analysis.compare("base", 0.05), "db/read", "tps")
+    assert session.detail(node) == expected
+
+
+def test_marks_toggle(session):
+    node = Node.of_metric("db/read", "tps")
+    assert session.toggle_mark(node)[0] == "marked"
+    assert session.is_marked(node)
+    assert session.toggle_mark(node)[0] == "unmarked"
+    assert session.state.marks == []
+
+
+def test_file_names():
+    assert safe_name("pgbench/ro/clients:8") == "pgbench_ro_clients_8"
+    assert safe_name("../[bold]") == "bold"
+    assert safe_name("///") == "table"
+    node = Node.of_metric("web/[bold]render[/]", "latency")
+    assert suggest_name(node, "linux-6.9", "csv") == "web_bold_render-latency-vs-linux-6.9.csv"
+    assert suggest_name(Node(), "a b", "markdown") == "summary-vs-a_b.md"
+    assert suggest_name(Node(("db",)), "x", "latex") == "db-summary-vs-x.tex"
+    assert with_extension("out/t.csv", "json") == "out/t.json"
+    assert with_extension("t.data", "csv") == "t.data.csv"
+    assert default_path(".", "t.csv") == "t.csv"
+    assert default_path("out", "t.csv") == "out/t.csv"
+
+
+def test_refusal(tmp_path):
+    results = tmp_path / "results"
+    (results / "sys").mkdir(parents=True)
+    given = [str(results)]
+    why = refusal(resolve(str(results / "sys" / "t.csv")), given)
+    assert why and "inside the results folder" in why
+    assert refusal(resolve(str(tmp_path / "t.csv")), given) is None
+    assert "is a folder" in refusal(resolve(str(tmp_path)), given)
+    data = tmp_path / "all.csv"
+    data.write_text("x")
+    assert "result file" in refusal(resolve(str(data)), [str(data)])
+    assert refusal(resolve(str(tmp_path / "t.csv")), [str(data)]) is None
+
+
+def test_tick_labels():
+    assert si_labels([1.9e10, 1.95e10, 2e10]) == ["19.0G", "19.5G", "20.0G"]
+    assert si_labels([2.1e-5, 2.15e-5, 2.2e-5]) == ["21.0µ", "21.5µ", "22.0µ"]
+    assert si_labels([9800, 9850, 9900]) == ["9800", "9850", "9900"]
+    assert si_labels([0.19, 0.2, 0.21]) == ["0.19", "0.20", "0.21"]
+
+
+def test_report_and_view_state_stay_headless(tmp_path):
+    """The report, the core and the explorer's state module never import Textual."""
+    results = Path(__file__).resolve().parents[1] / "data" / "tui" / "results"
+    code = (
+        "import sys, tuibench.core, tuibench.tui.session, tuibench.tui.export_files\n"
+        "from tuibench.cli import main\n"
+        f"rc = main(['report', {str(results)!r}, '--format', 'json'])\n"
+        "assert 'textual' not in sys.modules, 'textual was imported'\n"
+        "sys.exit(rc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,489 @@
+"""The explorer: `tuibench results/`.
+
+The first frame appears at once; loading and the analysis run in a thread worker that
+reports progress. Every key changes `ViewState`, then `Session.recompute()` and
+`refresh_view()` update everything on screen: one path, whatever the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, ProgressBar, Static
+
+from tuibench.core.compare import Analysis
+from tuibench.core.export import render
+from tuibench.core.load import load
+from tuibench.core.model import ResultSet
+from tuibench.core.problems import Problem
+from tuibench.tui.commands import TuibenchCommands
+from tuibench.tui.keys import APP_KEYS, bindings
+from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.screens.alpha_input import AlphaInput
+from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
+from tuibench.tui.screens.help import HelpScreen
+from tuibench.tui.screens.marked import MarkedScreen, MarksChanged
+from tuibench.tui.screens.problems import ProblemsScreen
+from tuibench.tui.screens.reference_picker import ReferencePicker
+from tuibench.tui.session import SORT_LABELS, SORTS, Node, Session, ViewState
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.status_line import StatusLine
+
+PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
+NARROW = 100  # below this width the tables take the whole width while they have the focus
+
+
+class LoadProgress(Message):
+    def __init__(self, done: int, total: int, what: str) -> None:
+        self.done, self.total, self.what = done, total, what
+        super().__init__()
+
+
+class Loaded(Message):
+    def __init__(
+        self, rs: ResultSet | None, analysis: Analysis | None, error: str | None = None
+    ) -> None:
+        self.rs, self.analysis, self.error = rs, analysis, error
+        super().__init__()
+
+
+class FilterInput(Input):
+    """`/` in the tree: filters as you type; enter keeps it, escape clears it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [("escape", "clear_filter", "Clear filter")]
+
+    def action_clear_filter(self) -> None:
+        self.value = ""
+        self.app.action_close_filter()
+
+
+class TuibenchApp(App[int]):
+    CSS_PATH = "tuibench.tcss"
+    TITLE = "tuibench"
+    BINDINGS = bindings(APP_KEYS)
+    COMMANDS = App.COMMANDS | {TuibenchCommands}
+
+    def __init__(
+        self,
+        paths: list[str],
+        *,
+        reference: str | None = None,
+        alpha: float = 0.05,
+        subselections: int = 100,
+        seed: int = 0,
+        export_dir: str = ".",
+        theme: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.paths = [str(p) for p in paths]
+        self.requested_reference = reference
+        self.initial_alpha = alpha
+        self.subselections = subselections
+        self.seed = seed
+        self.export_dir = export_dir
+        self.requested_theme = theme
+        self.session: Session | None = None
+        self.problems: list[Problem] = []
+        self.loaded = False  # True once loading finished, whatever its outcome
+        self.export_format = "csv"
+        self.zoomed = False
+
+    @property
+    def results_label(self) -> str:
+        """The results path as the user gave it."""
+        return " ".join(self.paths)
+
+    @property
+    def main(self) -> Screen:
+        """The main screen (tree and tables), also while a dialog is open over it."""
+        return self.screen_stack[0]
+
+    @property
+    def palette(self) -> Palette:
+        return palette_for(self.current_theme.dark)
+
+    # -- layout -------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Vertical(id="loading"):
+            yield Static(Text(f"Loading {self.results_label} …"), id="loading-text")
+            yield ProgressBar(id="loading-bar", show_eta=False)
+            yield Static(id="loading-file")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BenchTree(id="tree")
+                yield FilterInput(placeholder="filter: name, or glob with * ?", id="filter")
+            yield DetailPane(id="pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.requested_theme:
+            if self.requested_theme in self.available_themes:
+                self.theme = self.requested_theme
+            else:
+                self.notify(
+                    f"Unknown theme {self.requested_theme!r}; themes are: "
+                    + ", ".join(sorted(self.available_themes)),
+                    severity="warning",
+                )
+        self.main.query_one("#main").display = False
+        self.main.query_one("#filter").display = False
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
+        self._update_status()
+        self.load_results()
+
+    # -- loading ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="load")
+    def load_results(self) -> None:
+        last = [0.0]
+
+        def progress(done: int, total: int, path: str) -> None:
+            now = time.monotonic()
+            if done == total or now - last[0] >= PROGRESS_EVERY:
+                last[0] = now
+                self.post_message(LoadProgress(done, total, path))
+
+        try:
+            rs = load(self.paths, progress=progress)
+            analysis = None
+            if not rs.empty:
+                self.post_message(LoadProgress(-1, 0, "computing statistics"))
+                analysis = Analysis(rs, self.subselections, self.seed)
+        except Exception as exc:  # a bug in a reader must not take the explorer down
+            self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(Loaded(rs, analysis))
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        bar = self.main.query_one("#loading-bar", ProgressBar)
+        label = self.main.query_one("#loading-file", Static)
+        if message.done < 0:
+            label.update(Text(message.what + " …"))
+            return
+        bar.update(total=max(message.total, 1), progress=message.done)
+        label.update(Text(message.what, style="dim"))
+
+    def on_loaded(self, message: Loaded) -> None:
+        self.loaded = True
+        if message.error or message.rs is None:
+            self._show_failure(Text(f"Loading failed: {message.error}"))
+            return
+        rs = message.rs
+        self.problems = list(rs.problems)
+        if rs.empty or message.analysis is None:
+            self._show_failure(self._nothing_loaded_text())
+            return
+        reference = self.requested_reference or rs.system_names[0]
+        if reference not in rs.system_names:
+            self.notify(
+                f"No system is called {reference!r}; comparing against "
+                f"{rs.system_names[0]}. Systems: {', '.join(rs.system_names)}",
+                title="Unknown reference",
+                severity="warning",
+                timeout=8,
+            )
+            reference = rs.system_names[0]
+        state = ViewState(reference=reference, alpha=self.initial_alpha)
+        self.session = Session(rs, message.analysis, state)
+        self.main.query_one("#loading").display = False
+        self.main.query_one("#main").display = True
+        tree = self.main.query_one(BenchTree)
+        tree.build(self.session, self.palette, self.results_label)
+        tree.focus()
+        self.refresh_view()
+
+    def _nothing_loaded_text(self) -> Text:
+        text = Text()
+        text.append(f"Nothing could be loaded from {self.results_label}.\n\n", "bold")
+        n = len(self.problems)
+        if n:
+            text.append(f"{n} problem{'s' if n != 1 else ''}: press ")
+            text.append("p", "bold")
+            text.append(" to list them. The first:\n\n")
+            text.append(str(self.problems[0]) + "\n")
+        text.append(
+            "\ntuibench reads a folder with one sub-folder per system, a tidy file with a "
+            "'system' column, or several paths (one per system). `tuibench inspect PATH` "
+            "shows what was found.",
+            style="dim",
+        )
+        return text
+
+    def _show_failure(self, text: Text) -> None:
+        self.main.query_one("#loading-bar").display = False
+        self.main.query_one("#loading-file").display = False
+        self.main.query_one("#loading-text", Static).update(text)
+        self._update_status()
+
+    # -- the one update path ------------------------------------------------------------
+    def update_state(self, **changes: object) -> None:
+        """Change the view state, recompute, and show the result everywhere."""
+        if self.session is None:
+            return
+        for name, value in changes.items():
+            setattr(self.session.state, name, value)
+        self.session.recompute()
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        self._update_status()
+        session = self.session
+        if session is None:
+            return
+        tree = self.main.query_one(BenchTree)
+        if tree.shown != session.visible:
+            tree.build(session, self.palette, self.results_label)
+        else:
+            tree.relabel(session, self.palette)
+        self.main.query_one(DetailPane).show(tree.current, session, self.palette)
+
+    def _update_status(self) -> None:
+        session = self.session
+        status = self.main.query_one(StatusLine)
+        if session is None:
+            status.show(self.results_label, [], None, len(self.problems), self.palette)
+            return
+        s = session.state
+        status.show(
+            self.results_label,
+            s.status(),
+            len(session.systems),
+            len(self.problems),
+            self.palette,
+            s.options(),
+        )
+
+    @on(BenchTree.NodeHighlighted)
+    def _on_highlight(self, event: BenchTree.NodeHighlighted) -> None:
+        if self.session is not None and event.node.data is not None:
+            self.main.query_one(DetailPane).show(event.node.data, self.session, self.palette)
+
+    @on(BenchTree.Opened)
+    def _on_open(self, event: BenchTree.Opened) -> None:
+        self.main.query_one(DetailPane).focus()
+
+    # -- panes ----------------------------------------------------------------------------
+    def action_switch_pane(self) -> None:
+        if len(self.screen_stack) > 1:  # in a dialog: its next field
+            self.screen.focus_next()
+            return
+        if self.session is None:
+            return
+        pane = self.main.query_one(DetailPane)
+        if pane.has_focus:
+            self.zoomed = False
+            self.main.query_one("#left").display = True  # a hidden tree cannot take focus
+            self.main.query_one(BenchTree).focus()
+        else:
+            pane.focus()
+
+    def action_zoom(self) -> None:
+        """Hide the tree (the tables take the width), or show it again with the focus."""
+        if self.session is None:
+            return
+        left = self.main.query_one("#left")
+        if left.display:
+            self.zoomed = True
+            self.main.query_one(DetailPane).focus()
+        else:
+            self.zoomed = False
+            left.display = True
+            self.main.query_one(BenchTree).focus()
+        self._arrange()
+
+    def on_descendant_focus(self) -> None:
+        self._arrange()
+
+    def on_resize(self) -> None:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Hide the tree when zoomed, or when the terminal is narrow and the tables have the
+        focus."""
+        try:
+            pane = self.main.query_one(DetailPane)
+            left = self.main.query_one("#left")
+        except NoMatches:  # not composed yet
+            return
+        narrow = self.size.width < NARROW
+        hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
+        if left.display == hide:
+            left.display = not hide
+
+    def on_marks_changed(self, _message: MarksChanged) -> None:
+        self.update_state()
+
+    @property
+    def current_node(self) -> Node:
+        return self.main.query_one(BenchTree).current
+
+    # -- reference and alpha ------------------------------------------------------------
+    def set_reference(self, name: str) -> None:
+        if self.session is None or name not in self.session.systems:
+            return
+        if name != self.session.state.reference:
+            self.update_state(reference=name)
+
+    def action_pick_reference(self) -> None:
+        if self.session is None:
+            return
+        self.push_screen(
+            ReferencePicker(self.session.rs.systems, self.session.state.reference),
+            lambda name: self.set_reference(name) if name else None,
+        )
+
+    def action_step_reference(self, step: int) -> None:
+        if self.session is None:
+            return
+        names = self.session.systems
+        i = names.index(self.session.state.reference)
+        self.set_reference(names[(i + step) % len(names)])
+
+    def action_set_alpha(self) -> None:
+        if self.session is None:
+            return
+        self.push_screen(
+            AlphaInput(self.session.state.alpha),
+            lambda alpha: self.update_state(alpha=alpha) if alpha is not None else None,
+        )
+
+    # -- view -----------------------------------------------------------------------------
+    def action_filter(self) -> None:
+        if self.session is None:
+            return
+        box = self.main.query_one("#filter", FilterInput)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        if self.session is not None and event.value != self.session.state.filter_text:
+            self.update_state(filter_text=event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.action_close_filter()
+
+    def action_close_filter(self) -> None:
+        box = self.main.query_one("#filter", FilterInput)
+        box.display = bool(box.value)
+        self.main.query_one(BenchTree).focus()
+
+    def action_toggle_significant(self) -> None:
+        if self.session is not None:
+            on_now = not self.session.state.significant_only
+            self.update_state(significant_only=on_now)
+            if on_now and not self.session.visible:
+                self.notify("No metric changed significantly against this reference.")
+
+    def action_cycle_sort(self) -> None:
+        if self.session is not None:
+            sort = self.session.state.sort
+            new = SORTS[(SORTS.index(sort) + 1) % len(SORTS)]
+            self.update_state(sort=new)
+            self.notify(f"Summaries: {SORT_LABELS[new]}", timeout=2)
+
+    # -- tables ---------------------------------------------------------------------------
+    def action_mark(self) -> None:
+        if self.session is None:
+            return
+        node = self.current_node
+        done = self.session.toggle_mark(node)
+        if done is None:
+            self.notify("Nothing to mark here.", severity="warning")
+            return
+        what, mark = done
+        self.update_state()
+        n = len(self.session.state.marks)
+        self.notify(
+            Text(f"{what.capitalize()}: {mark.table.title} ({n} marked; m lists them)"),
+            timeout=3,
+        )
+
+    def action_show_marked(self) -> None:
+        if self.session is None:
+            return
+
+        def done(result: str | None) -> None:
+            self.update_state()
+            if result == "export":
+                self.action_export(marked_first=True)
+
+        self.push_screen(MarkedScreen(self.session.state.marks), done)
+
+    def action_export(self, marked_first: bool = False) -> None:
+        if self.session is None:
+            self.notify("Nothing is loaded: nothing to export.", severity="warning")
+            return
+        node = self.current_node
+        table = self.session.current_table(node)
+        marks = self.session.state.marks
+        if table is None and not marks:
+            self.notify("Nothing to export here.", severity="warning")
+            return
+        request = ExportRequest(
+            current=(node, table) if table is not None else None,
+            marks=list(marks),
+            reference=self.session.state.reference,
+            export_dir=self.export_dir,
+            result_paths=self.paths,
+            fmt=self.export_format,
+            marked_first=marked_first,
+        )
+
+        def done(result: ExportDone | None) -> None:
+            if result is None:
+                return
+            self.export_format = result.fmt
+            what = "table" if result.tables == 1 else f"{result.tables} tables"
+            self.notify(Text(f"Wrote {what} as {result.fmt} to {result.path}"), timeout=8)
+
+        self.push_screen(ExportDialog(request), done)
+
+    def action_copy(self) -> None:
+        if self.session is None:
+            return
+        table = self.session.current_table(self.current_node)
+        if table is None:
+            self.notify("Nothing to copy here.", severity="warning")
+            return
+        text = render(table, "markdown")
+        self.copy_to_clipboard(text)
+        lines = text.count("\n")
+        self.notify(
+            Text(f"Copied {table.title} as Markdown ({lines} lines) to the clipboard"),
+            timeout=4,
+        )
+
+    # -- other --------------------------------------------------------------------------
+    def action_show_problems(self) -> None:
+        self.push_screen(ProblemsScreen(self.problems))
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the explorer with the parsed command line; return the exit code."""
+    app = TuibenchApp(
+        list(args.paths),
+        reference=args.reference,
+        alpha=args.alpha,
+        subselections=args.subselections,
+        seed=args.seed,
+        export_dir=args.export_dir,
+        theme=args.theme,
+    )
+    app.run(mouse=not args.no_mouse)
+    return app.return_code or 0

@@ -1,0 +1,255 @@
+"""Every key of the explorer, in one list: the bindings, the help screen and the palette.
+
+Each binding has an `id`, so users can remap it with a Textual keymap
+(`App.set_keymap({"tuibench.export": "x"})`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    id: str
+    key: str  # Textual key names, comma-separated
+    action: str
+    description: str  # short: the footer
+    help: str  # one line: the help screen and the command palette
+    show: bool = False  # in the footer
+    key_display: str | None = None
+    group: str = "Comparison"
+    palette: bool = True
+
+
+APP_KEYS: list[Key] = [
+    Key(
+        "tuibench.switch_pane",
+        "tab,shift+tab",
+        "switch_pane",
+        "Pane",
+        "Move between the tree and the tables",
+        key_display="tab",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.zoom",
+        "z",
+        "zoom",
+        "Zoom",
+        "Hide or show the tree: the tables take the whole width",
+        group="Navigation",
+    ),
+    Key(
+        "tuibench.reference",
+        "r",
+        "pick_reference",
+        "Ref",
+        "Choose the reference system from a list",
+        show=True,
+    ),
+    Key(
+        "tuibench.reference.previous",
+        "left_square_bracket",
+        "step_reference(-1)",
+        "Prev ref",
+        "Make the previous system the reference",
+        key_display="[",
+    ),
+    Key(
+        "tuibench.reference.next",
+        "right_square_bracket",
+        "step_reference(1)",
+        "Next ref",
+        "Make the next system the reference",
+        key_display="]",
+    ),
+    Key(
+        "tuibench.alpha",
+        "a",
+        "set_alpha",
+        "Alpha",
+        "Set the significance level alpha (0 < alpha < 1)",
+        show=True,
+    ),
+    Key(
+        "tuibench.filter",
+        "slash",
+        "filter",
+        "Filter",
+        "Filter the tree by name: a substring, or a glob with * and ?",
+        show=True,
+        key_display="/",
+        group="View",
+    ),
+    Key(
+        "tuibench.significant_only",
+        "f",
+        "toggle_significant",
+        "Sig only",
+        "Show only metrics where some system changed significantly",
+        show=True,
+        group="View",
+    ),
+    Key(
+        "tuibench.sort",
+        "s",
+        "cycle_sort",
+        "Sort",
+        "Order summaries: natural order / worst regression first",
+        show=True,
+        group="View",
+    ),
+    Key(
+        "tuibench.mark",
+        "space",
+        "mark",
+        "Mark",
+        "Mark or unmark the current table for export",
+        show=True,
+        group="Tables",
+    ),
+    Key(
+        "tuibench.marked",
+        "m",
+        "show_marked",
+        "Marked",
+        "List the marked tables (unmark them there)",
+        group="Tables",
+    ),
+    Key(
+        "tuibench.export",
+        "e",
+        "export",
+        "Export",
+        "Export the current table or the marked tables to a file",
+        show=True,
+        group="Tables",
+    ),
+    Key(
+        "tuibench.copy",
+        "y",
+        "copy",
+        "Copy",
+        "Copy the current table as Markdown to the clipboard (OSC 52)",
+        group="Tables",
+    ),
+    Key(
+        "tuibench.problems",
+        "p",
+        "show_problems",
+        "Problems",
+        "List what could not be read while loading",
+        group="Other",
+    ),
+    Key(
+        "tuibench.help",
+        "question_mark",
+        "help",
+        "Help",
+        "Show every key",
+        show=True,
+        key_display="?",
+        group="Other",
+    ),
+    Key("tuibench.quit", "q", "quit", "Quit", "Quit tuibench", show=True, group="Other"),
+]
+
+TREE_KEYS: list[Key] = [
+    Key(
+        "tuibench.tree.down",
+        "j",
+        "cursor_down",
+        "Down",
+        "Tree: next line (also down arrow)",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.tree.up",
+        "k",
+        "cursor_up",
+        "Up",
+        "Tree: previous line (also up arrow)",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.tree.collapse",
+        "h,left",
+        "collapse_or_parent",
+        "Collapse",
+        "Tree: collapse the node, or go to its parent",
+        key_display="h",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.tree.expand",
+        "l,right",
+        "expand_or_child",
+        "Expand",
+        "Tree: expand the node, or go to its first child",
+        key_display="l",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.tree.open",
+        "enter",
+        "open",
+        "Open",
+        "Tree: expand or collapse a group; on a metric, move to its tables",
+        group="Navigation",
+        palette=False,
+    ),
+    # Tab is the screen's "next widget"; in the tree and the tables it switches panes.
+    Key(
+        "tuibench.switch_pane",
+        "tab,shift+tab",
+        "app.switch_pane",
+        "Pane",
+        "Move between the tree and the tables",
+        key_display="tab",
+        group="Navigation",
+        palette=False,
+    ),
+    # The tree's own space key (expand) gives way to marking, with the same id as the app's.
+    Key(
+        "tuibench.mark",
+        "space",
+        "app.mark",
+        "Mark",
+        "Mark or unmark the current table for export",
+        group="Tables",
+        palette=False,
+    ),
+]
+
+# Keys Textual provides, listed on the help screen only.
+BUILTIN_KEYS: list[tuple[str, str, str]] = [
+    ("up/down/pgup/pgdn", "In the tables: scroll (also j/k)", "Navigation"),
+    ("left/right", "In the tables: scroll wide tables sideways (also h/l)", "Navigation"),
+    ("ctrl+p", "Command palette: every action, and 'reference: <system>'", "Other"),
+    ("escape", "Close a dialog; in the filter, clear it; in the tables, back to the tree", "Other"),
+]
+
+GROUPS = ["Navigation", "Comparison", "View", "Tables", "Other"]
+
+
+def bindings(keys: list[Key]) -> list[Binding]:
+    return [
+        Binding(
+            k.key,
+            k.action,
+            k.description,
+            show=k.show,
+            key_display=k.key_display,
+            id=k.id,
+            tooltip=k.help,
+        )
+        for k in keys
+    ]

@@ -1,0 +1,1 @@
+"""Dialogs and full screens of the explorer."""

@@ -1,0 +1,83 @@
+"""Every key with what it does, as currently bound (a keymap may have changed them)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tuibench.tui.keys import APP_KEYS, BUILTIN_KEYS, GROUPS, TREE_KEYS, Key
+
+
+def key_label(app, key: Key) -> str:
+    """The keys of `key` as the user must type them now, e.g. `h / left`."""
+    keymap = getattr(app, "_keymap", {}) or {}
+    keys = keymap.get(key.id, key.key)
+    shown = []
+    for name in keys.split(","):
+        name = name.strip()
+        display = key.key_display if (name == key.key.split(",")[0] and key.key_display) else None
+        shown.append(app.get_key_display(Binding(name, "", key_display=display)))
+    return " / ".join(dict.fromkeys(shown))
+
+
+def help_rows(app) -> dict[str, list[tuple[str, str]]]:
+    """Group -> (keys, what they do), every key of the explorer as currently bound."""
+    rows: dict[str, list[tuple[str, str]]] = {g: [] for g in GROUPS}
+    seen: set[str] = set()
+    for key in [*TREE_KEYS, *APP_KEYS]:
+        if key.id in seen:  # the same action bound in the tree and in the app
+            continue
+        seen.add(key.id)
+        rows.setdefault(key.group, []).append((key_label(app, key), key.help))
+    for keys, what, group in BUILTIN_KEYS:
+        rows.setdefault(group, []).append((keys, what))
+    return rows
+
+
+def help_renderable(app) -> Group:
+    parts: list = []
+    rows = help_rows(app)
+    width = max(len(k) for entries in rows.values() for k, _ in entries)
+    for group, entries in rows.items():
+        if not entries:
+            continue
+        table = RichTable.grid(padding=(0, 2), pad_edge=True)
+        table.add_column(no_wrap=True, style="bold", min_width=width)
+        table.add_column(ratio=1)
+        for keys, what in entries:
+            table.add_row(Text(keys), Text(what))
+        parts += [Text(group, style="bold underline"), table, Text("")]
+    legend = Text(style="dim")
+    legend.append(
+        "In the tree, ▼n counts the metrics below a node where some system is "
+        "significantly worse than the reference, ▲n those where one is significantly "
+        "better; ● marks a node whose table is marked for export. Keys can be "
+        "remapped with a Textual keymap by their binding ids (tuibench.reference, "
+        "tuibench.export, ...)."
+    )
+    parts.append(legend)
+    return Group(*parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss(None)", "Close", id="tuibench.dialog.close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="help-dialog"):
+            yield Static("tuibench keys", classes="dialog-title")
+            with VerticalScroll(id="help-body"):
+                yield Static(help_renderable(self.app), id="help-text")
+            yield Static(Text("escape: close", style="dim"), classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()

@@ -1,0 +1,57 @@
+"""Everything that could not be read while loading: path, line, where, and why."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tuibench.core.problems import Problem
+
+
+def problem_text(p: Problem) -> Text:
+    text = Text()
+    text.append(p.path, "bold")
+    if p.line is not None:
+        text.append(f":{p.line}", "bold")
+    if p.where:
+        text.append(f" (at {p.where})", "dim")
+    text.append("\n  " + p.reason)
+    return text
+
+
+class ProblemsScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,p", "dismiss(None)", "Close", id="tuibench.dialog.close"),
+    ]
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__()
+        self.problems = problems
+
+    def compose(self) -> ComposeResult:
+        n = len(self.problems)
+        with Vertical(classes="dialog wide", id="problems-dialog"):
+            yield Static(
+                f"{n} problem{'s' if n != 1 else ''} while loading", classes="dialog-title"
+            )
+            if self.problems:
+                yield OptionList(
+                    *(Option(problem_text(p)) for p in self.problems), id="problems-list"
+                )
+            else:
+                yield Static("Everything was read.", id="problems-none")
+            yield Static(
+                Text(
+                    "The rest of the results loaded. `tuibench inspect PATH` lists every "
+                    "file with what was read from it. escape: close",
+                    style="dim",
+                ),
+                classes="dialog-hint",
+            )

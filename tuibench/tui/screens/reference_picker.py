@@ -1,0 +1,57 @@
+"""Pick the reference system: every system with its description, the current one marked."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tuibench.core.model import SystemInfo
+
+
+class ReferencePicker(ModalScreen[str | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Cancel", id="tuibench.dialog.cancel")
+    ]
+
+    def __init__(self, systems: list[SystemInfo], current: str) -> None:
+        super().__init__()
+        self.systems = systems
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="reference-dialog"):
+            yield Static("Reference system", classes="dialog-title")
+            options = []
+            for info in self.systems:
+                prompt = Text()
+                is_current = info.name == self.current
+                prompt.append("● " if is_current else "  ", "bold")
+                prompt.append(info.name, "bold")
+                if is_current:
+                    prompt.append("  (current)", "dim")
+                if info.description:
+                    prompt.append("\n    " + info.description, "dim")
+                options.append(Option(prompt))
+            yield OptionList(*options, id="reference-list")
+            yield Static(
+                Text("enter: compare against it · escape: cancel", style="dim"),
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        names = [s.name for s in self.systems]
+        option_list = self.query_one(OptionList)
+        if self.current in names:
+            option_list.highlighted = names.index(self.current)
+        option_list.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.systems[event.option_index].name)

@@ -1,0 +1,289 @@
+"""What the explorer shows, computed from the loaded results and the view state.
+
+Everything the user can change lives in `ViewState`; `Session.recompute()` is the one path
+from that state to what is on screen: the comparison, the metrics that pass the filter, the
+counts in the tree and the order of the summaries. A new option is one field in `ViewState`
+(passed on by `compare_options()` when the core takes it) and one key in `keys.py`.
+
+No Textual here: this module is tested and timed on its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from tuibench.core import tables
+from tuibench.core.compare import Analysis, Comparison
+from tuibench.core.model import ResultSet
+from tuibench.core.tables import Table
+
+METRIC = ["benchmark", "metric"]
+
+# Orders of the summary tables, cycled by the sort key.
+SORTS = ("natural", "worst")
+SORT_LABELS = {"natural": "natural order", "worst": "worst regression first"}
+
+
+@dataclass(frozen=True)
+class Node:
+    """A place in the benchmark tree: the root, a benchmark (or a group of them), a metric.
+
+    `parts` is the benchmark name split on `/`; joining them gives the name back exactly.
+    """
+
+    parts: tuple[str, ...] = ()
+    metric: str | None = None
+
+    @property
+    def benchmark(self) -> str:
+        return "/".join(self.parts)
+
+    @property
+    def is_metric(self) -> bool:
+        return self.metric is not None
+
+    @property
+    def is_root(self) -> bool:
+        return not self.parts and self.metric is None
+
+    @property
+    def parent(self) -> Node | None:
+        if self.metric is not None:
+            return Node(self.parts)
+        return Node(self.parts[:-1]) if self.parts else None
+
+    def covers(self, benchmark: str) -> bool:
+        """Whether `benchmark` is this node or lies below it."""
+        if not self.parts:
+            return True
+        name = self.benchmark
+        return benchmark == name or benchmark.startswith(name + "/")
+
+    def title(self) -> str:
+        """Plain text naming the node, for messages and titles."""
+        if self.metric is not None:
+            return f"{self.benchmark} {self.metric}"
+        return self.benchmark or "all benchmarks"
+
+    @staticmethod
+    def of_metric(benchmark: str, metric: str) -> Node:
+        return Node(tuple(benchmark.split("/")), metric)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A table marked for export, as it was when marked."""
+
+    node: Node
+    reference: str
+    alpha: float
+    table: Table = field(compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.table.title}  (vs {self.reference}, alpha {self.alpha:g})"
+
+
+@dataclass
+class ViewState:
+    """Every choice the user makes in the explorer; nothing else changes what is shown."""
+
+    reference: str = ""
+    alpha: float = 0.05
+    significant_only: bool = False
+    sort: str = SORTS[0]
+    filter_text: str = ""
+    marks: list[Mark] = field(default_factory=list)
+
+    def compare_options(self) -> dict[str, object]:
+        """Keyword arguments of `Analysis.compare()` besides the reference."""
+        return {"alpha": self.alpha}
+
+    def status(self) -> list[tuple[str, str]]:
+        """(label, value) pairs that the header always shows."""
+        return [("ref", self.reference), ("α", f"{self.alpha:g}")]
+
+    def options(self) -> list[tuple[str, str]]:
+        """(label, value) pairs for the header: the choices that differ from the default."""
+        items = []
+        if self.significant_only:
+            items.append(("", "significant only"))
+        if self.sort != SORTS[0]:
+            items.append(("sort", SORT_LABELS[self.sort]))
+        if self.filter_text:
+            items.append(("filter", self.filter_text))
+        if self.marks:
+            items.append(("marked", str(len(self.marks))))
+        return items
+
+
+def name_matcher(text: str) -> Callable[[str, str], bool]:
+    """Case-insensitive match of `benchmark/metric` against a substring or a glob.
+
+    `*` and `?` are wildcards, every other character stands for itself (brackets too), and
+    the pattern may match anywhere in the name.
+    """
+    text = text.strip()
+    if not text:
+        return lambda benchmark, metric: True
+    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in text)
+    pattern = re.compile(regex, re.IGNORECASE | re.DOTALL)
+    return lambda benchmark, metric: pattern.search(f"{benchmark}/{metric}") is not None
+
+
+class Session:
+    """The loaded results, their analysis, the view state, and what follows from them."""
+
+    def __init__(self, rs: ResultSet, analysis: Analysis, state: ViewState):
+        self.rs = rs
+        self.analysis = analysis
+        self.state = state
+        self.metrics: list[tuple[str, str]] = list(rs.metrics.select(METRIC).iter_rows())
+        self.cmp: Comparison
+        self.visible: list[tuple[str, str]] = []  # catalogue order
+        self.ordered: list[tuple[str, str]] = []  # in the summary order of `state.sort`
+        self.flags: dict[tuple[str, str], tuple[bool, bool]] = {}  # (any worse, any better)
+        self.counts: dict[Node, tuple[int, int]] = {}
+        self.recompute()
+
+    @property
+    def systems(self) -> list[str]:
+        return self.rs.system_names
+
+    def recompute(self) -> None:
+        """State -> comparison, visible metrics, counts and order. The only update path."""
+        s = self.state
+        self.cmp = self.analysis.compare(s.reference, **s.compare_options())
+        rows = self.cmp.rows
+        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
+        badness = pl.col("change") * direction  # > 0: worse than the reference
+        per = rows.group_by(METRIC, maintain_order=True).agg(
+            (pl.col("verdict") == "worse").any().alias("worse"),
+            (pl.col("verdict") == "better").any().alias("better"),
+            pl.col("significant").any().alias("significant"),
+            badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
+            badness.filter(~pl.col("is_reference")).max().alias("worst"),
+        )
+        match = name_matcher(s.filter_text)
+        self.flags = {}
+        keys = []
+        for bench, metric, worse, better, sig, worst_sig, worst in per.iter_rows():
+            self.flags[(bench, metric)] = (bool(worse), bool(better))
+            if (sig or not s.significant_only) and match(bench, metric):
+                keys.append(((bench, metric), worst_sig, worst))
+        self.visible = [k for k, _, _ in keys]
+        if s.sort == "worst":
+
+            def key(item: tuple) -> tuple:
+                _, worst_sig, worst = item
+                return (
+                    worst_sig is None,
+                    -(worst_sig or 0.0),
+                    worst is None,
+                    -(worst or 0.0),
+                )
+
+            self.ordered = [k for k, _, _ in sorted(keys, key=key)]  # stable: natural ties
+        else:
+            self.ordered = list(self.visible)
+        self.counts = self._counts()
+
+    def _counts(self) -> dict[Node, tuple[int, int]]:
+        counts: dict[Node, list[int]] = {}
+        for bench, metric in self.visible:
+            worse, better = self.flags[(bench, metric)]
+            leaf = Node.of_metric(bench, metric)
+            node: Node | None = leaf
+            while node is not None:
+                c = counts.setdefault(node, [0, 0])
+                c[0] += worse
+                c[1] += better
+                node = node.parent
+        counts.setdefault(Node(), [0, 0])
+        return {n: (c[0], c[1]) for n, c in counts.items()}
+
+    # -- tables -------------------------------------------------------------------------
+    def metrics_under(self, node: Node) -> list[tuple[str, str]]:
+        """Visible metrics below `node`, in the summary order."""
+        if node.is_metric:
+            key = (node.benchmark, node.metric)
+            return [key] if key in self.flags else []
+        return [k for k in self.ordered if node.covers(k[0])]
+
+    def comparison_under(self, node: Node) -> Comparison:
+        """The comparison restricted to the visible metrics below `node`, in summary order."""
+        keys = self.metrics_under(node)
+        order = pl.DataFrame(
+            {"benchmark": [k[0] for k in keys], "metric": [k[1] for k in keys]},
+            schema={"benchmark": pl.String, "metric": pl.String},
+        ).with_row_index("_order")
+        rows = (
+            self.cmp.rows.join(order, on=METRIC, how="inner", maintain_order="left")
+            .sort("_order", maintain_order=True)
+            .drop("_order")
+        )
+        return dataclasses.replace(self.cmp, rows=rows)
+
+    def summary(self, node: Node) -> Table | None:
+        """The mmtests-style summary of the metrics below a group; None when none is shown."""
+        cmp = self.comparison_under(node)
+        if cmp.rows.height == 0:
+            return None
+        title = "" if node.is_root else f"{node.benchmark}: comparison against {cmp.reference}"
+        return tables.summary_table(cmp, title)
+
+    def detail(self, node: Node) -> Table:
+        return tables.detail_table(self.cmp, node.benchmark, node.metric or "")
+
+    def iterations(self, node: Node) -> Table:
+        return tables.iterations_table(self.cmp, node.benchmark, node.metric or "")
+
+    def current_table(self, node: Node) -> Table | None:
+        """The table that `mark`, `export` and `copy` act on for `node`."""
+        if node.is_metric:
+            return self.detail(node) if (node.benchmark, node.metric) in self.flags else None
+        return self.summary(node)
+
+    def metric_rows(self, node: Node) -> list[dict]:
+        """The comparison rows of one metric (reference first), as dictionaries."""
+        part = self.cmp.rows.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return list(part.iter_rows(named=True))
+
+    def metric_info(self, node: Node) -> dict | None:
+        """Unit, direction and mean kind of a metric."""
+        part = self.rs.metrics.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return part.row(0, named=True) if part.height else None
+
+    # -- marks --------------------------------------------------------------------------
+    def toggle_mark(self, node: Node) -> tuple[str, Mark] | None:
+        """Mark the current table of `node`, or unmark it when it is marked as it is now.
+
+        Returns ("marked" | "updated" | "unmarked", mark), or None when there is no table.
+        """
+        table = self.current_table(node)
+        if table is None:
+            return None
+        s = self.state
+        new = Mark(node, s.reference, s.alpha, table)
+        for i, old in enumerate(s.marks):
+            if old == new:
+                if old.table.rows == table.rows and old.table.columns == table.columns:
+                    del s.marks[i]
+                    return "unmarked", old
+                s.marks[i] = new
+                return "updated", new
+        s.marks.append(new)
+        return "marked", new
+
+    def is_marked(self, node: Node) -> bool:
+        s = self.state
+        return any(m.node == node and m.reference == s.reference for m in s.marks)

@@ -1,0 +1,161 @@
+"""The benchmark tree: names split on `/`, metrics as leaves, verdict counts on every node."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from tuibench.tui.keys import TREE_KEYS, bindings
+from tuibench.tui.palette import Palette
+from tuibench.tui.session import Node, Session
+
+# Above this many nodes only the first level starts expanded.
+EXPAND_ALL_UP_TO = 300
+
+
+class BenchTree(Tree[Node]):
+    """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
+
+    BINDINGS = bindings(TREE_KEYS)
+    ICON_NODE = "▸ "
+    ICON_NODE_EXPANDED = "▾ "
+
+    class Opened(Message):
+        """Enter on a metric: the user wants its tables."""
+
+        def __init__(self, node: Node) -> None:
+            self.node = node
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(Text("results"), data=Node(), id=id)
+        self.guide_depth = 2
+        self.auto_expand = False
+        self.shown: list[tuple[str, str]] | None = None
+        self._by_key: dict[Node, TreeNode[Node]] = {}
+        self._labels: dict[Node, Text] = {}
+        self._collapsed: set[Node] = set()  # collapsed by the user
+        self._expanded: set[Node] = set()  # expanded by the user
+        self.root_name = "results"
+
+    # -- building -----------------------------------------------------------------------
+    def build(self, session: Session, palette: Palette, root_label: str) -> None:
+        """Show the visible metrics of `session`, keeping the cursor where it was."""
+        current = self.current
+        self.clear()
+        self._by_key = {Node(): self.root}
+        self._labels = {}
+        self.root_name = root_label
+        filtered = bool(session.state.filter_text or session.state.significant_only)
+        expand_all = filtered or len(session.visible) * 2 <= EXPAND_ALL_UP_TO
+        for bench, metric in session.visible:
+            parts = tuple(bench.split("/"))
+            parent = self.root
+            for depth in range(1, len(parts) + 1):
+                key = Node(parts[:depth])
+                node = self._by_key.get(key)
+                if node is None:
+                    node = parent.add(Text(parts[depth - 1]), data=key)
+                    self._by_key[key] = node
+                    if key not in self._collapsed and (
+                        expand_all or depth == 1 or key in self._expanded
+                    ):
+                        node.expand()
+                parent = node
+            leaf_key = Node(parts, metric)
+            self._by_key[leaf_key] = parent.add_leaf(Text(metric), data=leaf_key)
+        self.root.expand()
+        self.shown = list(session.visible)
+        self.relabel(session, palette)
+        self.select(current)
+
+    def relabel(self, session: Session, palette: Palette) -> None:
+        """Update the counts (and marks) after a reference or alpha change."""
+        for key, node in self._by_key.items():
+            label = self._label(key, session, palette)
+            if self._labels.get(key) != label:
+                self._labels[key] = label
+                node.set_label(label)
+
+    def _label(self, key: Node, session: Session, palette: Palette) -> Text:
+        if key.is_root:
+            name = self.root_name
+        elif key.is_metric:
+            name = key.metric or ""
+        else:
+            name = key.parts[-1]
+        text = Text(name or '""')
+        worse, better = session.counts.get(key, (0, 0))
+        if key.is_metric:  # one metric: whether some system got worse / better
+            if worse:
+                text.append(" ▼", palette.worse_style)
+            if better:
+                text.append(" ▲", palette.better_style)
+        else:
+            if worse:
+                text.append(f" ▼{worse}", palette.worse_style)
+            if better:
+                text.append(f" ▲{better}", palette.better_style)
+        if session.is_marked(key):
+            text.append(" ●", palette.accent_style)
+        return text
+
+    # -- cursor -------------------------------------------------------------------------
+    @property
+    def current(self) -> Node:
+        node = self.cursor_node
+        return node.data if node is not None and node.data is not None else Node()
+
+    def select(self, key: Node) -> None:
+        """Put the cursor on `key`, or on its nearest ancestor that is shown."""
+        target: Node | None = key
+        while target is not None and target not in self._by_key:
+            target = target.parent
+        node = self._by_key.get(target or Node(), self.root)
+        parent = node.parent
+        while parent is not None:
+            if not parent.is_expanded:
+                parent.expand()
+            parent = parent.parent
+        _ = self.last_line  # lay the lines out now: a new node has no line number before
+        self.move_cursor(node, animate=False)
+
+    # -- keys ---------------------------------------------------------------------------
+    def action_collapse_or_parent(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded and node.children:
+            node.collapse()
+        elif node.parent is not None:
+            self.move_cursor(node.parent, animate=False)
+
+    def action_expand_or_child(self) -> None:
+        node = self.cursor_node
+        if node is None or not node.children:
+            return
+        if not node.is_expanded:
+            node.expand()
+        else:
+            self.move_cursor(node.children[0], animate=False)
+
+    def action_open(self) -> None:
+        node = self.cursor_node
+        if node is None or node.data is None:
+            return
+        if node.data.is_metric:
+            self.post_message(self.Opened(node.data))
+        elif node.children:
+            node.toggle()
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded[Node]) -> None:
+        if event.node.data is not None:
+            self._collapsed.discard(event.node.data)
+            self._expanded.add(event.node.data)
+
+    def _on_tree_node_collapsed(self, event: Tree.NodeCollapsed[Node]) -> None:
+        if event.node.data is not None:
+            self._expanded.discard(event.node.data)
+            self._collapsed.add(event.node.data)

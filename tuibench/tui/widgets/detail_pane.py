@@ -1,0 +1,137 @@
+"""The right pane: a metric's tables and plot, or the summary of a group."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from tuibench.core.tables import MEAN_LABEL, Table
+from tuibench.tui.palette import Palette
+from tuibench.tui.session import SORT_LABELS, Node, Session
+from tuibench.tui.widgets.iteration_plot import IterationPlot
+from tuibench.tui.widgets.table_view import TableView
+
+WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
+
+
+class DetailPane(VerticalScroll):
+    """Scrolls down; left and right scroll the tables that are wider than the pane."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "Scroll down", show=False, id="tuibench.pane.down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="tuibench.pane.up"),
+        Binding("escape", "app.switch_pane", "Tree", show=False, id="tuibench.pane.back"),
+        Binding("tab,shift+tab", "app.switch_pane", "Tree", show=False, id="tuibench.switch_pane"),
+        Binding("h,left", "scroll_tables(-1)", "Scroll left", show=False, id="tuibench.pane.left"),
+        Binding(
+            "l,right", "scroll_tables(1)", "Scroll right", show=False, id="tuibench.pane.right"
+        ),
+    ]
+
+    def action_scroll_tables(self, direction: int) -> None:
+        """Move every table sideways by one column (the naming columns stay)."""
+        for table in self.query(TableView):
+            table.scroll_columns(direction)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.node: Node | None = None
+        self.table: Table | None = None  # what mark / export / copy act on
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pane-title")
+        yield Static(id="pane-message")
+        with Vertical(id="metric-view"):
+            yield TableView(id="detail")
+            with Container(id="lower"):
+                with Vertical(id="iterations-box"):
+                    yield Static("Per-iteration values", classes="heading")
+                    yield TableView(id="iterations")
+                yield IterationPlot(id="plot")
+        with Vertical(id="summary-view"):
+            yield TableView(id="summary")
+        yield Static(id="pane-notes")
+
+    def on_resize(self) -> None:
+        wide = self.scrollable_content_region.width >= WIDE
+        self.set_class(wide, "-wide")
+        # Wide and tall: the plot takes what the tables leave.
+        height = max(14, min(36, self.size.height - 16)) if wide else 14
+        self.query_one(IterationPlot).styles.height = height
+
+    # -- what to show ---------------------------------------------------------------------
+    def show(self, node: Node, session: Session, palette: Palette) -> None:
+        self.node = node
+        if node.is_metric:
+            self._show_metric(node, session, palette)
+        else:
+            self._show_summary(node, session, palette)
+
+    def show_message(self, message: Text | str) -> None:
+        self.node, self.table = None, None
+        self._mode("message")
+        self.query_one("#pane-title", Static).update("")
+        self.query_one("#pane-message", Static).update(message)
+        self.query_one("#pane-notes", Static).update("")
+
+    def _mode(self, mode: str) -> None:
+        self.query_one("#metric-view").display = mode == "metric"
+        self.query_one("#summary-view").display = mode == "summary"
+        self.query_one("#pane-message").display = mode == "message"
+
+    def _show_metric(self, node: Node, session: Session, palette: Palette) -> None:
+        info = session.metric_info(node)
+        detail = session.current_table(node)
+        if info is None or detail is None:
+            self.show_message(Text(f"{node.title()} is not shown (filtered out)."))
+            return
+        self._mode("metric")
+        self.table = detail
+        title = Text()
+        title.append(node.benchmark, "bold")
+        title.append(" › ", palette.muted)
+        title.append(node.metric or "", "bold")
+        mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
+        facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
+        title.append("   " + " · ".join(f for f in facts if f), palette.muted)
+        self.query_one("#pane-title", Static).update(title)
+        self.query_one("#detail", TableView).show(detail, palette)
+        iterations = session.iterations(node)
+        self.query_one("#iterations", TableView).show(iterations, palette)
+        self.query_one("#plot", IterationPlot).show(
+            session.metric_rows(node), info["unit"] or "", palette
+        )
+        notes = Text()
+        for note in [*detail.notes, *iterations.notes]:
+            notes.append("• ", palette.warning_style)
+            notes.append(note + "\n")
+        self.query_one("#pane-notes", Static).update(notes.rstrip() or "")
+
+    def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:
+        table = session.summary(node)
+        if table is None:
+            why = (
+                "No metric matches the filter or has a significant change here."
+                if session.state.filter_text or session.state.significant_only
+                else "No metrics here."
+            )
+            self.show_message(Text(why))
+            return
+        self._mode("summary")
+        self.table = table
+        count = len(table.rows)
+        title = Text()
+        title.append(table.title, "bold")
+        title.append(
+            f"   {count} metric{'s' if count != 1 else ''} · {SORT_LABELS[session.state.sort]} (s)",
+            palette.muted,
+        )
+        self.query_one("#pane-title", Static).update(title)
+        self.query_one("#summary", TableView).show(table, palette)
+        notes = Text("\n".join(table.notes), style=palette.muted)
+        self.query_one("#pane-notes", Static).update(notes)

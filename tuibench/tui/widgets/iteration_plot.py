@@ -1,0 +1,123 @@
+"""Per-iteration values of one metric, one column per system, with each system's 95% CI.
+
+The dots are the iteration values (spread a little sideways so that equal values stay
+visible); the bar beside them is the confidence interval, with a tick at the centre. The bar
+is red when the system is significantly worse than the reference, green when better.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from textual_plotext import PlotextPlot
+
+from tuibench.tui.palette import Palette
+
+SPREAD = 0.3  # width of the cloud of iteration values around each system's position
+BAR_OFFSET = 0.28  # where the interval bar stands, right of the dots
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+_SI = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+
+
+def _scale(a: float) -> tuple[float, str]:
+    """SI prefix for ticks up to `a`: only above 10 000 and below 0.001."""
+    if a >= 1e4:
+        return next((s, p) for s, p in _SI if a >= s * 0.9999)
+    if a >= 1e-3 or a == 0:
+        return 1.0, ""
+    return (1e-6, "µ") if a >= 1e-6 else (1e-9, "n")
+
+
+def si_labels(ticks: list[float]) -> list[str]:
+    """`19.5G`, `41.1k`, `9837.5`, `0.195`, `21.5µ`: the fewest decimals that tell the ticks
+    apart."""
+    finite = [t for t in ticks if math.isfinite(t)]
+    if not finite:
+        return [str(t) for t in ticks]
+    scale, prefix = _scale(max(abs(t) for t in finite))
+    scaled = [t / scale for t in ticks]
+    steps = [abs(b - a) for a, b in itertools.pairwise(scaled) if b != a]
+    step = min(steps) if steps else abs(scaled[0]) or 1.0
+    decimals = max(0, math.ceil(-math.log10(step) - 1e-6)) if step > 0 else 0
+    for extra in range(4):
+        labels = [f"{v:.{decimals + extra}f}{prefix}" for v in scaled]
+        if len(set(labels)) == len(labels):
+            return labels
+    return labels
+
+
+def y_ticks(rows: list[dict], count: int = 5) -> list[float]:
+    """Evenly spaced ticks over every value and interval bound, with a little margin."""
+    ys = [v for r in rows for v in (r["iteration_values"] or []) if _finite(v)]
+    ys += [r[c] for r in rows for c in ("ci_low", "ci_high", "center") if _finite(r[c])]
+    if not ys:
+        return []
+    lo, hi = min(ys), max(ys)
+    pad = (hi - lo) * 0.08 or abs(hi) * 0.01 or 1.0
+    lo, hi = lo - pad, hi + pad
+    return [lo + (hi - lo) * i / (count - 1) for i in range(count)]
+
+
+class IterationPlot(PlotextPlot):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[dict] = []
+        self.unit = ""
+        self._palette: Palette | None = None
+
+    def show(self, rows: list[dict], unit: str, palette: Palette) -> None:
+        """`rows`: comparison rows of one metric (system, iteration_values, center, ci_*)."""
+        self.rows, self.unit, self._palette = rows, unit, palette
+        self.replot()
+
+    def replot(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        palette = self._palette
+        if palette is None or not self.rows:
+            self.refresh()
+            return
+        n = len(self.rows)
+        values_seen = False
+        for i, row in enumerate(self.rows):
+            x = i + 1
+            values = [v for v in row["iteration_values"] or [] if _finite(v)]
+            colour = {
+                "worse": palette.worse,
+                "better": palette.better,
+                "reference": palette.reference,
+            }.get(row["verdict"], palette.neutral)
+            if values:
+                values_seen = True
+                k = len(values)
+                xs = [
+                    x - SPREAD / 2 + (SPREAD * j / (k - 1) if k > 1 else SPREAD / 2)
+                    for j in range(k)
+                ]
+                plt.scatter(xs, values, marker="dot", color=palette.neutral)
+            lo, centre, hi = row["ci_low"], row["center"], row["ci_high"]
+            bx = x + BAR_OFFSET
+            if _finite(lo) and _finite(hi):
+                plt.plot([bx, bx], [lo, hi], marker="braille", color=colour)
+            if _finite(centre):
+                plt.plot([bx - 0.08, bx + 0.08], [centre, centre], marker="braille", color=colour)
+                values_seen = True
+        if not values_seen:
+            self.refresh()
+            return
+        ticks = y_ticks(self.rows)
+        if ticks:
+            plt.yticks(ticks, si_labels(ticks))
+            plt.ylim(ticks[0], ticks[-1])
+        plt.xticks(list(range(1, n + 1)), [str(r["system"]) for r in self.rows])
+        plt.xlim(0.4, n + 0.6)
+        title = "per-iteration values (dots) and 95% CI (bars)"
+        plt.title(f"{title}, {self.unit}" if self.unit else title)
+        self.refresh()
