@@ -17,6 +17,7 @@ from tuibench.core.formats.base import (
     HEAD_BYTES,
     JsonError,
     ReadResult,
+    cap_problems,
     empty_frame,
     load_json,
 )
@@ -76,6 +77,7 @@ def read_file(path: Path) -> ReadResult:
         result = _read_file(path)
     except Exception as exc:  # a reader bug must not stop the rest of the data loading
         result = _fail(path, f"could not be read ({type(exc).__name__}: {exc})")
+    result.problems = cap_problems(result.problems, path)
     return result
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,16 +105,67 @@ class Records:
     def __len__(self) -> int:
         return len(self.cols["value"])
 
-    def frame(self) -> pl.DataFrame:
-        return frame_from_columns(self.cols)
+    def frame(
+        self, problem: Callable[[str, str], None] | None = None, where: str = ""
+    ) -> pl.DataFrame:
+        """The samples frame. Names polars cannot store (unpaired surrogates from JSON
+        escapes) are repaired with '?' and reported through `problem(reason, where)`."""
+        try:
+            return frame_from_columns(self.cols)
+        except UnicodeEncodeError:
+            for col in ("benchmark", "metric"):
+                self.cols[col] = [
+                    s.encode("utf-8", "replace").decode("utf-8") for s in self.cols[col]
+                ]
+            if problem is not None:
+                problem(
+                    "some names hold characters that are not valid Unicode; shown as '?'", where
+                )
+            return frame_from_columns(self.cols)
 
 
 def as_number(x: object) -> float | None:
-    """A finite float from a JSON value, or None (bools, strings, NaN, inf are not numbers)."""
+    """A finite float from a JSON value, or None (bools, strings, NaN, inf and integers too
+    large for a float are not numbers)."""
     if isinstance(x, bool) or not isinstance(x, int | float):
         return None
-    f = float(x)
+    try:
+        f = float(x)
+    except OverflowError:
+        return None
     return f if math.isfinite(f) else None
+
+
+def describe(x: object) -> str:
+    """A JSON value in words, for problem messages."""
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"
+    if isinstance(x, float) and math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if isinstance(x, str):
+        return f"the string {x[:40]!r}" if x else "an empty string"
+    if isinstance(x, list):
+        return f"a list of {len(x)} item(s)"
+    if isinstance(x, dict):
+        return "an object"
+    return repr(x)
+
+
+MAX_PROBLEMS = 10  # per file, listed one by one before the rest are summarised
+
+
+def cap_problems(problems: list[Problem], path: Path) -> list[Problem]:
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    more = len(problems) - MAX_PROBLEMS
+    return [
+        *problems[:MAX_PROBLEMS],
+        Problem(str(path), f"{more} more problem(s) of the same kinds in this file"),
+    ]
 
 
 def open_text(path: Path):

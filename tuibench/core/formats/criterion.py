@@ -33,16 +33,7 @@ from tuibench.core.formats.base import (
 from tuibench.core.problems import Problem
 
 NAME = "Criterion.rs"
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 SKIPPED_FOLDERS = ("base", "change")
-
-
-def _number(x: object) -> float | None:
-    """`as_number`, also for integers too large for a float (None)."""
-    try:
-        return as_number(x)
-    except OverflowError:
-        return None
 
 
 def _is_sample(obj: object) -> bool:
@@ -69,7 +60,7 @@ def _is_tukey(obj: object) -> bool:
     """`tukey.json`: the four Tukey fences, in ascending order."""
     if not isinstance(obj, list) or len(obj) != 4:
         return False
-    fences = [_number(x) for x in obj]
+    fences = [as_number(x) for x in obj]
     return None not in fences and fences == sorted(fences)
 
 
@@ -139,7 +130,7 @@ def read_json(obj: object, path: Path) -> ReadResult:
     bench = _benchmark_name(path, problems)
     records = Records()
     for i, (raw_n, raw_t) in enumerate(zip(iters, times, strict=False)):
-        n, t = _number(raw_n), _number(raw_t)
+        n, t = as_number(raw_n), as_number(raw_t)
         if n is None:
             bad(f"iteration count {raw_n!r:.40} is not a number", f"iters[{i}]")
         elif n <= 0:
@@ -157,7 +148,4 @@ def read_json(obj: object, path: Path) -> ReadResult:
             records.add(bench, "time", t / n, sample=i, unit="ns", better="lower")
     if not len(records) and not problems:
         bad("no samples (iters and times are empty)", "iters")
-    if len(problems) > MAX_LISTED:
-        more = len(problems) - MAX_LISTED
-        problems[MAX_LISTED:] = [Problem(str(path), f"{more} more problems of the same kinds")]
     return ReadResult(records.frame(), problems)

@@ -25,9 +25,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import polars as pl
-
-from tuibench.core.formats.base import ReadResult, Records, as_number
+from tuibench.core.formats.base import ReadResult, Records, as_number, describe
 from tuibench.core.problems import Problem
 
 NAME = "Google Benchmark JSON"
@@ -83,7 +81,6 @@ CONTEXT_KEYS = (
     "library_build_type",
     "date",
 )
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 
 def matches_json(obj: object) -> bool:
@@ -112,7 +109,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     entries = obj.get("benchmarks")
     if not isinstance(entries, list):
         problem(
-            f"'benchmarks' should be a list of benchmark entries, found {_what(entries)}",
+            f"'benchmarks' should be a list of benchmark entries, found {describe(entries)}",
             "benchmarks",
         )
     else:
@@ -127,24 +124,24 @@ def read_json(obj: dict, path: Path) -> ReadResult:
                 "which are summaries, not measurements",
                 "benchmarks",
             )
-    return ReadResult(_frame(rec, problem), _capped(problems, path), metadata)
+    return ReadResult(rec.frame(problem, "benchmarks"), problems, metadata)
 
 
 def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int], problem) -> None:
     if not isinstance(entry, dict):
-        problem(f"expected a benchmark entry (an object), found {_what(entry)}", where)
+        problem(f"expected a benchmark entry (an object), found {describe(entry)}", where)
         return
     name, run_name = entry.get("name"), entry.get("run_name")
     bench = run_name if _is_name(run_name) else name
     if not _is_name(bench):
         problem(
-            f"entry skipped: expected a benchmark name (a string 'name'), found {_what(name)}",
+            f"entry skipped: expected a benchmark name (a string 'name'), found {describe(name)}",
             f"{where}.name",
         )
         return
     if "run_name" in entry and not _is_name(run_name):
         problem(
-            f"benchmark {bench!r}: 'run_name' should be a string, found {_what(run_name)}; "
+            f"benchmark {bench!r}: 'run_name' should be a string, found {describe(run_name)}; "
             "using 'name' instead",
             f"{where}.run_name",
         )
@@ -156,7 +153,7 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
         if run_type != "iteration":
             problem(
                 f"benchmark {bench!r} skipped: run_type should be 'iteration' or "
-                f"'aggregate', found {_what(run_type)}",
+                f"'aggregate', found {describe(run_type)}",
                 f"{where}.run_type",
             )
             return
@@ -176,7 +173,7 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
         else:
             problem(
                 f"benchmark {bench!r} skipped: '{flag}' should be true or false, "
-                f"found {_what(entry[flag])}",
+                f"found {describe(entry[flag])}",
                 f"{where}.{flag}",
             )
         return
@@ -190,7 +187,7 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
     scale = TO_NS.get(unit) if isinstance(unit, str) else None
     if scale is None and len(missing) < len(TIMES):
         problem(
-            f"benchmark {bench!r}: time_unit should be ns, us, ms or s, found {_what(unit)}; "
+            f"benchmark {bench!r}: time_unit should be ns, us, ms or s, found {describe(unit)}; "
             "its real_time and cpu_time are not loaded",
             f"{where}.time_unit",
         )
@@ -238,7 +235,8 @@ def _context(obj: dict, problem) -> dict[str, str]:
     ctx = obj["context"]
     if not isinstance(ctx, dict):
         problem(
-            f"'context' should be an object, found {_what(ctx)}; system facts not read", "context"
+            f"'context' should be an object, found {describe(ctx)}; system facts not read",
+            "context",
         )
         return {}
     facts = {}
@@ -257,45 +255,5 @@ def _is_name(x: object) -> bool:
 
 def _bad_value(bench: str, key: str, value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
-        return f"benchmark {bench!r}: {key} is {_what(value)}, not a measurement; not loaded"
-    return f"benchmark {bench!r}: {key} should be a number, found {_what(value)}; not loaded"
-
-
-def _frame(rec: Records, problem) -> pl.DataFrame:
-    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
-    try:
-        return rec.frame()
-    except UnicodeEncodeError:
-        for col in ("benchmark", "metric"):
-            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
-        problem("some names hold characters that are not valid Unicode; shown as '?'", "benchmarks")
-        return rec.frame()
-
-
-def _what(x: object) -> str:
-    """Describe a JSON value for a problem message."""
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, float) and math.isnan(x):
-        return "NaN"
-    if isinstance(x, float) and math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if isinstance(x, str):
-        return f"the string {x[:40]!r}" if x else "an empty string"
-    if isinstance(x, list):
-        return f"a list of {len(x)} item(s)"
-    if isinstance(x, dict):
-        return "an object"
-    return repr(x)
-
-
-def _capped(problems: list[Problem], path: Path) -> list[Problem]:
-    if len(problems) <= MAX_LISTED:
-        return problems
-    more = len(problems) - MAX_LISTED
-    return [
-        *problems[:MAX_LISTED],
-        Problem(str(path), f"{more} more problem(s) in this file, not listed one by one"),
-    ]
+        return f"benchmark {bench!r}: {key} is {describe(value)}, not a measurement; not loaded"
+    return f"benchmark {bench!r}: {key} should be a number, found {describe(value)}; not loaded"

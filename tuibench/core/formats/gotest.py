@@ -30,7 +30,6 @@ from tuibench.core.formats.base import ReadResult, Records, open_text
 from tuibench.core.problems import Problem
 
 NAME = "Go benchmark text"
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 _NUMBER = re.compile(
     r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.IGNORECASE
@@ -197,12 +196,6 @@ def read(path: Path) -> ReadResult:
             name = f"{prefixes[pkg]}/{name}"
         records.add(name, unit, value, unit=unit, better=better.get(unit) or _direction(unit))
     problems = [Problem(str(path), reason, line=line or None) for line, reason in bad]
-    if len(problems) > MAX_LISTED:
-        more = len(problems) - MAX_LISTED
-        problems = [
-            *problems[:MAX_LISTED],
-            Problem(str(path), f"{more} more malformed lines skipped (same kinds)"),
-        ]
     if not len(records):
         problems.append(
             Problem(

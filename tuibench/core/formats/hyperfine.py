@@ -21,12 +21,9 @@ What maps to what:
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
-import polars as pl
-
-from tuibench.core.formats.base import ReadResult, Records, as_number
+from tuibench.core.formats.base import ReadResult, Records, as_number, describe
 from tuibench.core.problems import Problem
 
 NAME = "hyperfine JSON"
@@ -40,7 +37,6 @@ SERIES = {
 }
 RESULT_KEYS = frozenset({"times", "mean", "exit_codes"})
 MISSING = object()
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 
 def matches_json(obj: object) -> bool:
@@ -65,15 +61,15 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     results = obj.get("results")
     if not isinstance(results, list) or not results:
         problem(
-            f"'results' should be a non-empty list of benchmark results, found {_what(results)}",
+            f"'results' should be a non-empty list of benchmark results, found {describe(results)}",
             "results",
         )
-        return ReadResult(_frame(rec, problem), problems)
+        return ReadResult(rec.frame(problem, "results"), problems)
     samples: dict[str, int] = {}
     for i, result in enumerate(results):
         where = f"results[{i}]"
         if not isinstance(result, dict):
-            problem(f"expected a benchmark result (an object), found {_what(result)}", where)
+            problem(f"expected a benchmark result (an object), found {describe(result)}", where)
             continue
         name = _name(result, where, problem)
         if name is None:
@@ -91,14 +87,14 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             )
         samples[name] = first + count
         _exit_codes(name, result, where, problem)
-    return ReadResult(_frame(rec, problem), _capped(problems, path))
+    return ReadResult(rec.frame(problem, "results"), problems)
 
 
 def _name(result: dict, where: str, problem) -> str | None:
     command = result.get("command")
     if not isinstance(command, str) or not command.strip():
         problem(
-            f"result skipped: expected a 'command' (a string), found {_what(command)}",
+            f"result skipped: expected a 'command' (a string), found {describe(command)}",
             f"{where}.command",
         )
         return None
@@ -108,7 +104,7 @@ def _name(result: dict, where: str, problem) -> str | None:
     if not isinstance(params, dict):
         problem(
             f"command {command!r}: 'parameters' should be an object of name: value, found "
-            f"{_what(params)}; the command alone names this result",
+            f"{describe(params)}; the command alone names this result",
             f"{where}.parameters",
         )
         return command
@@ -126,7 +122,7 @@ def _series(
     """Add one list of per-run values; return its length (the samples it numbers)."""
     if not isinstance(values, list) or not values:
         key = where.rsplit(".", 1)[1]
-        found = f"found {_what(values)}" if values is not MISSING else "but it is missing"
+        found = f"found {describe(values)}" if values is not MISSING else "but it is missing"
         problem(
             f"command {name!r}: {key!r} should be a non-empty list of numbers, {found}; "
             f"no {metric} samples",
@@ -143,7 +139,7 @@ def _series(
     if bad:
         problem(
             f"command {name!r}: {len(bad)} of {len(values)} {metric} values are not finite "
-            f"numbers (first: {_what(values[bad[0]])}); not loaded",
+            f"numbers (first: {describe(values[bad[0]])}); not loaded",
             f"{where}[{bad[0]}]",
         )
     return len(values)
@@ -155,7 +151,7 @@ def _exit_codes(name: str, result: dict, where: str, problem) -> None:
     codes = result["exit_codes"]
     if not isinstance(codes, list):
         problem(
-            f"command {name!r}: 'exit_codes' should be a list, found {_what(codes)}; cannot "
+            f"command {name!r}: 'exit_codes' should be a list, found {describe(codes)}; cannot "
             "tell whether its runs succeeded",
             f"{where}.exit_codes",
         )
@@ -168,43 +164,3 @@ def _exit_codes(name: str, result: dict, where: str, problem) -> None:
             f"{shown}); its samples include the failed runs",
             f"{where}.exit_codes",
         )
-
-
-def _frame(rec: Records, problem) -> pl.DataFrame:
-    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
-    try:
-        return rec.frame()
-    except UnicodeEncodeError:
-        for col in ("benchmark", "metric"):
-            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
-        problem("some names hold characters that are not valid Unicode; shown as '?'", "results")
-        return rec.frame()
-
-
-def _what(x: object) -> str:
-    """Describe a JSON value for a problem message."""
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, float) and math.isnan(x):
-        return "NaN"
-    if isinstance(x, float) and math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if isinstance(x, str):
-        return f"the string {x[:40]!r}" if x else "an empty string"
-    if isinstance(x, list):
-        return f"a list of {len(x)} item(s)" if x else "an empty list"
-    if isinstance(x, dict):
-        return "an object"
-    return repr(x)
-
-
-def _capped(problems: list[Problem], path: Path) -> list[Problem]:
-    if len(problems) <= MAX_LISTED:
-        return problems
-    more = len(problems) - MAX_LISTED
-    return [
-        *problems[:MAX_LISTED],
-        Problem(str(path), f"{more} more problem(s) in this file, not listed one by one"),
-    ]

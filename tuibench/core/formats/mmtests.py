@@ -40,7 +40,6 @@ from tuibench.core.formats.base import ReadResult, Records, open_text
 from tuibench.core.problems import Problem
 
 NAME = "mmtests"
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 _NUMBER = re.compile(
     r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.IGNORECASE
@@ -75,13 +74,6 @@ def _with_samples(frame: pl.DataFrame, numbers: list[float | None]) -> pl.DataFr
     if len(whole) != len(numbers):
         return frame
     return frame.with_columns(pl.Series("sample", whole, dtype=pl.Int64))
-
-
-def _capped(path: Path, problems: list[Problem]) -> list[Problem]:
-    if len(problems) <= MAX_LISTED:
-        return problems
-    more = len(problems) - MAX_LISTED
-    return [*problems[:MAX_LISTED], Problem(str(path), f"{more} more problems of the same kinds")]
 
 
 # ---------------------------------------------------------------- a) extract-mmtests JSON
@@ -145,7 +137,7 @@ def read_json(obj: object, path: Path) -> ReadResult:
         frame = frame.with_columns(pl.Series("system", systems, dtype=pl.String))
     if not len(records) and not problems:
         bad("no results in _ResultData (the benchmark produced no data)", "_ResultData")
-    return ReadResult(frame, _capped(path, problems), metadata)
+    return ReadResult(frame, problems, metadata)
 
 
 def _read_module(
@@ -284,7 +276,7 @@ def read(path: Path) -> ReadResult:
     frame = _with_samples(records.frame(), intervals)
     if not len(records):
         problems.append(Problem(str(path), "no mmtests parse-results rows in the file"))
-    return ReadResult(frame, _capped(path, problems))
+    return ReadResult(frame, problems)
 
 
 def _bad_row(metric: str, interval: str, text: str) -> str | None:

@@ -20,12 +20,9 @@ What maps to what:
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-import polars as pl
-
-from tuibench.core.formats.base import ReadResult, Records, as_number
+from tuibench.core.formats.base import ReadResult, Records, as_number, describe
 from tuibench.core.problems import Problem
 
 NAME = "pyperf JSON"
@@ -47,7 +44,6 @@ SYSTEM_KEYS = (
     "boot_time",
     "timer",
 )
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 
 def matches_json(obj: object) -> bool:
@@ -81,9 +77,9 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     benches = obj.get("benchmarks")
     if not isinstance(benches, list):
         problem(
-            f"'benchmarks' should be a list of benchmarks, found {_what(benches)}", "benchmarks"
+            f"'benchmarks' should be a list of benchmarks, found {describe(benches)}", "benchmarks"
         )
-        return ReadResult(_frame(rec, problem), problems, info)
+        return ReadResult(rec.frame(problem, "benchmarks"), problems, info)
     if not benches:
         problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
     stem = _stem(path) if len(benches) == 1 else None
@@ -91,11 +87,11 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     for i, bench in enumerate(benches):
         where = f"benchmarks[{i}]"
         if not isinstance(bench, dict):
-            problem(f"expected a benchmark (an object with 'runs'), found {_what(bench)}", where)
+            problem(f"expected a benchmark (an object with 'runs'), found {describe(bench)}", where)
             continue
         md = {**suite, **_metadata(bench, f"{where}.metadata", problem)}
         _read_benchmark(bench, md, where, stem, rec, iterations, problem)
-    return ReadResult(_frame(rec, problem), _capped(problems, path), info)
+    return ReadResult(rec.frame(problem, "benchmarks"), problems, info)
 
 
 def _read_benchmark(
@@ -112,7 +108,7 @@ def _read_benchmark(
     runs = bench.get("runs")
     if not isinstance(runs, list) or not runs:
         problem(
-            f"benchmark {label}: expected a non-empty 'runs' list, found {_what(runs)}",
+            f"benchmark {label}: expected a non-empty 'runs' list, found {describe(runs)}",
             f"{where}.runs",
         )
         return
@@ -121,7 +117,7 @@ def _read_benchmark(
     for j, run in enumerate(runs):
         rwhere = f"{where}.runs[{j}]"
         if not isinstance(run, dict):
-            problem(f"benchmark {label}: expected a run (an object), found {_what(run)}", rwhere)
+            problem(f"benchmark {label}: expected a run (an object), found {describe(run)}", rwhere)
             continue
         if "values" not in run:
             if not run.get("warmups"):
@@ -133,14 +129,15 @@ def _read_benchmark(
         if not _is_name(name):
             reason = (
                 "no benchmark name: expected metadata 'name' (a string) in the suite, the "
-                f"benchmark or the run, found {_what(name)}"
+                f"benchmark or the run, found {describe(name)}"
             )
             skipped.setdefault(reason, []).append(rwhere)
             continue
         unit = rmd.get("unit", "second")
         if not isinstance(unit, str) or unit not in UNITS:
             reason = (
-                f"benchmark {name!r}: unit should be second, byte or integer, found {_what(unit)}"
+                f"benchmark {name!r}: unit should be second, byte or integer, "
+                f"found {describe(unit)}"
             )
             skipped.setdefault(reason, []).append(rwhere)
             continue
@@ -148,7 +145,7 @@ def _read_benchmark(
         if not isinstance(values, list) or not values:
             problem(
                 f"benchmark {name!r}: 'values' should be a non-empty list of numbers, found "
-                f"{_what(values)}",
+                f"{describe(values)}",
                 f"{rwhere}.values",
             )
             continue
@@ -165,7 +162,7 @@ def _read_benchmark(
         if bad:
             problem(
                 f"benchmark {name!r}, run {j}: {len(bad)} of {len(values)} values are not "
-                f"finite numbers (first: {_what(values[bad[0]])}); not loaded",
+                f"finite numbers (first: {describe(values[bad[0]])}); not loaded",
                 f"{rwhere}.values[{bad[0]}]",
             )
     for reason, wheres in skipped.items():
@@ -185,7 +182,7 @@ def _metadata(holder: dict, where: str, problem) -> dict:
         return {}
     md = holder["metadata"]
     if not isinstance(md, dict):
-        problem(f"'metadata' should be an object, found {_what(md)}; ignored", where)
+        problem(f"'metadata' should be an object, found {describe(md)}; ignored", where)
         return {}
     return md
 
@@ -200,43 +197,3 @@ def _stem(path: Path) -> str:
 
 def _is_name(x: object) -> bool:
     return isinstance(x, str) and x.strip() != ""
-
-
-def _frame(rec: Records, problem) -> pl.DataFrame:
-    """The samples frame; names polars cannot store (unpaired surrogates) are repaired."""
-    try:
-        return rec.frame()
-    except UnicodeEncodeError:
-        for col in ("benchmark", "metric"):
-            rec.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in rec.cols[col]]
-        problem("some names hold characters that are not valid Unicode; shown as '?'", "benchmarks")
-        return rec.frame()
-
-
-def _what(x: object) -> str:
-    """Describe a JSON value for a problem message."""
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, float) and math.isnan(x):
-        return "NaN"
-    if isinstance(x, float) and math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if isinstance(x, str):
-        return f"the string {x[:40]!r}" if x else "an empty string"
-    if isinstance(x, list):
-        return f"a list of {len(x)} item(s)" if x else "an empty list"
-    if isinstance(x, dict):
-        return "an object"
-    return repr(x)
-
-
-def _capped(problems: list[Problem], path: Path) -> list[Problem]:
-    if len(problems) <= MAX_LISTED:
-        return problems
-    more = len(problems) - MAX_LISTED
-    return [
-        *problems[:MAX_LISTED],
-        Problem(str(path), f"{more} more problem(s) in this file, not listed one by one"),
-    ]

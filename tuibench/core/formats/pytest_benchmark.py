@@ -23,21 +23,12 @@ from tuibench.core.formats.base import ReadResult, Records, as_number
 from tuibench.core.problems import Problem
 
 NAME = "pytest-benchmark JSON"
-MAX_LISTED = 10  # problems listed one by one before summarising the rest
 
 NO_DATA = (
     "saved without per-round data (no stats.data; only summary statistics, which "
     "cannot be compared): re-run with `pytest --benchmark-save-data`, or write the file "
     "with `pytest --benchmark-json=PATH`, which always includes the data"
 )
-
-
-def _number(x: object) -> float | None:
-    """`as_number`, also for integers too large for a float (None)."""
-    try:
-        return as_number(x)
-    except OverflowError:
-        return None
 
 
 def matches_json(obj: object) -> bool:
@@ -111,15 +102,12 @@ def read_json(obj: object, path: Path) -> ReadResult:
         if not data:
             bad(f"{name}: stats.data is empty (no rounds were run)", f"{where}.stats.data")
         for j, raw in enumerate(data):
-            value = _number(raw)
+            value = as_number(raw)
             if value is None:
                 bad(f"{name}: round time {raw!r:.40} is not a number", f"{where}.stats.data[{j}]")
                 continue
             records.add(name, "time", value, sample=j, unit="s", better="lower")
     if not entries:
         bad("no benchmarks in the file (the pytest run collected none, or all of them failed)")
-    if len(problems) > MAX_LISTED:
-        more = len(problems) - MAX_LISTED
-        problems[MAX_LISTED:] = [Problem(str(path), f"{more} more problems of the same kinds")]
     meta = _metadata(obj) if isinstance(obj, dict) else {}
     return ReadResult(records.frame(), problems, meta)
