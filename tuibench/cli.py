@@ -202,7 +202,7 @@ def inspect(args: argparse.Namespace) -> int:
             print(f"  {f.path}")
             print(
                 f"    {f.format}: {f.benchmarks} benchmark(s), {f.metrics} metric(s), "
-                f"{f.iterations} iteration(s) x {f.samples} sample(s)"
+                f"{f.iterations} iteration(s), {f.samples} sample(s) in all"
             )
             for p in f.problems:
                 where = f" line {p.line}" if p.line else ""

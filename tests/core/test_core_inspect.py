@@ -1,0 +1,32 @@
+"""`tuibench inspect`: what was read, per system and file, and every problem."""
+
+from __future__ import annotations
+
+from tuibench.cli import main
+
+
+def test_inspect_lists_files_formats_and_problems(tmp_path, make_system, capsys):
+    make_system(tmp_path, "a", [("b", "t", i, 1.0 + i) for i in range(3)])
+    (tmp_path / "a" / "system.toml").write_text('description = "the base"\n')
+    (tmp_path / "a" / "notes.dat").write_text("hello\n")
+    assert main(["inspect", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "a — the base" in out
+    assert "data.csv" in out and "native: 1 benchmark(s), 1 metric(s), 3 iteration(s)" in out
+    assert "notes.dat" in out and "not in any known format" in out
+    assert out.strip().endswith("1 system(s), 2 file(s), 3 sample(s), 1 problem(s)")
+
+
+def test_inspect_exits_2_when_nothing_is_read(tmp_path, capsys):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "x.json").write_text("{")
+    assert main(["inspect", str(tmp_path)]) == 2
+    assert "truncated JSON" in capsys.readouterr().out
+
+
+def test_inspect_over_the_real_fixtures(fixtures_dir, capsys):
+    paths = [fixtures_dir / d for d in ("gbench", "pyperf", "examples")]
+    assert main(["inspect", *map(str, paths)]) == 0
+    out = capsys.readouterr().out
+    for name in ("Google Benchmark JSON", "pyperf JSON", "hyperfine JSON"):
+        assert name in out
