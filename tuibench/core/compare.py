@@ -156,21 +156,10 @@ class Analysis:
                 pl.Series("_note", notes, dtype=pl.String),
             )
             .with_columns(values_list["iteration_values"], values_list["samples"])
-            .join(  # rows by metric (catalogue order), then by system: every table's order
-                self.rs.metrics.select(METRIC).with_row_index("_m"),
-                on=METRIC,
-                how="left",
-                maintain_order="left",
-            )
-            .with_columns(
-                pl.col("system")
-                .replace_strict(
-                    {n: i for i, n in enumerate(self.rs.system_names)}, return_dtype=pl.Int64
-                )
-                .alias("_s")
-            )
-            .sort("_m", "_s")
-            .drop("_m", "_s")
+            # Rows by metric in natural order, then by system: every table's order. The
+            # Enum codes are that order; names leave the core as plain strings.
+            .sort(*(pl.col(c).to_physical() for c in ("benchmark", "metric", "system")))
+            .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
         )
 
     # -- step 3: against the reference ---------------------------------------------------
