@@ -11,7 +11,7 @@ from tuibench.cli import main
 from tuibench.core.compare import Analysis
 from tuibench.core.export import render
 from tuibench.core.load import load
-from tuibench.core.tables import detail_table, fmt_num, fmt_p, summary_table
+from tuibench.core.tables import detail_table, fmt_num, summary_table
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.keys import APP_KEYS
 from tuibench.tui.screens.alpha_input import AlphaInput
@@ -166,10 +166,9 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
         rows = [r for r in report["rows"] if (r["benchmark"], r["metric"]) == ("db/read", "tps")]
         assert [r["system"] for r in rows] == ["patched", "base", "tuned"]
         for row, line in zip(rows, shown(app, "detail"), strict=True):
-            assert line[2] == fmt_num(row["center"])
-            if not row["is_reference"]:
-                assert line[5] == fmt_p(row["p_welch"])
-                assert line[6] == row["verdict"]
+            assert line[0].startswith(row["system"])
+            assert fmt_num(row["center"]) in " ".join(line)
+            assert row["verdict"] in line
         # Tree counts follow the reference.
         tree = app.main.query_one(BenchTree)
         assert "▼2" in tree.root.label.plain and "▲2" in tree.root.label.plain

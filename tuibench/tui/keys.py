@@ -73,7 +73,6 @@ APP_KEYS: list[Key] = [
         "set_alpha",
         "Alpha",
         "Set the significance level alpha (0 < alpha < 1)",
-        show=True,
     ),
     Key(
         "tuibench.filter",
@@ -89,7 +88,7 @@ APP_KEYS: list[Key] = [
         "tuibench.significant_only",
         "f",
         "toggle_significant",
-        "Sig only",
+        "Signif",
         "Show only metrics where some system changed significantly",
         show=True,
         group="View",
@@ -109,7 +108,6 @@ APP_KEYS: list[Key] = [
         "mark",
         "Mark",
         "Mark or unmark the current table for export",
-        show=True,
         group="Tables",
     ),
     Key(

@@ -50,7 +50,7 @@ def help_renderable(app) -> Group:
         if not entries:
             continue
         table = RichTable.grid(padding=(0, 2), pad_edge=True)
-        table.add_column(no_wrap=True, style="bold", min_width=width)
+        table.add_column(no_wrap=True, style="bold", width=width)
         table.add_column(ratio=1)
         for keys, what in entries:
             table.add_row(Text(keys), Text(what))

@@ -42,6 +42,7 @@ class DetailPane(VerticalScroll):
         super().__init__(id=id)
         self.node: Node | None = None
         self.table: Table | None = None  # what mark / export / copy act on
+        self._shown: dict[str, Text | str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
@@ -75,9 +76,16 @@ class DetailPane(VerticalScroll):
     def show_message(self, message: Text | str) -> None:
         self.node, self.table = None, None
         self._mode("message")
-        self.query_one("#pane-title", Static).update("")
-        self.query_one("#pane-message", Static).update(message)
-        self.query_one("#pane-notes", Static).update("")
+        self._set("#pane-title", "")
+        self._set("#pane-message", message)
+        self._set("#pane-notes", "")
+
+    def _set(self, selector: str, content: Text | str) -> None:
+        """Update a Static only when its content changes (an update costs a relayout)."""
+        widget = self.query_one(selector, Static)
+        if self._shown.get(selector) != content:
+            self._shown[selector] = content
+            widget.update(content)
 
     def _mode(self, mode: str) -> None:
         self.query_one("#metric-view").display = mode == "metric"
@@ -99,7 +107,7 @@ class DetailPane(VerticalScroll):
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
         facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
         title.append("   " + " · ".join(f for f in facts if f), palette.muted)
-        self.query_one("#pane-title", Static).update(title)
+        self._set("#pane-title", title)
         self.query_one("#detail", TableView).show(detail, palette)
         iterations = session.iterations(node)
         self.query_one("#iterations", TableView).show(iterations, palette)
@@ -110,7 +118,8 @@ class DetailPane(VerticalScroll):
         for note in [*detail.notes, *iterations.notes]:
             notes.append("• ", palette.warning_style)
             notes.append(note + "\n")
-        self.query_one("#pane-notes", Static).update(notes.rstrip() or "")
+        notes.rstrip()
+        self._set("#pane-notes", notes)
 
     def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:
         table = session.summary(node)
@@ -128,10 +137,10 @@ class DetailPane(VerticalScroll):
         title = Text()
         title.append(table.title, "bold")
         title.append(
-            f"   {count} metric{'s' if count != 1 else ''} · {SORT_LABELS[session.state.sort]} (s)",
+            f" · {count} metric{'s' if count != 1 else ''} · {SORT_LABELS[session.state.sort]}",
             palette.muted,
         )
-        self.query_one("#pane-title", Static).update(title)
+        self._set("#pane-title", title)
         self.query_one("#summary", TableView).show(table, palette)
         notes = Text("\n".join(table.notes), style=palette.muted)
-        self.query_one("#pane-notes", Static).update(notes)
+        self._set("#pane-notes", notes)

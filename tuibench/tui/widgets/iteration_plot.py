@@ -14,6 +14,7 @@ from textual_plotext import PlotextPlot
 
 from tuibench.tui.palette import Palette
 
+PICTURES_KEPT = 12
 SPREAD = 0.3  # width of the cloud of iteration values around each system's position
 BAR_OFFSET = 0.28  # where the interval bar stands, right of the dots
 
@@ -70,13 +71,49 @@ class IterationPlot(PlotextPlot):
         self.rows: list[dict] = []
         self.unit = ""
         self._palette: Palette | None = None
+        self._data_key: object = None
+        self._drawn: object = None  # the data key of what plotext holds
+        self._pictures: dict[object, object] = {}
 
     def show(self, rows: list[dict], unit: str, palette: Palette) -> None:
         """`rows`: comparison rows of one metric (system, iteration_values, center, ci_*)."""
+        key = (
+            unit,
+            palette,
+            tuple(
+                (
+                    r["system"],
+                    tuple(r["iteration_values"] or ()),
+                    r["ci_low"],
+                    r["center"],
+                    r["ci_high"],
+                    r["verdict"],
+                )
+                for r in rows
+            ),
+        )
+        if key == self._data_key:
+            return
+        self._data_key = key
         self.rows, self.unit, self._palette = rows, unit, palette
-        self.replot()
+        self.refresh()  # drawn in render(), unless a kept picture fits
+
+    def render(self):
+        """Plotext draws the whole canvas on every render: keep the last few pictures, so
+        that stepping through references (or a relayout) redraws nothing."""
+        key = (self._data_key, self.size, self.app.theme, self.theme)
+        picture = self._pictures.pop(key, None)
+        if picture is None:
+            if self._drawn != self._data_key:
+                self.replot()
+            picture = super().render()
+        self._pictures[key] = picture  # most recent last
+        while len(self._pictures) > PICTURES_KEPT:
+            del self._pictures[next(iter(self._pictures))]
+        return picture
 
     def replot(self) -> None:
+        self._drawn = self._data_key
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()

@@ -46,10 +46,13 @@ class StatusLine(Static):
         else:
             text.append(label, palette.muted)
         self._items(text, options, palette)
-        self.update(text)
+        if text.plain != self.plain or text != self._text:
+            self._text = text
+            self.update(text, layout=False)  # one line, always: no relayout
         self.plain = text.plain
 
     plain: str = ""
+    _text: Text | None = None
 
     @staticmethod
     def _items(text: Text, items: list[tuple[str, str]], palette: Palette) -> None:

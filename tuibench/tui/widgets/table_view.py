@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from tuibench.core.tables import Table
@@ -53,19 +54,35 @@ class TableView(DataTable, can_focus=False):
         self.table: Table | None = None
 
     def show(self, table: Table, palette: Palette) -> None:
-        self.table = table
+        """Show `table`. Same columns and as many rows: cells change in place (no relayout
+        unless a column gets wider), which keeps a reference switch cheap."""
+        previous, self.table = self.table, table
+        rows = [
+            [
+                Text(
+                    cell_text(value),
+                    style=palette.style(table.marks.get((r, c))),
+                    justify="right" if c in table.numeric else "left",
+                )
+                for c, value in enumerate(row)
+            ]
+            for r, row in enumerate(table.rows)
+        ]
+        if (
+            previous is not None
+            and previous.columns == table.columns
+            and previous.numeric == table.numeric
+            and len(previous.rows) == len(table.rows) == self.row_count
+        ):
+            for r, cells in enumerate(rows):
+                for c, cell in enumerate(cells):
+                    if self.get_cell_at(Coordinate(r, c)) != cell:
+                        self.update_cell_at(Coordinate(r, c), cell, update_width=True)
+            return
         self.clear(columns=True)
         for i, name in enumerate(table.columns):
             justify = "right" if i in table.numeric else "left"
             self.add_column(Text(str(name), justify=justify), key=str(i))
-        rows = []
-        for r, row in enumerate(table.rows):
-            cells = []
-            for c, value in enumerate(row):
-                style = palette.style(table.marks.get((r, c)))
-                justify = "right" if c in table.numeric else "left"
-                cells.append(Text(cell_text(value), style=style, justify=justify))
-            rows.append(cells)
         self.add_rows(rows)
         self.call_after_refresh(self.fit_fixed_columns)
 

@@ -1,0 +1,63 @@
+"""Layout snapshots on the small fixture, fully loaded, at 80x24 and 160x48.
+
+Update with `pytest tests/tui/test_tui_snapshots.py --snapshot-update` and look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.session import Node
+
+SIZES = [(80, 24), (160, 48)]
+
+
+def app() -> TuibenchApp:
+    return TuibenchApp(["results"], export_dir=".")
+
+
+def before(loaded, then=None):
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        if then is not None:
+            await then(pilot)
+        await pilot.pause()
+
+    return run_before
+
+
+async def open_metric(pilot) -> None:
+    pilot.app.main.query_one("BenchTree").select(Node.of_metric("db/read", "tps"))
+    await pilot.pause()
+
+
+async def press(pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_root_summary(snap_compare, tui_data, loaded, size):
+    assert snap_compare(app(), terminal_size=size, run_before=before(loaded))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_metric_detail(snap_compare, tui_data, loaded, size):
+    assert snap_compare(app(), terminal_size=size, run_before=before(loaded, open_metric))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reference_picker(snap_compare, tui_data, loaded, size):
+    async def pick(pilot) -> None:
+        await press(pilot, "r")
+
+    assert snap_compare(app(), terminal_size=size, run_before=before(loaded, pick))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help_screen(snap_compare, tui_data, loaded, size):
+    async def help_(pilot) -> None:
+        await press(pilot, "question_mark")
+
+    assert snap_compare(app(), terminal_size=size, run_before=before(loaded, help_))
