@@ -171,7 +171,9 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
             assert row["verdict"] in line
         # Tree counts follow the reference.
         tree = app.main.query_one(BenchTree)
-        assert "▼2" in tree.root.label.plain and "▲2" in tree.root.label.plain
+        assert tree.shown_label(Node()) == "results ▼2 ▲2"
+        assert tree.shown_label(Node(("startup",))) == "startup ▲1"
+        assert tree.shown_label(Node.of_metric("startup", "time")) == "time ▲"
         await pilot.press("right_square_bracket", "right_square_bracket")  # wraps around
         assert app.session.state.reference == "base"
         await pilot.press("left_square_bracket")
@@ -294,7 +296,7 @@ async def test_mark_and_unmark(make_app, loaded):
         await goto(pilot, DB_READ_TPS)
         await pilot.press("space")
         assert len(app.session.state.marks) == 1
-        assert "●" in app.main.query_one(BenchTree).cursor_node.label.plain
+        assert app.main.query_one(BenchTree).shown_label(DB_READ_TPS) == "tps ▲ ●"
         await goto(pilot, Node())
         await pilot.press("space")
         assert [m.node for m in app.session.state.marks] == [DB_READ_TPS, Node()]

@@ -64,6 +64,8 @@ def test_counts_follow_the_reference(session):
     session.recompute()
     assert session.counts[Node()] == (2, 2)  # db read x2 worse; web, startup better
     assert session.counts[Node(("db", "read"))] == (2, 0)
+    assert session.counts[Node(("startup",))] == (0, 1)
+    assert all(type(n) is int for c in session.counts.values() for n in c)
     session.state.reference = "base"
     session.recompute()
 

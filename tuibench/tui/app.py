@@ -99,10 +99,19 @@ class TuibenchApp(App[int]):
         self.export_format = "csv"
         self.zoomed = False
 
+    def say(self, message: str, **kwargs) -> None:
+        """A notification whose text is shown as it is (names from data hold brackets)."""
+        self.notify(message, markup=False, **kwargs)
+
     @property
     def results_label(self) -> str:
         """The results path as the user gave it."""
         return " ".join(self.paths)
+
+    @property
+    def root_label(self) -> str:
+        """The tree's root: the one results path, or what several paths make together."""
+        return self.paths[0] if len(self.paths) == 1 else "all benchmarks"
 
     @property
     def main(self) -> Screen:
@@ -132,7 +141,7 @@ class TuibenchApp(App[int]):
             if self.requested_theme in self.available_themes:
                 self.theme = self.requested_theme
             else:
-                self.notify(
+                self.say(
                     f"Unknown theme {self.requested_theme!r}; themes are: "
                     + ", ".join(sorted(self.available_themes)),
                     severity="warning",
@@ -186,7 +195,7 @@ class TuibenchApp(App[int]):
             return
         reference = self.requested_reference or rs.system_names[0]
         if reference not in rs.system_names:
-            self.notify(
+            self.say(
                 f"No system is called {reference!r}; comparing against "
                 f"{rs.system_names[0]}. Systems: {', '.join(rs.system_names)}",
                 title="Unknown reference",
@@ -194,12 +203,20 @@ class TuibenchApp(App[int]):
                 timeout=8,
             )
             reference = rs.system_names[0]
+        if len(rs.system_names) == 1:
+            self.say(
+                f"Only one system ({rs.system_names[0]}): nothing to compare it with. Give a "
+                "folder with one sub-folder per system, or several paths (one per system).",
+                title="One system",
+                severity="warning",
+                timeout=10,
+            )
         state = ViewState(reference=reference, alpha=self.initial_alpha)
         self.session = Session(rs, message.analysis, state)
         self.main.query_one("#loading").display = False
         self.main.query_one("#main").display = True
         tree = self.main.query_one(BenchTree)
-        tree.build(self.session, self.palette, self.results_label)
+        tree.build(self.session, self.palette, self.root_label)
         tree.focus()
         self.refresh_view()
 
@@ -243,7 +260,7 @@ class TuibenchApp(App[int]):
             return
         tree = self.main.query_one(BenchTree)
         if tree.shown != session.visible:
-            tree.build(session, self.palette, self.results_label)
+            tree.build(session, self.palette, self.root_label)
         else:
             tree.relabel(session, self.palette)
         self.main.query_one(DetailPane).show(tree.current, session, self.palette)
@@ -385,14 +402,14 @@ class TuibenchApp(App[int]):
             on_now = not self.session.state.significant_only
             self.update_state(significant_only=on_now)
             if on_now and not self.session.visible:
-                self.notify("No metric changed significantly against this reference.")
+                self.say("No metric changed significantly against this reference.")
 
     def action_cycle_sort(self) -> None:
         if self.session is not None:
             sort = self.session.state.sort
             new = SORTS[(SORTS.index(sort) + 1) % len(SORTS)]
             self.update_state(sort=new)
-            self.notify(f"Summaries: {SORT_LABELS[new]}", timeout=2)
+            self.say(f"Summaries: {SORT_LABELS[new]}", timeout=2)
 
     # -- tables ---------------------------------------------------------------------------
     def action_mark(self) -> None:
@@ -401,13 +418,13 @@ class TuibenchApp(App[int]):
         node = self.current_node
         done = self.session.toggle_mark(node)
         if done is None:
-            self.notify("Nothing to mark here.", severity="warning")
+            self.say("Nothing to mark here.", severity="warning")
             return
         what, mark = done
         self.update_state()
         n = len(self.session.state.marks)
-        self.notify(
-            Text(f"{what.capitalize()}: {mark.table.title} ({n} marked; m lists them)"),
+        self.say(
+            f"{what.capitalize()}: {mark.table.title} ({n} marked; m lists them)",
             timeout=3,
         )
 
@@ -424,13 +441,13 @@ class TuibenchApp(App[int]):
 
     def action_export(self, marked_first: bool = False) -> None:
         if self.session is None:
-            self.notify("Nothing is loaded: nothing to export.", severity="warning")
+            self.say("Nothing is loaded: nothing to export.", severity="warning")
             return
         node = self.current_node
         table = self.session.current_table(node)
         marks = self.session.state.marks
         if table is None and not marks:
-            self.notify("Nothing to export here.", severity="warning")
+            self.say("Nothing to export here.", severity="warning")
             return
         request = ExportRequest(
             current=(node, table) if table is not None else None,
@@ -447,7 +464,7 @@ class TuibenchApp(App[int]):
                 return
             self.export_format = result.fmt
             what = "table" if result.tables == 1 else f"{result.tables} tables"
-            self.notify(Text(f"Wrote {what} as {result.fmt} to {result.path}"), timeout=8)
+            self.say(f"Wrote {what} as {result.fmt} to {result.path}", timeout=8)
 
         self.push_screen(ExportDialog(request), done)
 
@@ -456,13 +473,13 @@ class TuibenchApp(App[int]):
             return
         table = self.session.current_table(self.current_node)
         if table is None:
-            self.notify("Nothing to copy here.", severity="warning")
+            self.say("Nothing to copy here.", severity="warning")
             return
         text = render(table, "markdown")
         self.copy_to_clipboard(text)
         lines = text.count("\n")
-        self.notify(
-            Text(f"Copied {table.title} as Markdown ({lines} lines) to the clipboard"),
+        self.say(
+            f"Copied {table.title} as Markdown ({lines} lines) to the clipboard",
             timeout=4,
         )
 

@@ -5,10 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from rich.text import Text
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
+from textual.markup import escape
+from textual.style import Style
 
 from tuibench.tui.keys import APP_KEYS
+
+
+def highlighted(matcher: Matcher, title: str, style: Style) -> Content:
+    """`title` as plain text (system names may hold brackets), matched letters styled."""
+    content = Content(title)
+    _score, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    for offset in offsets:
+        if not title[offset].isspace():
+            content = content.stylize(style, offset, offset + 1)
+    return content
 
 
 class TuibenchCommands(Provider):
@@ -32,11 +44,17 @@ class TuibenchCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, help_text, command in self._commands():
-            yield DiscoveryHit(Text(title), command, text=title, help=help_text)
+            yield DiscoveryHit(Content(title), command, text=title, help=escape(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, command in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), command, text=title, help=help_text)
+                yield Hit(
+                    score,
+                    highlighted(matcher, title, self.match_style or Style(reverse=True)),
+                    command,
+                    text=title,
+                    help=escape(help_text),
+                )

@@ -27,6 +27,7 @@ METRIC = ["benchmark", "metric"]
 # Orders of the summary tables, cycled by the sort key.
 SORTS = ("natural", "worst")
 SORT_LABELS = {"natural": "natural order", "worst": "worst regression first"}
+SUMMARIES_KEPT = 16
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ class Session:
         self.analysis = analysis
         self.state = state
         self.metrics: list[tuple[str, str]] = list(rs.metrics.select(METRIC).iter_rows())
+        # Every metric's leaf and the nodes above it, up to the root: counted on each switch.
+        self._ancestors: dict[tuple[str, str], list[Node]] = {}
+        for bench, metric in self.metrics:
+            parts = tuple(bench.split("/"))
+            chain = [Node(parts, metric)] + [Node(parts[:i]) for i in range(len(parts), -1, -1)]
+            self._ancestors[(bench, metric)] = chain
+        self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self.cmp: Comparison
         self.visible: list[tuple[str, str]] = []  # catalogue order
         self.ordered: list[tuple[str, str]] = []  # in the summary order of `state.sort`
@@ -194,17 +202,16 @@ class Session:
         self.counts = self._counts()
 
     def _counts(self) -> dict[Node, tuple[int, int]]:
-        counts: dict[Node, list[int]] = {}
-        for bench, metric in self.visible:
-            worse, better = self.flags[(bench, metric)]
-            leaf = Node.of_metric(bench, metric)
-            node: Node | None = leaf
-            while node is not None:
-                c = counts.setdefault(node, [0, 0])
-                c[0] += worse
-                c[1] += better
-                node = node.parent
-        counts.setdefault(Node(), [0, 0])
+        counts: dict[Node, list[int]] = {Node(): [0, 0]}
+        for key in self.visible:
+            worse, better = self.flags[key]
+            for node in self._ancestors[key]:
+                c = counts.get(node)
+                if c is None:
+                    counts[node] = [int(worse), int(better)]
+                else:
+                    c[0] += worse
+                    c[1] += better
         return {n: (c[0], c[1]) for n, c in counts.items()}
 
     # -- tables -------------------------------------------------------------------------
@@ -230,7 +237,20 @@ class Session:
         return dataclasses.replace(self.cmp, rows=rows)
 
     def summary(self, node: Node) -> Table | None:
-        """The mmtests-style summary of the metrics below a group; None when none is shown."""
+        """The mmtests-style summary of the metrics below a group; None when none is shown.
+
+        The last few are kept: stepping back to a reference shows its summary at once.
+        """
+        s = self.state
+        key = (node, s.reference, tuple(sorted(s.compare_options().items())), s.sort)
+        key += (s.filter_text, s.significant_only)
+        table = self._summaries.pop(key) if key in self._summaries else self._summary(node)
+        self._summaries[key] = table
+        while len(self._summaries) > SUMMARIES_KEPT:
+            del self._summaries[next(iter(self._summaries))]
+        return table
+
+    def _summary(self, node: Node) -> Table | None:
         cmp = self.comparison_under(node)
         if cmp.rows.height == 0:
             return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
@@ -35,10 +36,12 @@ class BenchTree(Tree[Node]):
         self.auto_expand = False
         self.shown: list[tuple[str, str]] | None = None
         self._by_key: dict[Node, TreeNode[Node]] = {}
-        self._labels: dict[Node, Text] = {}
+        self._counts: dict[Node, tuple[int, int]] = {}
+        self._marked: set[Node] = set()
+        self._sizes: dict[Node, int] = {}  # visible metrics below each node
+        self._palette: Palette | None = None
         self._collapsed: set[Node] = set()  # collapsed by the user
         self._expanded: set[Node] = set()  # expanded by the user
-        self.root_name = "results"
 
     # -- building -----------------------------------------------------------------------
     def build(self, session: Session, palette: Palette, root_label: str) -> None:
@@ -46,8 +49,8 @@ class BenchTree(Tree[Node]):
         current = self.current
         self.clear()
         self._by_key = {Node(): self.root}
-        self._labels = {}
-        self.root_name = root_label
+        self.root.set_label(Text(root_label))
+        self._sizes = {}
         filtered = bool(session.state.filter_text or session.state.significant_only)
         expand_all = filtered or len(session.visible) * 2 <= EXPAND_ALL_UP_TO
         for bench, metric in session.visible:
@@ -57,13 +60,15 @@ class BenchTree(Tree[Node]):
                 key = Node(parts[:depth])
                 node = self._by_key.get(key)
                 if node is None:
-                    node = parent.add(Text(parts[depth - 1]), data=key)
+                    node = parent.add(Text(parts[depth - 1] or '""'), data=key)
                     self._by_key[key] = node
                     if key not in self._collapsed and (
                         expand_all or depth == 1 or key in self._expanded
                     ):
                         node.expand()
                 parent = node
+                self._sizes[key] = self._sizes.get(key, 0) + 1
+            self._sizes[Node()] = self._sizes.get(Node(), 0) + 1
             leaf_key = Node(parts, metric)
             self._by_key[leaf_key] = parent.add_leaf(Text(metric), data=leaf_key)
         self.root.expand()
@@ -72,22 +77,25 @@ class BenchTree(Tree[Node]):
         self.select(current)
 
     def relabel(self, session: Session, palette: Palette) -> None:
-        """Update the counts (and marks) after a reference or alpha change."""
-        for key, node in self._by_key.items():
-            label = self._label(key, session, palette)
-            if self._labels.get(key) != label:
-                self._labels[key] = label
-                node.set_label(label)
+        """Show the counts (and marks) of the current state: a reference or alpha change.
 
-    def _label(self, key: Node, session: Session, palette: Palette) -> Text:
-        if key.is_root:
-            name = self.root_name
-        elif key.is_metric:
-            name = key.metric or ""
-        else:
-            name = key.parts[-1]
-        text = Text(name or '""')
-        worse, better = session.counts.get(key, (0, 0))
+        Labels are drawn from these when a line is painted, so this costs the same for ten
+        metrics or ten thousand: only the visible lines are redrawn.
+        """
+        self._counts = session.counts
+        self._marked = {
+            m.node for m in session.state.marks if m.reference == session.state.reference
+        }
+        self._palette = palette
+        self.root.refresh()  # the root is on every line's path: every line is drawn again
+        self.refresh()
+
+    def _suffix(self, key: Node) -> Text:
+        text = Text()
+        palette = self._palette
+        if palette is None:
+            return text
+        worse, better = self._counts.get(key, (0, 0))
         if key.is_metric:  # one metric: whether some system got worse / better
             if worse:
                 text.append(" ▼", palette.worse_style)
@@ -98,9 +106,31 @@ class BenchTree(Tree[Node]):
                 text.append(f" ▼{worse}", palette.worse_style)
             if better:
                 text.append(f" ▲{better}", palette.better_style)
-        if session.is_marked(key):
+        if key in self._marked:
             text.append(" ●", palette.accent_style)
         return text
+
+    def shown_label(self, key: Node) -> str:
+        """A node's label as drawn, in plain text."""
+        node = self._by_key[key]
+        return node.label.plain + self._suffix(key).plain
+
+    def render_label(self, node: TreeNode[Node], base_style: Style, style: Style) -> Text:
+        label = super().render_label(node, base_style, style)
+        if node.data is not None:
+            label.append_text(self._suffix(node.data))
+        return label
+
+    def get_label_width(self, node: TreeNode[Node]) -> int:
+        """Room for the widest counts the node can ever show, so the width never jumps."""
+        width = super().render_label(node, Style(), Style()).cell_len
+        key = node.data
+        if key is None:
+            return width
+        if key.is_metric:
+            return width + len(" ▼ ▲ ●")
+        n = len(str(self._sizes.get(key, 0)))
+        return width + 2 * (2 + n) + 2
 
     # -- cursor -------------------------------------------------------------------------
     @property

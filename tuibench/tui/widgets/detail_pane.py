@@ -49,11 +49,11 @@ class DetailPane(VerticalScroll):
         yield Static(id="pane-message")
         with Vertical(id="metric-view"):
             yield TableView(id="detail")
-            with Container(id="lower"):
+            with Container(id="lower"):  # side by side when wide; the plot first
+                yield IterationPlot(id="plot")
                 with Vertical(id="iterations-box"):
                     yield Static("Per-iteration values", classes="heading")
                     yield TableView(id="iterations")
-                yield IterationPlot(id="plot")
         with Vertical(id="summary-view"):
             yield TableView(id="summary")
         yield Static(id="pane-notes")

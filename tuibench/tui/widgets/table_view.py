@@ -1,13 +1,26 @@
-"""Show any core `Table` (whatever its columns) with its verdict colours."""
+"""Show any core `Table` (whatever its columns) with its verdict colours.
+
+A line-API widget: only the lines on screen are drawn, so a summary of ten thousand metrics
+costs what a summary of ten does. It is as tall as its rows (the pane around it scrolls
+down); when it is wider than the pane it scrolls sideways while the columns that name a row
+(those left of the first numeric one) stay in place.
+"""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.coordinate import Coordinate
-from textual.widgets import DataTable
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from tuibench.core.tables import Table
 from tuibench.tui.palette import Palette
+
+PAD = 1  # blank cells either side of every column
 
 
 def cell_text(value: object) -> str:
@@ -16,112 +29,153 @@ def cell_text(value: object) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return str(value).replace("\n", " ")
 
 
-class TableView(DataTable, can_focus=False):
-    """A read-only table: no cursor, as tall as its rows.
-
-    When it is wider than the pane it scrolls sideways (the pane's left/right keys move every
-    table together) while the columns that name a row (those left of the first numeric one)
-    stay in place. Every cell is a `rich.text.Text`: names from data are never markup.
-    """
+class TableView(ScrollView, can_focus=False):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"table-view--header", "table-view--odd-row"}
 
     DEFAULT_CSS = """
     TableView {
         width: 100%;
         height: auto;
-        max-height: 100000;
         overflow-x: auto;
         overflow-y: hidden;
         scrollbar-size-horizontal: 1;
-        background: transparent;
-        & > .datatable--fixed {
-            background: transparent;
+        & > .table-view--header {
             text-style: bold;
+            background: $panel;
+        }
+        & > .table-view--odd-row {
+            background: $foreground 4%;
         }
     }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(
-            id=id,
-            classes=classes,
-            show_cursor=False,
-            cursor_type="none",
-            zebra_stripes=True,
-        )
+        super().__init__(id=id, classes=classes)
         self.table: Table | None = None
+        self.fixed_columns = 0
+        self._header: list[str] = []
+        self._rows: list[list[str]] = []
+        self._styles: list[list[Style | None]] = []
+        self._widths: list[int] = []
+        self._right: set[int] = set()
 
+    # -- content --------------------------------------------------------------------------
     def show(self, table: Table, palette: Palette) -> None:
-        """Show `table`. Same columns and as many rows: cells change in place (no relayout
-        unless a column gets wider), which keeps a reference switch cheap."""
-        previous, self.table = self.table, table
-        rows = [
-            [
-                Text(
-                    cell_text(value),
-                    style=palette.style(table.marks.get((r, c))),
-                    justify="right" if c in table.numeric else "left",
-                )
-                for c, value in enumerate(row)
-            ]
-            for r, row in enumerate(table.rows)
-        ]
-        if (
-            previous is not None
-            and previous.columns == table.columns
-            and previous.numeric == table.numeric
-            and len(previous.rows) == len(table.rows) == self.row_count
-        ):
-            for r, cells in enumerate(rows):
-                for c, cell in enumerate(cells):
-                    if self.get_cell_at(Coordinate(r, c)) != cell:
-                        self.update_cell_at(Coordinate(r, c), cell, update_width=True)
+        self.table = table
+        self._header = [cell_text(c) for c in table.columns]
+        self._rows = [[cell_text(v) for v in row] for row in table.rows]
+        styles: list[list[Style | None]] = [[None] * len(row) for row in table.rows]
+        for (r, c), meaning in table.marks.items():
+            if r < len(styles) and c < len(styles[r]):
+                styles[r][c] = palette.style(meaning)
+        self._styles = styles
+        self._right = set(table.numeric)
+        widths = [cell_len(h) for h in self._header]
+        for row in self._rows:
+            for c, text in enumerate(row[: len(widths)]):
+                widths[c] = max(widths[c], cell_len(text))
+        self._widths = widths
+        self.virtual_size = Size(sum(w + 2 * PAD for w in widths), len(self._rows) + 1)
+        self._fit_fixed_columns()
+        self.refresh(layout=True)
+
+    def plain_rows(self) -> list[list[str]]:
+        """What the table shows, as plain strings (for tests and checks)."""
+        return [list(row) for row in self._rows]
+
+    def plain_columns(self) -> list[str]:
+        return list(self._header)
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    # -- sideways -------------------------------------------------------------------------
+    def _edges(self) -> list[int]:
+        edges = [0]
+        for w in self._widths[self.fixed_columns :]:
+            edges.append(edges[-1] + w + 2 * PAD)
+        return edges
+
+    def _fixed_width(self) -> int:
+        return sum(w + 2 * PAD for w in self._widths[: self.fixed_columns])
+
+    def _fit_fixed_columns(self) -> None:
+        """Keep the naming columns in view when the table scrolls sideways, if they leave
+        room for the numbers."""
+        table = self.table
+        if table is None:
             return
-        self.clear(columns=True)
-        for i, name in enumerate(table.columns):
-            justify = "right" if i in table.numeric else "left"
-            self.add_column(Text(str(name), justify=justify), key=str(i))
-        self.add_rows(rows)
-        self.call_after_refresh(self.fit_fixed_columns)
+        labels = min(table.numeric, default=len(self._widths))
+        widths = [w + 2 * PAD for w in self._widths]
+        width = self.scrollable_content_region.width or self.size.width
+        fixed = 0
+        if width and sum(widths) > width:
+            fixed = labels
+            while fixed and sum(widths[:fixed]) > width * 0.7:
+                fixed -= 1
+        if fixed != self.fixed_columns:
+            self.fixed_columns = fixed
+            self.refresh()
+
+    def on_resize(self) -> None:
+        self._fit_fixed_columns()
+
+    @property
+    def max_scroll_x(self) -> int:
+        """Scrolling stops when the last column is in view beside the fixed ones."""
+        total = sum(w + 2 * PAD for w in self._widths)
+        return max(0, total - self.scrollable_content_region.width)
 
     def scroll_columns(self, direction: int) -> None:
         """Scroll sideways by one whole column (the fixed columns stay)."""
-        widths = [c.get_render_width(self) for c in self.ordered_columns[self.fixed_columns :]]
-        edges = [0]
-        for w in widths:
-            edges.append(edges[-1] + w)
         x = round(self.scroll_x)
+        edges = self._edges()
         if direction > 0:
             target = next((e for e in edges if e > x), x)
         else:
             target = next((e for e in reversed(edges) if e < x), 0)
         self.scroll_to(x=min(target, self.max_scroll_x), animate=False)
 
-    def on_resize(self) -> None:
-        self.fit_fixed_columns()
+    # -- drawing --------------------------------------------------------------------------
+    def _segments(self, cells: list[str], styles: list[Style | None], base: Style, start: int):
+        """Padded segments of columns `start..` of one line."""
+        out = []
+        for c in range(start, len(self._widths)):
+            text = cells[c] if c < len(cells) else ""
+            pad = self._widths[c] - cell_len(text)
+            text = " " * pad + text if c in self._right else text + " " * pad
+            style = base + styles[c] if c < len(styles) and styles[c] else base
+            out.append(Segment(" " * PAD, base))
+            out.append(Segment(text, style))
+            out.append(Segment(" " * PAD, base))
+        return out
 
-    def fit_fixed_columns(self) -> None:
-        """Keep the naming columns in view when the table scrolls sideways, if they leave
-        room for the numbers."""
-        table = self.table
-        if table is None:
-            return
-        labels = min(table.numeric, default=len(table.columns))
-        widths = [c.get_render_width(self) for c in self.ordered_columns]
+    def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        fixed = 0
-        if sum(widths) > width:
-            fixed = labels
-            while fixed and sum(widths[:fixed]) > width * 0.7:
-                fixed -= 1
-        if fixed != self.fixed_columns:
-            self.fixed_columns = fixed
-
-    def plain_rows(self) -> list[list[str]]:
-        """What the table shows, as plain strings (for tests and checks)."""
-        return [[str(cell) for cell in self.get_row_at(i)] for i in range(self.row_count)]
-
-    def plain_columns(self) -> list[str]:
-        return [str(column.label) for column in self.ordered_columns]
+        base = self.rich_style
+        if y == 0:
+            cells, styles = self._header, [None] * len(self._header)
+            base = base + self.get_component_rich_style("table-view--header")
+        elif y - 1 < len(self._rows):
+            r = y - 1
+            cells, styles = self._rows[r], self._styles[r]
+            if r % 2:
+                base = base + self.get_component_rich_style("table-view--odd-row")
+        else:
+            return Strip.blank(width, self.rich_style)
+        fixed = self.fixed_columns
+        head: list[Segment] = []
+        if fixed:
+            bold = base + Style(bold=True)
+            head = self._segments(cells[:fixed], styles[:fixed], bold, 0)
+            head = head[: 3 * fixed]
+        tail = Strip(self._segments(cells, styles, base, fixed))
+        fixed_width = self._fixed_width()
+        x = round(self.scroll_x)
+        tail = tail.crop(x, x + max(0, width - fixed_width))
+        strip = Strip.join([Strip(head), tail]) if head else tail
+        return strip.extend_cell_length(width, base).crop(0, width)
