@@ -27,6 +27,16 @@ def _alpha(text: str) -> float:
     return v
 
 
+def _percent(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text}") from None
+    if not 0 < v < 100:
+        raise argparse.ArgumentTypeError(f"threshold must be between 0 and 100 (%), not {text}")
+    return v
+
+
 def _positive(text: str) -> int:
     v = int(text)
     if v < 1:
@@ -54,6 +64,25 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         help="subselections per iteration for the robust value (default 100)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
+    p.add_argument(
+        "--fdr",
+        action="store_true",
+        help="judge significance on Benjamini-Hochberg adjusted p-values (false discovery "
+        "rate over all compared rows) instead of raw Welch p-values",
+    )
+    p.add_argument(
+        "--threshold",
+        type=_percent,
+        metavar="PCT",
+        help="practical margin in percent: verdicts become worse, better, equivalent or "
+        "inconclusive from the change's 95%% interval against +/-PCT (default: off)",
+    )
+    p.add_argument(
+        "--trim-outliers",
+        action="store_true",
+        help="drop samples outside the 1.5 IQR Tukey fences of their iteration before "
+        "computing anything (the untrimmed centre is kept beside)",
+    )
 
 
 def report_parser() -> argparse.ArgumentParser:
@@ -128,7 +157,7 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, write_atomic
     from tuibench.core.load import load
-    from tuibench.core.tables import rows_table, summary_table
+    from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
     rs = load(args.paths)
     _print_problems(rs.problems)
@@ -143,14 +172,18 @@ def report(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    cmp = Analysis(rs, args.subselections, args.seed).compare(reference, args.alpha)
+    analysis = Analysis(rs, args.subselections, args.seed, trim_outliers=args.trim_outliers)
+    cmp = analysis.compare(reference, args.alpha, fdr=args.fdr, threshold=args.threshold)
     cmp = cmp.filter(args.benchmark, args.metric, args.only_significant)
     if args.format == "json":
         text = json.dumps(report_json(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
     else:
-        text = render(summary_table(cmp), args.format)
+        tables = [summary_table(cmp)]
+        if len(cmp.systems) > 1 and cmp.rows.height:
+            tables.append(system_summary_table(cmp))
+        text = render(tables, args.format)
     if args.output:
         try:
             path = write_atomic(Path(args.output), text, overwrite=True)
@@ -178,8 +211,14 @@ def report_json(cmp, problems: list) -> dict:
     return {
         "reference": cmp.reference,
         "alpha": cmp.alpha,
+        "fdr": cmp.fdr,
+        "threshold": cmp.threshold,
+        "trim_outliers": cmp.trim_outliers,
         "systems": cmp.systems,
         "rows": [{k: _clean(v) for k, v in r.items()} for r in cmp.rows.iter_rows(named=True)],
+        "summary": [
+            {k: _clean(v) for k, v in r.items()} for r in cmp.summary().iter_rows(named=True)
+        ],
         "problems": [p.to_dict() for p in problems],
     }
 
