@@ -21,7 +21,7 @@ from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
-from tuibench.tui.session import Node
+from tuibench.tui.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine

@@ -19,7 +19,8 @@ from tuibench.tui.export_files import (
     suggest_name,
     with_extension,
 )
-from tuibench.tui.session import Node, Session, ViewState, name_matcher
+from tuibench.tui.session import Session
+from tuibench.tui.state import Node, ViewState, name_matcher
 from tuibench.tui.widgets.iteration_plot import si_labels
 
 
@@ -133,11 +134,30 @@ def test_tick_labels():
     assert si_labels([0.19, 0.2, 0.21]) == ["0.19", "0.20", "0.21"]
 
 
+def test_extensions_agree_with_the_core():
+    from tuibench.core import export
+    from tuibench.tui import export_files
+
+    assert export_files.EXTENSIONS == export.EXTENSIONS
+
+
+def test_the_explorer_starts_before_the_core_is_imported():
+    """Polars, numpy and scipy load in the loading worker, after the first frame."""
+    code = (
+        "import sys, tuibench.tui.app\n"
+        "heavy = [m for m in ('polars', 'numpy', 'scipy') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_report_and_view_state_stay_headless(tmp_path):
     """The report, the core and the explorer's state module never import Textual."""
     results = Path(__file__).resolve().parents[1] / "data" / "tui" / "results"
     code = (
-        "import sys, tuibench.core, tuibench.tui.session, tuibench.tui.export_files\n"
+        "import sys, tuibench.core, tuibench.tui.session, tuibench.tui.state\n"
+        "import tuibench.tui.export_files\n"
         "from tuibench.cli import main\n"
         f"rc = main(['report', {str(results)!r}, '--format', 'json'])\n"
         "assert 'textual' not in sys.modules, 'textual was imported'\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -21,10 +21,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 
-from tuibench.core.compare import Analysis
-from tuibench.core.export import render
-from tuibench.core.load import load
-from tuibench.core.model import ResultSet
 from tuibench.core.problems import Problem
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.keys import APP_KEYS, bindings
@@ -35,10 +31,15 @@ from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen, MarksChanged
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
-from tuibench.tui.session import SORT_LABELS, SORTS, Node, Session, ViewState
+from tuibench.tui.state import SORT_LABELS, SORTS, Node, ViewState
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
+    from tuibench.core.compare import Analysis
+    from tuibench.core.model import ResultSet
+    from tuibench.tui.session import Session
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 NARROW = 100  # below this width the tables take the whole width while they have the focus
@@ -164,6 +165,9 @@ class TuibenchApp(App[int]):
                 self.post_message(LoadProgress(done, total, path))
 
         try:
+            from tuibench.core.compare import Analysis
+            from tuibench.core.load import load
+
             rs = load(self.paths, progress=progress)
             analysis = None
             if not rs.empty:
@@ -181,7 +185,7 @@ class TuibenchApp(App[int]):
             label.update(Text(message.what + " …"))
             return
         bar.update(total=max(message.total, 1), progress=message.done)
-        label.update(Text(message.what, style="dim"))
+        label.update(Text(f"{message.done} / {message.total} files  {message.what}", style="dim"))
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
@@ -211,6 +215,8 @@ class TuibenchApp(App[int]):
                 severity="warning",
                 timeout=10,
             )
+        from tuibench.tui.session import Session
+
         state = ViewState(reference=reference, alpha=self.initial_alpha)
         self.session = Session(rs, message.analysis, state)
         self.main.query_one("#loading").display = False
@@ -475,6 +481,8 @@ class TuibenchApp(App[int]):
         if table is None:
             self.say("Nothing to copy here.", severity="warning")
             return
+        from tuibench.core.export import render
+
         text = render(table, "markdown")
         self.copy_to_clipboard(text)
         lines = text.count("\n")

@@ -1,9 +1,9 @@
 """What the explorer shows, computed from the loaded results and the view state.
 
-Everything the user can change lives in `ViewState`; `Session.recompute()` is the one path
-from that state to what is on screen: the comparison, the metrics that pass the filter, the
-counts in the tree and the order of the summaries. A new option is one field in `ViewState`
-(passed on by `compare_options()` when the core takes it) and one key in `keys.py`.
+Everything the user can change lives in `ViewState` (state.py); `Session.recompute()` is the
+one path from that state to what is on screen: the comparison, the metrics that pass the
+filter, the counts in the tree and the order of the summaries. A new option is one field in
+`ViewState` (passed on by `compare_options()` when the core takes it) and one key in keys.py.
 
 No Textual here: this module is tested and timed on its own.
 """
@@ -11,9 +11,6 @@ No Textual here: this module is tested and timed on its own.
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -21,120 +18,11 @@ from tuibench.core import tables
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.model import ResultSet
 from tuibench.core.tables import Table
+from tuibench.tui.state import Mark, Node, ViewState, name_matcher
 
 METRIC = ["benchmark", "metric"]
 
-# Orders of the summary tables, cycled by the sort key.
-SORTS = ("natural", "worst")
-SORT_LABELS = {"natural": "natural order", "worst": "worst regression first"}
-SUMMARIES_KEPT = 16
-
-
-@dataclass(frozen=True)
-class Node:
-    """A place in the benchmark tree: the root, a benchmark (or a group of them), a metric.
-
-    `parts` is the benchmark name split on `/`; joining them gives the name back exactly.
-    """
-
-    parts: tuple[str, ...] = ()
-    metric: str | None = None
-
-    @property
-    def benchmark(self) -> str:
-        return "/".join(self.parts)
-
-    @property
-    def is_metric(self) -> bool:
-        return self.metric is not None
-
-    @property
-    def is_root(self) -> bool:
-        return not self.parts and self.metric is None
-
-    @property
-    def parent(self) -> Node | None:
-        if self.metric is not None:
-            return Node(self.parts)
-        return Node(self.parts[:-1]) if self.parts else None
-
-    def covers(self, benchmark: str) -> bool:
-        """Whether `benchmark` is this node or lies below it."""
-        if not self.parts:
-            return True
-        name = self.benchmark
-        return benchmark == name or benchmark.startswith(name + "/")
-
-    def title(self) -> str:
-        """Plain text naming the node, for messages and titles."""
-        if self.metric is not None:
-            return f"{self.benchmark} {self.metric}"
-        return self.benchmark or "all benchmarks"
-
-    @staticmethod
-    def of_metric(benchmark: str, metric: str) -> Node:
-        return Node(tuple(benchmark.split("/")), metric)
-
-
-@dataclass(frozen=True)
-class Mark:
-    """A table marked for export, as it was when marked."""
-
-    node: Node
-    reference: str
-    alpha: float
-    table: Table = field(compare=False)
-
-    @property
-    def label(self) -> str:
-        return f"{self.table.title}  (vs {self.reference}, alpha {self.alpha:g})"
-
-
-@dataclass
-class ViewState:
-    """Every choice the user makes in the explorer; nothing else changes what is shown."""
-
-    reference: str = ""
-    alpha: float = 0.05
-    significant_only: bool = False
-    sort: str = SORTS[0]
-    filter_text: str = ""
-    marks: list[Mark] = field(default_factory=list)
-
-    def compare_options(self) -> dict[str, object]:
-        """Keyword arguments of `Analysis.compare()` besides the reference."""
-        return {"alpha": self.alpha}
-
-    def status(self) -> list[tuple[str, str]]:
-        """(label, value) pairs that the header always shows."""
-        return [("ref", self.reference), ("α", f"{self.alpha:g}")]
-
-    def options(self) -> list[tuple[str, str]]:
-        """(label, value) pairs for the header: the choices that differ from the default."""
-        items = []
-        if self.significant_only:
-            items.append(("", "significant only"))
-        if self.sort != SORTS[0]:
-            items.append(("sort", SORT_LABELS[self.sort]))
-        if self.filter_text:
-            items.append(("filter", self.filter_text))
-        if self.marks:
-            items.append(("marked", str(len(self.marks))))
-        return items
-
-
-def name_matcher(text: str) -> Callable[[str, str], bool]:
-    """Case-insensitive match of `benchmark/metric` against a substring or a glob.
-
-    `*` and `?` are wildcards, every other character stands for itself (brackets too), and
-    the pattern may match anywhere in the name.
-    """
-    text = text.strip()
-    if not text:
-        return lambda benchmark, metric: True
-    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in text)
-    pattern = re.compile(regex, re.IGNORECASE | re.DOTALL)
-    return lambda benchmark, metric: pattern.search(f"{benchmark}/{metric}") is not None
+SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 
 
 class Session:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,8 +17,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Select, Static
 
-from tuibench.core.export import FORMATS, render, write_atomic
-from tuibench.core.tables import Table
 from tuibench.tui.export_files import (
     default_path,
     refusal,
@@ -28,7 +26,10 @@ from tuibench.tui.export_files import (
     with_extension,
 )
 from tuibench.tui.screens.confirm import ConfirmScreen
-from tuibench.tui.session import Mark, Node
+from tuibench.tui.state import Mark, Node
+
+if TYPE_CHECKING:
+    from tuibench.core.tables import Table
 
 
 @dataclass
@@ -63,6 +64,8 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        from tuibench.core.export import FORMATS
+
         r = self.request
         with Vertical(classes="dialog", id="export-dialog"):
             yield Static("Export", classes="dialog-title")
@@ -109,7 +112,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
     @property
     def fmt(self) -> str:
         value = self.query_one("#export-format", Select).value
-        return value if isinstance(value, str) else "csv"
+        return value if isinstance(value, str) else "csv"  # a format of core.export.FORMATS
 
     @property
     def marked(self) -> bool:
@@ -184,6 +187,8 @@ class ExportDialog(ModalScreen[ExportDone | None]):
         self._write(target, overwrite=False)
 
     def _write(self, target: Path, overwrite: bool) -> None:
+        from tuibench.core.export import render, write_atomic
+
         tables = self.tables()
         text = render(tables if len(tables) > 1 else tables[0], self.fmt)
         try:

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tuibench.tui.session import Mark
+from tuibench.tui.state import Mark
 
 
 class MarksChanged(Message):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,7 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tuibench.core.model import SystemInfo
+if TYPE_CHECKING:
+    from tuibench.core.model import SystemInfo
 
 
 class ReferencePicker(ModalScreen[str | None]):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
@@ -10,7 +12,10 @@ from textual.widgets.tree import TreeNode
 
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.session import Node, Session
+from tuibench.tui.state import Node
+
+if TYPE_CHECKING:
+    from tuibench.tui.session import Session
 
 # Above this many nodes only the first level starts expanded.
 EXPAND_ALL_UP_TO = 300

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,11 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from tuibench.core.tables import MEAN_LABEL, Table
 from tuibench.tui.palette import Palette
-from tuibench.tui.session import SORT_LABELS, Node, Session
+from tuibench.tui.state import SORT_LABELS, Node
 from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
+
+if TYPE_CHECKING:
+    from tuibench.core.tables import Table
+    from tuibench.tui.session import Session
 
 WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
 
@@ -104,6 +107,8 @@ class DetailPane(VerticalScroll):
         title.append(node.benchmark, "bold")
         title.append(" › ", palette.muted)
         title.append(node.metric or "", "bold")
+        from tuibench.core.tables import MEAN_LABEL
+
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
         facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
         title.append("   " + " · ".join(f for f in facts if f), palette.muted)

@@ -8,7 +8,7 @@ down); when it is wider than the pane it scrolls sideways while the columns that
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -17,8 +17,10 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tuibench.core.tables import Table
 from tuibench.tui.palette import Palette
+
+if TYPE_CHECKING:
+    from tuibench.core.tables import Table
 
 PAD = 1  # blank cells either side of every column
 
