@@ -1,0 +1,193 @@
+"""Speed and memory of the headless core on a large result set. Prints figures; asserts nothing.
+
+    python benchmarks/bench_core.py [--systems 8 --benchmarks 625 --metrics 4
+                                     --iterations 10 --samples 50]
+
+Default: 10 million samples (8 x 625 x 4 x 10 x 50), 20,000 comparison rows. Targets on a
+2-core machine:
+- per-iteration values within 2x a plain polars per-iteration median (the floor);
+- a reference switch over all rows under 100 ms;
+- `tuibench report --format json` under 3x a bare `python -c` that reads the same Parquet file
+  and takes the per-iteration median;
+- peak memory under 2 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from tuibench.core import stats
+from tuibench.core.compare import Analysis
+from tuibench.core.load import load
+
+
+def generate(
+    path: Path, systems: int, benchmarks: int, metrics: int, iterations: int, samples: int
+) -> int:
+    rng = np.random.default_rng(0)
+    per_system = benchmarks * metrics * iterations * samples
+    frames = []
+    for s in range(systems):
+        b = np.repeat(np.arange(benchmarks), metrics * iterations * samples)
+        m = np.tile(np.repeat(np.arange(metrics), iterations * samples), benchmarks)
+        it = np.tile(np.repeat(np.arange(iterations), samples), benchmarks * metrics)
+        base = 100 + 10 * b + m
+        value = base * (1 + 0.01 * s * (b % 7 == 0)) * (1 + rng.normal(0, 0.02, per_system))
+        frames.append(
+            pl.DataFrame(
+                {
+                    "system": pl.Series([f"sys-{s}"], dtype=pl.String).new_from_index(
+                        0, per_system
+                    ),
+                    "benchmark": "suite/bench-" + pl.Series(b).cast(pl.String),
+                    "metric": pl.Series(m).replace_strict(
+                        {0: "time", 1: "latency", 2: "tput", 3: "cpu"}, return_dtype=pl.String
+                    ),
+                    "iteration": it,
+                    "value": value,
+                    "unit": pl.Series(m).replace_strict(
+                        {0: "s", 1: "ms", 2: "ops/s", 3: "s"}, return_dtype=pl.String
+                    ),
+                }
+            )
+        )
+    df = pl.concat(frames)
+    df.write_parquet(path)
+    return df.height
+
+
+def timed(fn, repeat: int = 1):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def child_run(args: list[str]) -> tuple[float, float]:
+    """Wall time and peak RSS (MB) of a child process."""
+    t = time.perf_counter()
+    proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{args[:3]} failed: {proc.stderr[-2000:]}")
+    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--systems", type=int, default=8)
+    ap.add_argument("--benchmarks", type=int, default=625)
+    ap.add_argument("--metrics", type=int, default=4)
+    ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--samples", type=int, default=50)
+    a = ap.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "all.parquet"
+        n = generate(path, a.systems, a.benchmarks, a.metrics, a.iterations, a.samples)
+        print(f"samples: {n:,} in {path.stat().st_size / 1e6:.0f} MB of Parquet")
+
+        t_load, rs = timed(lambda: load([path]))
+        print(f"load (read, validate, number, sort):  {t_load:7.2f} s")
+
+        keys = ["system", "benchmark", "metric", "iteration"]
+        t_floor, _ = timed(lambda: rs.samples.group_by(keys).agg(pl.col("value").median()), 3)
+        t_analysis, analysis = timed(lambda: Analysis(rs))
+        it = analysis.iterations
+        starts = np.r_[0, np.cumsum(it["samples"].to_numpy())[:-1]]
+        counts = it["samples"].to_numpy()
+        hmean = np.zeros(len(counts), bool)
+        values = rs.samples["value"].to_numpy()
+        t_iter, _ = timed(lambda: stats.iteration_values(values, starts, counts, hmean), 3)
+
+        # What a naive tool does: a Python loop of numpy calls per iteration, on a slice.
+        rng = np.random.default_rng(0)
+        k = 2000
+
+        def naive():
+            for g in range(k):
+                x = values[starts[g] : starts[g] + counts[g]]
+                m = int(0.8 * len(x))
+                means = [rng.choice(x, m, replace=False).mean() for _ in range(100)]
+                np.median(means)
+
+        t_naive, _ = timed(naive)
+        t_naive_all = t_naive / k * len(counts)
+        print(f"per-iteration values ({len(counts):,} iterations):")
+        print(f"  plain polars median (floor):         {t_floor:7.3f} s")
+        print(
+            f"  tuibench subselection medians:       {t_iter:7.3f} s  "
+            f"({t_iter / t_floor:.2f}x the floor; target < 2x)"
+        )
+        print(
+            f"  naive per-group loop (extrapolated): {t_naive_all:7.1f} s  "
+            f"({t_naive_all / t_iter:.0f}x slower than tuibench)"
+        )
+        print(f"analysis once per load (values, centres, intervals): {t_analysis:6.2f} s")
+        phases = ", ".join(f"{k} {v:.2f} s" for k, v in analysis.timings.items())
+        print(f"  phases: {phases}")
+        t_trim, _ = timed(lambda: Analysis(rs, trim_outliers=True))
+        print(f"analysis with --trim-outliers (raw and trimmed):    {t_trim:6.2f} s")
+
+        systems = rs.system_names
+        for label, options in (
+            ("", {}),
+            (" with --fdr --threshold 2", {"fdr": True, "threshold": 2.0}),
+        ):
+            times = []
+            for r in range(6):
+                t, cmp = timed(
+                    lambda r=r, o=options: analysis.compare(systems[r % len(systems)], **o)
+                )
+                times.append(t)
+            print(
+                f"reference switch over {cmp.rows.height:,} rows{label}: median "
+                f"{1000 * sorted(times)[len(times) // 2]:.1f} ms, max {1000 * max(times):.1f} ms "
+                "(target < 100 ms)"
+            )
+        t_filter, _ = timed(lambda: cmp.filter(metric="t*"), 3)
+        print(f"filter (recomputes the FDR family):  {1000 * t_filter:7.1f} ms")
+
+        t_report, rss_report = child_run(
+            [
+                sys.executable,
+                "-m",
+                "tuibench",
+                "report",
+                str(path),
+                "--format",
+                "json",
+                "--output",
+                str(Path(tmp) / "r.json"),
+            ]
+        )
+        bare = (
+            "import polars as pl, sys; df = pl.read_parquet(sys.argv[1]); "
+            "df.group_by(['system','benchmark','metric','iteration'])"
+            ".agg(pl.col('value').median())"
+        )
+        t_bare, _ = child_run([sys.executable, "-c", bare, str(path)])
+        print(f"tuibench report --format json:        {t_report:7.2f} s")
+        print(
+            f"bare python -c read + median:          {t_bare:7.2f} s  "
+            f"(report is {t_report / t_bare:.2f}x; target < 3x)"
+        )
+        rows = json.loads((Path(tmp) / "r.json").read_text())["rows"]
+        print(f"report rows: {len(rows):,}")
+        print(f"peak memory of report (max RSS):      {rss_report:7.0f} MB (target < 2048 MB)")
+
+
+if __name__ == "__main__":
+    main()
