@@ -265,6 +265,21 @@ async def test_filter(make_app, loaded):
         assert not app.main.query_one("#filter", Input).display
 
 
+async def test_filter_keeps_keys_typed_straight_after_slash(make_app, loaded):
+    """Typed ahead (as over a slow SSH link), the keys after `/` still reach the filter."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        for key, char in (("slash", "/"), ("w", "w"), ("r", "r"), ("i", "i")):
+            app._driver.send_message(events.Key(key, char))
+        await pilot.pause(0.2)
+        assert app.main.query_one("#filter", Input).value == "wri"
+        assert app.session.visible == [("db/write", "tps")]
+        assert not isinstance(app.screen, ProblemsScreen)
+
+
 async def test_significant_only_and_sort(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -442,3 +457,31 @@ async def test_names_are_never_markup(make_app, loaded):
         await goto(pilot, Node.of_metric("web/[bold]render[/]", "latency"))
         title = app.main.query_one("#pane-title", Static).render()
         assert "web/[bold]render[/]" in str(title)
+
+
+async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
+    results = tmp_path / "results"
+    rows = [("x/[i]y", "[/i]m", it, 10 + it + shift) for it in range(3) for shift in (0, 0.1)]
+    make_system(results, "[red]new", [(b, m, i, v * 1.2) for b, m, i, v in rows])
+    make_system(results, "old", rows)
+    app = TuibenchApp([str(results)], export_dir=str(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert app.session.systems == ["[red]new", "old"]
+        assert "ref [red]new" in header(app)
+        node = Node.of_metric("x/[i]y", "[/i]m")
+        await goto(pilot, node)
+        tree = app.main.query_one(BenchTree)
+        assert tree.shown_label(node).startswith("[/i]m")
+        assert shown(app, "detail")[0][0] == "[red]new (ref)"
+        await pilot.press("space")
+        assert any("x/[i]y [/i]m" in str(n.message) for n in app._notifications)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"reference: old")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.state.reference == "old"
+        await pilot.press("r")
+        prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "[red]new" in prompt

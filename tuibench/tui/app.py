@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -387,7 +387,15 @@ class TuibenchApp(App[int]):
             return
         box = self.main.query_one("#filter", FilterInput)
         box.display = True
-        box.focus()
+        self.main.set_focus(box)  # now: keys typed right after `/` belong to the filter
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys typed right after `/` went to the tree before the filter had the focus, and
+        come back up here: they belong to the filter."""
+        focused = self.focused
+        if isinstance(focused, FilterInput) and event.is_printable and event.character:
+            event.stop()
+            focused.insert_text_at_cursor(event.character)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
