@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -62,7 +62,9 @@ class Loaded(Message):
 class FilterInput(Input):
     """`/` in the tree: filters as you type; enter keeps it, escape clears it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [("escape", "clear_filter", "Clear filter")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear_filter", "Clear filter", id="tuibench.filter.clear")
+    ]
 
     def action_clear_filter(self) -> None:
         self.value = ""
