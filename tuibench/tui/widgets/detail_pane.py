@@ -120,9 +120,13 @@ class DetailPane(VerticalScroll):
             session.metric_rows(node), info["unit"] or "", palette
         )
         notes = Text()
+        prefixes = tuple(f"{name}: " for name in session.systems)
         for note in [*detail.notes, *iterations.notes]:
-            notes.append("• ", palette.warning_style)
-            notes.append(note + "\n")
+            if note.startswith(prefixes):  # about one system: a degenerate case, stand out
+                notes.append("• ", palette.warning_style)
+                notes.append(note + "\n")
+            else:  # a legend of the table
+                notes.append(note + "\n", palette.muted)
         notes.rstrip()
         self._set("#pane-notes", notes)
 
