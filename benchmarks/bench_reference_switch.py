@@ -76,9 +76,13 @@ async def measure(path: str, size: tuple[int, int], repeat: int) -> None:
                 times.append(next(t for t, ok in frames if ok) - start)
                 await pilot.pause()
             ms = [t * 1e3 for t in times]
+            n = len(session.systems)
+            later = ms[n:] or ms  # once every reference has been shown (pictures kept)
             print(
                 f"  {label:13} ({node.title()}), {repeat} switches at {size[0]}x{size[1]}: "
-                f"key to new frame median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms"
+                f"key to new frame median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms;"
+                f" first {n} {', '.join(f'{t:.0f}' for t in ms[:n])} ms; after them median "
+                f"{statistics.median(later):.1f} ms, max {max(later):.1f} ms"
             )
 
 
