@@ -14,11 +14,11 @@ from tuibench.core.load import load
 from tuibench.core.tables import detail_table, fmt_num, summary_table
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.keys import APP_KEYS
-from tuibench.tui.screens.alpha_input import AlphaInput
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.screens.export_dialog import ExportDialog
 from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen
+from tuibench.tui.screens.number_input import AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.state import Node
@@ -236,7 +236,7 @@ async def test_alpha_dialog(make_app, loaded):
         assert isinstance(app.screen, AlphaInput)
         await pilot.press("ctrl+a", "ctrl+k", "2", "enter")  # refused: stays open
         assert isinstance(app.screen, AlphaInput)
-        assert "between 0 and 1" in str(app.screen.query_one("#alpha-error", Static).render())
+        assert "between 0 and 1" in str(app.screen.query_one("#number-error", Static).render())
         await pilot.press("backspace", *"0.0001", "enter")
         assert not isinstance(app.screen, AlphaInput)
         assert app.session.state.alpha == 0.0001
@@ -485,3 +485,55 @@ async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
         await pilot.press("r")
         prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         assert "[red]new" in prompt
+
+
+def core_rows(node: Node = DB_READ_TPS, trim: bool = False, **options) -> list:
+    rs = load(["results"])
+    cmp = Analysis(rs, trim_outliers=trim).compare("base", **options)
+    return detail_table(cmp, node.benchmark, node.metric).rows
+
+
+async def test_fdr_and_threshold(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("d")
+        assert "FDR" in header(app)
+        assert shown(app, "detail") == core_rows(alpha=0.05, fdr=True)
+        await pilot.press("t")
+        assert isinstance(app.screen, ThresholdInput)
+        await pilot.press("x", "enter")  # refused
+        assert isinstance(app.screen, ThresholdInput)
+        await pilot.press("backspace", "2", "enter")
+        assert app.session.state.threshold == 2.0
+        assert "threshold ±2%" in header(app)
+        assert shown(app, "detail") == core_rows(alpha=0.05, fdr=True, threshold=2.0)
+        await pilot.press("t", "ctrl+a", "ctrl+k", "enter")  # empty: no threshold
+        assert app.session.state.threshold is None
+        await pilot.press("d")
+        assert shown(app, "detail") == core_rows(alpha=0.05)
+
+
+async def test_trim_outliers_recomputes_in_the_background(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        analysis = app.session.analysis
+        await pilot.press("o")
+        assert "outliers trimmed" in header(app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.analysis is not analysis
+        assert shown(app, "detail") == core_rows(trim=True, alpha=0.05)
+
+
+async def test_options_from_the_command_line(make_app, loaded):
+    app = make_app(fdr=True, threshold=1.5, trim_outliers=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        for part in ("FDR", "threshold ±1.5%", "outliers trimmed"):
+            assert part in header(app)
+        assert shown(app, "detail") == core_rows(trim=True, alpha=0.05, fdr=True, threshold=1.5)

@@ -26,10 +26,10 @@ from tuibench.core.problems import Problem
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.keys import APP_KEYS, bindings
 from tuibench.tui.palette import Palette, palette_for
-from tuibench.tui.screens.alpha_input import AlphaInput
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen, MarksChanged
+from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.state import SORT_LABELS, SORTS, Node, ViewState
@@ -57,6 +57,14 @@ class Loaded(Message):
         self, rs: ResultSet | None, analysis: Analysis | None, error: str | None = None
     ) -> None:
         self.rs, self.analysis, self.error = rs, analysis, error
+        super().__init__()
+
+
+class Analysed(Message):
+    """A new analysis after an option of the analysis changed (outlier trimming)."""
+
+    def __init__(self, analysis: Analysis | None, options: dict, error: str | None) -> None:
+        self.analysis, self.options, self.error = analysis, options, error
         super().__init__()
 
 
@@ -88,6 +96,9 @@ class TuibenchApp(App[int]):
         seed: int = 0,
         export_dir: str = ".",
         theme: str | None = None,
+        fdr: bool = False,
+        threshold: float | None = None,
+        trim_outliers: bool = False,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]
@@ -97,6 +108,7 @@ class TuibenchApp(App[int]):
         self.seed = seed
         self.export_dir = export_dir
         self.requested_theme = theme
+        self.initial_options = {"fdr": fdr, "threshold": threshold, "trim_outliers": trim_outliers}
         self.session: Session | None = None
         self.problems: list[Problem] = []
         self.loaded = False  # True once loading finished, whatever its outcome
@@ -175,7 +187,8 @@ class TuibenchApp(App[int]):
             analysis = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = Analysis(rs, self.subselections, self.seed)
+                trim = self.initial_options["trim_outliers"]
+                analysis = Analysis(rs, self.subselections, self.seed, trim_outliers=trim)
         except Exception as exc:  # a bug in a reader must not take the explorer down
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
@@ -220,7 +233,7 @@ class TuibenchApp(App[int]):
             )
         from tuibench.tui.session import Session
 
-        state = ViewState(reference=reference, alpha=self.initial_alpha)
+        state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
         self.session = Session(rs, message.analysis, state)
         self.main.query_one("#loading").display = False
         self.main.query_one("#main").display = True
@@ -388,6 +401,51 @@ class TuibenchApp(App[int]):
             lambda alpha: self.update_state(alpha=alpha) if alpha is not None else None,
         )
 
+    def action_toggle_fdr(self) -> None:
+        if self.session is not None:
+            self.update_state(fdr=not self.session.state.fdr)
+
+    def action_set_threshold(self) -> None:
+        if self.session is None:
+            return
+
+        def done(value: object) -> None:
+            if value is not None:
+                self.update_state(threshold=None if value == OFF else value)
+
+        self.push_screen(ThresholdInput(self.session.state.threshold), done)
+
+    # -- options of the analysis: recomputed in a worker --------------------------------
+    def action_toggle_trim(self) -> None:
+        if self.session is None:
+            return
+        self.session.state.trim_outliers = not self.session.state.trim_outliers
+        self._update_status()
+        self.say("Recomputing the statistics …", timeout=2)
+        self.reanalyse(self.session.state.analysis_options())
+
+    @work(thread=True, exclusive=True, group="analyse")
+    def reanalyse(self, options: dict) -> None:
+        from tuibench.core.compare import Analysis
+
+        session = self.session
+        try:
+            analysis = Analysis(session.rs, self.subselections, self.seed, **options)
+        except Exception as exc:  # keep the explorer up; say what happened
+            self.post_message(Analysed(None, options, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(Analysed(analysis, options, None))
+
+    def on_analysed(self, message: Analysed) -> None:
+        session = self.session
+        if session is None or message.options != session.state.analysis_options():
+            return  # an older request: a newer one is on its way
+        if message.analysis is None:
+            self.say(f"Recomputing failed: {message.error}", severity="error")
+            return
+        session.set_analysis(message.analysis)
+        self.update_state()
+
     # -- view -----------------------------------------------------------------------------
     def action_filter(self) -> None:
         if self.session is None:
@@ -524,6 +582,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         export_dir=args.export_dir,
         theme=args.theme,
+        fdr=getattr(args, "fdr", False),
+        threshold=getattr(args, "threshold", None),
+        trim_outliers=getattr(args, "trim_outliers", False),
     )
     app.run(mouse=not args.no_mouse)
     return app.return_code or 0

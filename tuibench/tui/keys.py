@@ -75,6 +75,27 @@ APP_KEYS: list[Key] = [
         "Set the significance level alpha (0 < alpha < 1)",
     ),
     Key(
+        "tuibench.fdr",
+        "d",
+        "toggle_fdr",
+        "FDR",
+        "Judge significance on FDR-adjusted p-values (Benjamini-Hochberg), or raw ones",
+    ),
+    Key(
+        "tuibench.threshold",
+        "t",
+        "set_threshold",
+        "Threshold",
+        "Set a practical threshold in percent (worse/better/equivalent/inconclusive)",
+    ),
+    Key(
+        "tuibench.trim_outliers",
+        "o",
+        "toggle_trim",
+        "Trim",
+        "Drop outlying samples (Tukey fences per iteration) and recompute, or keep them",
+    ),
+    Key(
         "tuibench.filter",
         "slash",
         "filter",

@@ -28,6 +28,10 @@ class Palette:
             return Style(color=_hex(self.better), bold=True)
         if meaning == "reference":
             return Style(bold=True, dim=True)
+        if meaning == "equivalent":  # within the practical threshold
+            return Style(color=_hex(self.neutral), italic=True)
+        if meaning == "inconclusive":
+            return Style(color=_hex(self.warning))
         return Style()
 
     @property

@@ -47,6 +47,11 @@ class Session:
         self.counts: dict[Node, tuple[int, int]] = {}
         self.recompute()
 
+    def set_analysis(self, analysis: Analysis) -> None:
+        """A new analysis of the same results (another option of `Analysis`)."""
+        self.analysis = analysis
+        self._summaries.clear()
+
     @property
     def systems(self) -> list[str]:
         return self.rs.system_names
@@ -131,6 +136,7 @@ class Session:
         """
         s = self.state
         key = (node, s.reference, tuple(sorted(s.compare_options().items())), s.sort)
+        key += tuple(sorted(s.analysis_options().items()))
         key += (s.filter_text, s.significant_only)
         table = self._summaries.pop(key) if key in self._summaries else self._summary(node)
         self._summaries[key] = table

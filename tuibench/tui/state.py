@@ -90,10 +90,17 @@ class ViewState:
     sort: str = SORTS[0]
     filter_text: str = ""
     marks: list[Mark] = field(default_factory=list)
+    fdr: bool = False  # significance from Benjamini-Hochberg adjusted p-values
+    threshold: float | None = None  # practical margin, percent
+    trim_outliers: bool = False  # an option of the analysis: recomputed in the worker
 
     def compare_options(self) -> dict[str, object]:
         """Keyword arguments of `Analysis.compare()` besides the reference."""
-        return {"alpha": self.alpha}
+        return {"alpha": self.alpha, "fdr": self.fdr, "threshold": self.threshold}
+
+    def analysis_options(self) -> dict[str, object]:
+        """Keyword arguments of `Analysis()` that the user can change."""
+        return {"trim_outliers": self.trim_outliers}
 
     def status(self) -> list[tuple[str, str]]:
         """(label, value) pairs that the header always shows."""
@@ -102,6 +109,12 @@ class ViewState:
     def options(self) -> list[tuple[str, str]]:
         """(label, value) pairs for the header: the choices that differ from the default."""
         items = []
+        if self.fdr:
+            items.append(("", "FDR"))
+        if self.threshold is not None:
+            items.append(("threshold", f"±{self.threshold:g}%"))
+        if self.trim_outliers:
+            items.append(("", "outliers trimmed"))
         if self.significant_only:
             items.append(("", "significant only"))
         if self.sort != SORTS[0]:
