@@ -50,10 +50,10 @@ def help_renderable(app) -> Group:
         if not entries:
             continue
         table = RichTable.grid(padding=(0, 2), pad_edge=True)
-        table.add_column(no_wrap=True, style="bold", width=width)
+        table.add_column(no_wrap=True, style="bold")
         table.add_column(ratio=1)
         for keys, what in entries:
-            table.add_row(Text(keys), Text(what))
+            table.add_row(Text(keys.ljust(width)), Text(what))
         parts += [Text(group, style="bold underline"), table, Text("")]
     legend = Text(style="dim")
     legend.append(
