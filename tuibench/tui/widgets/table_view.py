@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 PAD = 1  # blank cells either side of every column
 
 
+MIN_NAME_WIDTH = 20  # a shortened naming column keeps at least this many cells
+
+
 def cell_text(value: object) -> str:
     """A cell as plain text. Display tables hold strings; data tables may hold numbers."""
     if value is None:
@@ -61,7 +64,8 @@ class TableView(ScrollView, can_focus=False):
         self._header: list[str] = []
         self._rows: list[list[str]] = []
         self._styles: list[list[Style | None]] = []
-        self._widths: list[int] = []
+        self._widths: list[int] = []  # each column's natural width
+        self._shown: list[int] = []  # as drawn: a long naming column may give way
         self._right: set[int] = set()
 
     # -- content --------------------------------------------------------------------------
@@ -80,6 +84,7 @@ class TableView(ScrollView, can_focus=False):
             for c, text in enumerate(row[: len(widths)]):
                 widths[c] = max(widths[c], cell_len(text))
         self._widths = widths
+        self._shown = list(widths)
         self.virtual_size = Size(sum(w + 2 * PAD for w in widths), len(self._rows) + 1)
         self._fit_fixed_columns()
         self.refresh(layout=True)
@@ -98,29 +103,34 @@ class TableView(ScrollView, can_focus=False):
     # -- sideways -------------------------------------------------------------------------
     def _edges(self) -> list[int]:
         edges = [0]
-        for w in self._widths[self.fixed_columns :]:
+        for w in self._shown[self.fixed_columns :]:
             edges.append(edges[-1] + w + 2 * PAD)
         return edges
 
     def _fixed_width(self) -> int:
-        return sum(w + 2 * PAD for w in self._widths[: self.fixed_columns])
+        return sum(w + 2 * PAD for w in self._shown[: self.fixed_columns])
 
     def _fit_fixed_columns(self) -> None:
-        """Keep the naming columns in view when the table scrolls sideways, if they leave
-        room for the numbers."""
+        """Keep the naming columns in view when the table scrolls sideways. When they would
+        take more than 55% of the width, the widest is shortened from the left (the end of a
+        hierarchical name tells rows apart), so numbers are on screen even at 80 columns."""
         table = self.table
         if table is None:
             return
         labels = min(table.numeric, default=len(self._widths))
-        widths = [w + 2 * PAD for w in self._widths]
         width = self.scrollable_content_region.width or self.size.width
+        shown = list(self._widths)
         fixed = 0
-        if width and sum(widths) > width:
+        if width and sum(w + 2 * PAD for w in shown) > width and labels < len(shown):
             fixed = labels
-            while fixed and sum(widths[:fixed]) > width * 0.7:
-                fixed -= 1
-        if fixed != self.fixed_columns:
+            excess = sum(w + 2 * PAD for w in shown[:fixed]) - width * 55 // 100
+            if excess > 0:
+                widest = max(range(fixed), key=lambda c: shown[c])
+                shown[widest] = max(MIN_NAME_WIDTH, shown[widest] - excess)
+        if fixed != self.fixed_columns or shown != self._shown:
             self.fixed_columns = fixed
+            self._shown = shown
+            self.virtual_size = Size(sum(w + 2 * PAD for w in shown), len(self._rows) + 1)
             self.refresh()
 
     def on_resize(self) -> None:
@@ -129,7 +139,7 @@ class TableView(ScrollView, can_focus=False):
     @property
     def max_scroll_x(self) -> int:
         """Scrolling stops when the last column is in view beside the fixed ones."""
-        total = sum(w + 2 * PAD for w in self._widths)
+        total = sum(w + 2 * PAD for w in self._shown)
         return max(0, total - self.scrollable_content_region.width)
 
     def scroll_columns(self, direction: int) -> None:
@@ -146,9 +156,11 @@ class TableView(ScrollView, can_focus=False):
     def _segments(self, cells: list[str], styles: list[Style | None], base: Style, start: int):
         """Padded segments of columns `start..` of one line."""
         out = []
-        for c in range(start, len(self._widths)):
+        for c in range(start, len(self._shown)):
             text = cells[c] if c < len(cells) else ""
-            pad = self._widths[c] - cell_len(text)
+            if cell_len(text) > self._shown[c]:
+                text = "…" + text[len(text) - self._shown[c] + 1 :]
+            pad = self._shown[c] - cell_len(text)
             text = " " * pad + text if c in self._right else text + " " * pad
             style = base + styles[c] if c < len(styles) and styles[c] else base
             out.append(Segment(" " * PAD, base))
