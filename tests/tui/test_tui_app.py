@@ -537,3 +537,32 @@ async def test_options_from_the_command_line(make_app, loaded):
         for part in ("FDR", "threshold ±1.5%", "outliers trimmed"):
             assert part in header(app)
         assert shown(app, "detail") == core_rows(trim=True, alpha=0.05, fdr=True, threshold=1.5)
+
+
+async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
+    """The per-metric noise table and the per-system summary show the core's numbers, and
+    follow the reference and the outlier trimming."""
+    from tuibench.core.tables import noise_table, system_summary_table
+    from tuibench.tui.widgets.table_view import cell_text
+
+    def text(table):
+        return [[cell_text(v) for v in row] for row in table.rows]
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        rs = load(["results"])
+        cmp = Analysis(rs).compare("base")
+        assert shown(app, "systems") == text(system_summary_table(cmp))
+        await goto(pilot, DB_READ_TPS)
+        assert shown(app, "noise") == noise_table(cmp, "db/read", "tps").rows
+        await pilot.press("right_square_bracket")
+        patched = Analysis(rs).compare("patched")
+        assert shown(app, "noise") == noise_table(patched, "db/read", "tps").rows
+        await pilot.press("o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "outliers trimmed" in header(app)
+        trimmed = Analysis(rs, trim_outliers=True).compare("patched")
+        assert shown(app, "noise") == noise_table(trimmed, "db/read", "tps").rows
+        assert "raw" in app.main.query_one("#noise", TableView).plain_columns()

@@ -154,6 +154,16 @@ class Session:
     def detail(self, node: Node) -> Table:
         return tables.detail_table(self.cmp, node.benchmark, node.metric or "")
 
+    def noise(self, node: Node) -> Table:
+        return tables.noise_table(self.cmp, node.benchmark, node.metric or "")
+
+    def systems_summary(self, node: Node) -> Table | None:
+        """Per system over the metrics below `node`: geometric mean of ratios and counts."""
+        cmp = self.comparison_under(node)
+        if cmp.rows.height == 0 or len(self.systems) < 2:
+            return None
+        return tables.system_summary_table(cmp)
+
     def iterations(self, node: Node) -> Table:
         return tables.iterations_table(self.cmp, node.benchmark, node.metric or "")
 

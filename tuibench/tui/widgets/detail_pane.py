@@ -52,6 +52,8 @@ class DetailPane(VerticalScroll):
         yield Static(id="pane-message")
         with Vertical(id="metric-view"):
             yield TableView(id="detail")
+            yield Static("Data and noise", classes="heading section")
+            yield TableView(id="noise")
             with Container(id="lower"):  # side by side when wide; the plot first
                 yield IterationPlot(id="plot")
                 with Vertical(id="iterations-box"):
@@ -59,6 +61,8 @@ class DetailPane(VerticalScroll):
                     yield TableView(id="iterations")
         with Vertical(id="summary-view"):
             yield TableView(id="summary")
+            yield Static(id="systems-heading", classes="heading section")
+            yield TableView(id="systems")
         yield Static(id="pane-notes")
 
     def on_resize(self) -> None:
@@ -114,6 +118,8 @@ class DetailPane(VerticalScroll):
         title.append("   " + " · ".join(f for f in facts if f), palette.muted)
         self._set("#pane-title", title)
         self.query_one("#detail", TableView).show(detail, palette)
+        noise = session.noise(node)
+        self.query_one("#noise", TableView).show(noise, palette)
         iterations = session.iterations(node)
         self.query_one("#iterations", TableView).show(iterations, palette)
         self.query_one("#plot", IterationPlot).show(
@@ -121,7 +127,7 @@ class DetailPane(VerticalScroll):
         )
         notes = Text()
         prefixes = tuple(f"{name}: " for name in session.systems)
-        for note in [*detail.notes, *iterations.notes]:
+        for note in [*detail.notes, *noise.notes, *iterations.notes]:
             if note.startswith(prefixes):  # about one system: a degenerate case, stand out
                 notes.append("• ", palette.warning_style)
                 notes.append(note + "\n")
@@ -151,5 +157,13 @@ class DetailPane(VerticalScroll):
         )
         self._set("#pane-title", title)
         self.query_one("#summary", TableView).show(table, palette)
-        notes = Text("\n".join(table.notes), style=palette.muted)
+        systems = session.systems_summary(node)
+        self.query_one("#systems", TableView).display = systems is not None
+        self.query_one("#systems-heading", Static).display = systems is not None
+        legend = list(table.notes)
+        if systems is not None:
+            self._set("#systems-heading", systems.title)
+            self.query_one("#systems", TableView).show(systems, palette)
+            legend += systems.notes
+        notes = Text("\n".join(legend), style=palette.muted)
         self._set("#pane-notes", notes)
