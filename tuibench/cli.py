@@ -86,7 +86,7 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
 
 
 def report_parser() -> argparse.ArgumentParser:
-    from tuibench.core.export import FORMATS
+    from tuibench.core.output_formats import FORMATS
 
     p = _Parser(
         prog="tuibench report",

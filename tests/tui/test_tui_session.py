@@ -134,13 +134,6 @@ def test_tick_labels():
     assert si_labels([0.19, 0.2, 0.21]) == ["0.19", "0.20", "0.21"]
 
 
-def test_extensions_agree_with_the_core():
-    from tuibench.core import export
-    from tuibench.tui import export_files
-
-    assert export_files.EXTENSIONS == export.EXTENSIONS
-
-
 def test_the_explorer_starts_before_the_core_is_imported():
     """Polars, numpy and scipy load in the loading worker, after the first frame."""
     code = (

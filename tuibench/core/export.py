@@ -15,18 +15,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from tuibench.core.output_formats import EXTENSIONS, FORMATS  # noqa: F401 (re-exported)
 from tuibench.core.tables import Table
-
-FORMATS = ("text", "csv", "tsv", "markdown", "latex", "json", "html")
-EXTENSIONS = {
-    "text": "txt",
-    "csv": "csv",
-    "tsv": "tsv",
-    "markdown": "md",
-    "latex": "tex",
-    "json": "json",
-    "html": "html",
-}
 
 
 def render(table: Table | list[Table], fmt: str) -> str:

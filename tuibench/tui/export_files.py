@@ -8,19 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tuibench.core.output_formats import EXTENSIONS
 from tuibench.tui.state import Mark, Node
-
-# The extensions of core.export.EXTENSIONS, which imports the core (polars): a test checks
-# that both agree.
-EXTENSIONS = {
-    "text": "txt",
-    "csv": "csv",
-    "tsv": "tsv",
-    "markdown": "md",
-    "latex": "tex",
-    "json": "json",
-    "html": "html",
-}
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 120

@@ -64,7 +64,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        from tuibench.core.export import FORMATS
+        from tuibench.core.output_formats import FORMATS
 
         r = self.request
         with Vertical(classes="dialog", id="export-dialog"):
