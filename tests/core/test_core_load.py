@@ -168,3 +168,16 @@ def test_nothing_is_written_into_the_results(tmp_path, make_system):
     before = sorted(p for p in tmp_path.rglob("*"))
     load([tmp_path])
     assert sorted(p for p in tmp_path.rglob("*")) == before
+
+
+def test_huge_single_lines_are_problems_not_hangs(tmp_path, make_system):
+    make_system(tmp_path, "s", [("b", "t", 0, 1.0)])
+    (tmp_path / "s" / "huge.txt").write_text("x" * 20_000_000)
+    (tmp_path / "s" / "huge.json").write_text("[" + "1," * 5_000_000 + "1]")
+    (tmp_path / "s" / "cut.json").write_text('{"benchmarks": [' + '{"name": "a"},' * 200_000)
+    rs = load([tmp_path])
+    text = "\n".join(str(p) for p in rs.problems)
+    assert "huge.txt:1: not in any known format" in text
+    assert "huge.json: a JSON list: not a result file" in text
+    assert "cut.json:1: truncated JSON" in text
+    assert rs.samples.height == 1
