@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tuibench.core.model import SystemInfo, natural_key
+from tuibench.core.model import SystemInfo, file_stem, natural_key
 from tuibench.core.problems import Problem
 
 ITER_DIR = re.compile(r"^iter-(\d+)$")
@@ -94,7 +94,7 @@ def _system_names(paths: list[Path]) -> list[str]:
         parts = p.resolve().parts
         tail = list(parts[-depth:])
         if p.is_file():
-            tail[-1] = _stem(p)
+            tail[-1] = file_stem(p)
         return "/".join(tail)
 
     names = [base(p, 1) for p in paths]
@@ -106,18 +106,9 @@ def _system_names(paths: list[Path]) -> list[str]:
     return names
 
 
-def _stem(p: Path) -> str:
-    name = p.name
-    for suffix in (".json.gz", ".csv.gz", ".tsv.gz"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return p.stem
-
-
 def _one_path(p: Path, found: Discovery) -> None:
     if p.is_file():
-        found.units.append(Unit(None, p, None, 0))
-        found.systems = []  # named by the rows' system column, or after the file (load.py)
+        found.units.append(Unit(None, p, None, 0))  # systems: its column, or the file (load.py)
         return
     config = p / CONFIG_TOML
     if config.is_file():

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from tuibench.core.config import Override, infer_better, read_config
-from tuibench.core.discover import _stem, discover
+from tuibench.core.discover import discover
 from tuibench.core.formats import read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
@@ -17,6 +17,7 @@ from tuibench.core.model import (
     FileRecord,
     ResultSet,
     SystemInfo,
+    file_stem,
     natural_key,
 )
 from tuibench.core.problems import Problem
@@ -45,7 +46,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         elif default_system is not None:
             frame = frame.with_columns(pl.lit(default_system, pl.String).alias("system"))
         elif frame.height:
-            name = _stem(unit.path)  # a lone file without a system column is one system
+            name = file_stem(unit.path)  # a lone file without a system column is one system
             frame = frame.with_columns(pl.lit(name, pl.String).alias("system"))
         else:
             frame = frame.with_columns(pl.lit(None, pl.String).alias("system"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
@@ -29,6 +30,14 @@ METRICS_SCHEMA: dict[str, pl.DataType] = {
 }
 
 _DIGITS = re.compile(r"(\d+)")
+
+
+def file_stem(path: Path) -> str:
+    """A file's name without its format suffixes: `run.json.gz` -> `run`."""
+    name = path.name
+    if name.lower().endswith(".gz"):
+        name = name[:-3]
+    return Path(name).stem or path.name
 
 
 def natural_key(name: str) -> tuple:

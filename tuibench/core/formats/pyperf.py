@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tuibench.core.formats.base import ReadResult, Records, as_number, describe
+from tuibench.core.model import file_stem
 from tuibench.core.problems import Problem
 
 NAME = "pyperf JSON"
@@ -82,7 +83,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         return ReadResult(rec.frame(problem, "benchmarks"), problems, info)
     if not benches:
         problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
-    stem = _stem(path) if len(benches) == 1 else None
+    stem = file_stem(path) if len(benches) == 1 else None
     iterations: dict[str, int] = {}
     for i, bench in enumerate(benches):
         where = f"benchmarks[{i}]"
@@ -185,14 +186,6 @@ def _metadata(holder: dict, where: str, problem) -> dict:
         problem(f"'metadata' should be an object, found {describe(md)}; ignored", where)
         return {}
     return md
-
-
-def _stem(path: Path) -> str:
-    name = path.name
-    for suffix in (".gz", ".json"):
-        if name.lower().endswith(suffix):
-            name = name[: -len(suffix)]
-    return name or path.name
 
 
 def _is_name(x: object) -> bool:
