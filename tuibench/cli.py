@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -155,7 +154,7 @@ def _print_problems(problems: list) -> None:
 
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
-    from tuibench.core.export import render, write_atomic
+    from tuibench.core.export import render, report_document, write_atomic
     from tuibench.core.load import load
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
@@ -176,7 +175,7 @@ def report(args: argparse.Namespace) -> int:
     cmp = analysis.compare(reference, args.alpha, fdr=args.fdr, threshold=args.threshold)
     cmp = cmp.filter(args.benchmark, args.metric, args.only_significant)
     if args.format == "json":
-        text = json.dumps(report_json(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
+        text = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
     else:
@@ -197,30 +196,6 @@ def report(args: argparse.Namespace) -> int:
         print(f"tuibench: {cmp.regressions} significant regression(s)", file=sys.stderr)
         return EXIT_REGRESSION
     return EXIT_OK
-
-
-def _clean(v: object) -> object:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, list):
-        return [_clean(x) for x in v]
-    return v
-
-
-def report_json(cmp, problems: list) -> dict:
-    return {
-        "reference": cmp.reference,
-        "alpha": cmp.alpha,
-        "fdr": cmp.fdr,
-        "threshold": cmp.threshold,
-        "trim_outliers": cmp.trim_outliers,
-        "systems": cmp.systems,
-        "rows": [{k: _clean(v) for k, v in r.items()} for r in cmp.rows.iter_rows(named=True)],
-        "summary": [
-            {k: _clean(v) for k, v in r.items()} for r in cmp.summary().iter_rows(named=True)
-        ],
-        "problems": [p.to_dict() for p in problems],
-    }
 
 
 def inspect(args: argparse.Namespace) -> int:

@@ -15,7 +15,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from tuibench.core.compare import Comparison
 from tuibench.core.output_formats import EXTENSIONS, FORMATS  # noqa: F401 (re-exported)
+from tuibench.core.problems import Problem
 from tuibench.core.tables import Table
 
 
@@ -151,11 +153,11 @@ def _html(t: Table) -> str:
     return "\n".join(out) + "\n"
 
 
-def _json_value(v: object) -> object:
+def json_value(v: object) -> object:
     if isinstance(v, float) and not math.isfinite(v):
         return None
     if isinstance(v, list):
-        return [_json_value(x) for x in v]
+        return [json_value(x) for x in v]
     return v
 
 
@@ -163,10 +165,27 @@ def _json_doc(t: Table) -> dict:
     return {
         "title": t.title,
         "columns": t.columns,
-        "rows": [
-            dict(zip(t.columns, (_json_value(v) for v in row), strict=True)) for row in t.rows
-        ],
+        "rows": [dict(zip(t.columns, (json_value(v) for v in row), strict=True)) for row in t.rows],
         "notes": t.notes,
+    }
+
+
+def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
+    """`tuibench report --format json`: the options, every row, the per-system summary."""
+
+    def records(frame) -> list[dict]:
+        return [{k: json_value(v) for k, v in r.items()} for r in frame.iter_rows(named=True)]
+
+    return {
+        "reference": cmp.reference,
+        "alpha": cmp.alpha,
+        "fdr": cmp.fdr,
+        "threshold": cmp.threshold,
+        "trim_outliers": cmp.trim_outliers,
+        "systems": cmp.systems,
+        "rows": records(cmp.rows),
+        "summary": records(cmp.summary()),
+        "problems": [p.to_dict() for p in problems],
     }
 
 
