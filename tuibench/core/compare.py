@@ -693,15 +693,8 @@ class Comparison:
                 }
             )
         schema = {
-            "system": pl.String,
-            "metrics": pl.Int64,
-            "left_out": pl.Int64,
-            "geomean_ratio": pl.Float64,
-            "geomean_ci_low": pl.Float64,
-            "geomean_ci_high": pl.Float64,
-            "better": pl.Int64,
-            "worse": pl.Int64,
-            "same": pl.Int64,
+            c: pl.String if c == "system" else pl.Float64 if c.startswith("geomean") else pl.Int64
+            for c in SUMMARY_COLUMNS
         }
         return pl.DataFrame(out, schema=schema)
 

@@ -69,8 +69,8 @@ def fmt_ci(lo: float | None, hi: float | None) -> str:
     return f"[{fmt_num(lo)}, {fmt_num(hi)}]"
 
 
-def _metric_name(bench: str, metric: str, unit: str | None, with_bench: bool = True) -> str:
-    name = f"{bench} {metric}" if with_bench else metric
+def _metric_name(bench: str, metric: str, unit: str | None) -> str:
+    name = f"{bench} {metric}"
     return f"{name} ({unit})" if unit else name
 
 
