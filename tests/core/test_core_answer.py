@@ -1,0 +1,230 @@
+"""The answer (core/answer.py) against counts, orders and intervals computed by hand."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from tuibench.core.answer import (
+    Answer,
+    answer_lines,
+    build_answer,
+    change_text,
+    counts_text,
+    gain_expr,
+)
+from tuibench.core.compare import Analysis, Comparison
+from tuibench.core.load import load
+
+ITERATION = [1.0, 1.01, 0.99, 1.005, 0.995]
+SAMPLE = [0.998, 1.0, 1.002]
+
+# metric -> (unit, better, base value, factor per system)
+METRICS = {
+    ("db/read", "tps"): ("tx/s", "higher", 41000.0, {"patched": 0.93, "tuned": 1.02}),
+    ("db/read", "latency"): ("ms", "lower", 0.195, {"patched": 1.12, "tuned": 0.97}),
+    ("db/write", "tps"): ("tx/s", "higher", 9800.0, {"patched": 1.05, "tuned": 1.0}),
+    ("startup", "time"): ("s", "lower", 4.81, {"patched": 1.0, "tuned": 0.9}),
+    ("web/render", "latency"): ("ms", "lower", 12.5, {"patched": 1.03, "tuned": 1.0}),
+}
+
+
+def write_results(root, systems=("base", "patched", "tuned")):
+    for order, system in enumerate(systems):
+        folder = root / system
+        folder.mkdir(parents=True)
+        (folder / "system.toml").write_text(f"order = {order}\n")
+        lines = ["benchmark,metric,iteration,sample,value,unit,better"]
+        for (bench, metric), (unit, better, base, factors) in METRICS.items():
+            centre = base * factors.get(system, 1.0)
+            for i, si in enumerate(ITERATION):
+                for j, sj in enumerate(SAMPLE):
+                    lines.append(f"{bench},{metric},{i},{j},{centre * si * sj:.9g},{unit},{better}")
+        (folder / "results.csv").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def comparison(tmp_path_factory) -> Comparison:
+    root = write_results(tmp_path_factory.mktemp("answer") / "results")
+    rs = load([str(root)])
+    return Analysis(rs).compare("base")
+
+
+def gain_by_hand(r: dict) -> float | None:
+    if r["better"] == "higher":
+        return r["change"]
+    if r["better"] == "lower":
+        return -r["change"]
+    return None
+
+
+def test_counts_match_a_plain_loop(comparison):
+    answer = build_answer(comparison)
+    for a in answer.systems:
+        worse = better = same = 0
+        for r in comparison.rows.iter_rows(named=True):
+            if r["system"] != a.system:
+                continue
+            worse += r["verdict"] == "worse"
+            better += r["verdict"] == "better"
+            same += r["verdict"] == "same"
+        assert (a.worse, a.better, a.same, a.other, a.unknown) == (worse, better, same, 0, 0)
+        assert a.worse + a.better + a.same == len(METRICS)
+    patched = next(a for a in answer.systems if a.system == "patched")
+    assert (patched.worse, patched.better) == (3, 1)  # tps, latency, web latency; write tps
+
+
+def test_systems_best_first_by_the_summary(comparison):
+    answer = build_answer(comparison)
+    summary = comparison.summary().sort("geomean_ratio", descending=True)
+    assert [a.system for a in answer.systems] == summary["system"].to_list()
+    assert answer.systems[0].system == "tuned"
+    for a in answer.systems:
+        row = comparison.summary().filter(pl.col("system") == a.system).row(0, named=True)
+        assert a.geomean == row["geomean_ratio"]
+        assert (a.geomean_low, a.geomean_high) == (row["geomean_ci_low"], row["geomean_ci_high"])
+
+
+def test_changes_worst_first_with_gain_and_interval(comparison):
+    answer = build_answer(comparison)
+    patched = next(a for a in answer.systems if a.system == "patched")
+    rows = [
+        r
+        for r in comparison.rows.iter_rows(named=True)
+        if r["system"] == "patched" and r["significant"]
+    ]
+    worse = sorted((r for r in rows if r["verdict"] == "worse"), key=gain_by_hand)
+    better = sorted((r for r in rows if r["verdict"] == "better"), key=lambda r: -gain_by_hand(r))
+    expected = worse + better
+    assert [(c.benchmark, c.metric) for c in patched.changes] == [
+        (r["benchmark"], r["metric"]) for r in expected
+    ]
+    assert patched.listed_total == len(expected) and patched.more == 0
+    for c, r in zip(patched.changes, expected, strict=True):
+        gain = gain_by_hand(r)
+        assert c.size == pytest.approx(gain)
+        lo, hi = r["ratio_ci_low"] - 1, r["ratio_ci_high"] - 1
+        if r["better"] == "lower":
+            lo, hi = -hi, -lo
+        assert (c.low, c.high) == (pytest.approx(lo), pytest.approx(hi))
+        assert c.low <= c.size <= c.high
+        assert c.p == r["p_welch"]
+        assert c.verdict == r["verdict"]
+    # db/read latency is 12 % slower: the worst, about -12 % of gain (lower is better)
+    first = patched.changes[0]
+    assert (first.benchmark, first.metric) == ("db/read", "latency")
+    assert first.size == pytest.approx(-0.12, abs=0.005)
+
+
+def test_change_instead_of_gain(comparison):
+    gains = build_answer(comparison)
+    changes = build_answer(comparison, percent="change")
+    for a, b in zip(gains.systems, changes.systems, strict=True):
+        # the same items in the same (severity) order; only the sign convention differs
+        assert [c.name for c in a.changes] == [c.name for c in b.changes]
+        for g, c in zip(a.changes, b.changes, strict=True):
+            r = comparison.rows.filter(
+                (pl.col("system") == a.system)
+                & (pl.col("benchmark") == g.benchmark)
+                & (pl.col("metric") == g.metric)
+            ).row(0, named=True)
+            assert c.size == pytest.approx(r["change"])
+            assert (c.low, c.high) == (
+                pytest.approx(r["ratio_ci_low"] - 1),
+                pytest.approx(r["ratio_ci_high"] - 1),
+            )
+
+
+def test_limit_keeps_the_worst_and_counts_the_rest(comparison):
+    full = build_answer(comparison)
+    short = build_answer(comparison, limit=1)
+    for a, b in zip(full.systems, short.systems, strict=True):
+        assert b.changes == a.changes[:1]
+        assert b.listed_total == a.listed_total
+        assert b.more == a.listed_total - len(b.changes)
+
+
+def test_gain_expr_follows_the_direction():
+    frame = pl.DataFrame(
+        {"change": [0.1, 0.1, 0.1, -0.2], "better": ["higher", "lower", None, "lower"]}
+    )
+    assert frame.select(gain_expr()).to_series().to_list() == [0.1, -0.1, None, 0.2]
+
+
+def hand_comparison(rows: list[dict]) -> Comparison:
+    """A comparison built from a few rows by hand (base is the reference)."""
+    frame = pl.DataFrame(rows, infer_schema_length=None)
+    return Comparison(reference="base", alpha=0.05, systems=["base", "new"], rows=frame)
+
+
+def row(metric, system, better, change, verdict, significant, iterations=3, p=0.01):
+    ref = system == "base"
+    return {
+        "benchmark": "b",
+        "metric": metric,
+        "unit": "s",
+        "better": better,
+        "system": system,
+        "is_reference": ref,
+        "iterations": iterations,
+        "change": 0.0 if ref else change,
+        "ratio": 1.0 if ref else 1 + change,
+        "ratio_ci_low": None if ref else 1 + change - 0.01,
+        "ratio_ci_high": None if ref else 1 + change + 0.01,
+        "p_welch": None if ref else p,
+        "p_adjusted": None if ref else p,
+        "significant": significant,
+        "verdict": "reference" if ref else verdict,
+    }
+
+
+def test_unknown_direction_and_single_iteration_counted_apart():
+    rows = []
+    for metric, better, change, verdict, sig, its in [
+        ("a", "lower", 0.2, "worse", True, 3),
+        ("b", None, 0.3, "worse", True, 3),  # direction unknown: never called worse
+        ("c", "higher", 0.0, "same", False, 1),  # one iteration on this side
+        ("d", "lower", -0.1, "better", True, 3),
+    ]:
+        rows.append(row(metric, "base", better, 0, "reference", False))
+        rows.append(row(metric, "new", better, change, verdict, sig, its))
+    answer = build_answer(hand_comparison(rows))
+    (a,) = answer.systems
+    assert (a.worse, a.better, a.same, a.unknown, a.single_iteration) == (1, 1, 1, 1, 1)
+    assert [(c.metric, c.verdict) for c in a.changes] == [
+        ("a", "worse"),
+        ("b", "changed"),
+        ("d", "better"),
+    ]
+    unknown = a.changes[1]
+    assert unknown.size is None and unknown.low is None  # no gain without a direction
+    text = counts_text(a, answer.reference)
+    assert text == (
+        "new vs base: ▼1 worse · ▲1 better · 1 same · 1 of unknown direction · 1 from one iteration"
+    )
+    assert change_text(a.changes[0]) == "▼ b a  -20.0% [-21.0%, -19.0%]  p 0.010  worse"
+
+
+def test_text_escapes_names_from_data():
+    rows = [
+        row("\x1b[31mred", "base", "lower", 0, "reference", False),
+        row("\x1b[31mred", "new", "lower", 0.2, "worse", True),
+    ]
+    lines = answer_lines(build_answer(hand_comparison(rows)))
+    assert not any("\x1b" in line for line in lines)
+    assert any("\\x1b[31mred" in line for line in lines)
+
+
+def test_one_system_says_so():
+    answer = Answer("base", 0.05, False, None, "gain", [])
+    assert answer_lines(answer) == ["Only base: nothing to compare it with."]
+
+
+def test_sizes_are_finite_or_none(comparison):
+    for a in build_answer(comparison).systems:
+        for c in a.changes:
+            for x in (c.size, c.low, c.high, c.p):
+                assert x is None or math.isfinite(x)

@@ -1,0 +1,308 @@
+"""The answer first: per system against the reference, how many metrics got worse, better
+or stayed the same, and the significant changes, worst first.
+
+Headless (no Textual): the explorer's first screen, the HTML report and the Markdown copies
+all show this. `build_answer(cmp)` gathers it in a few vectorised polars steps; only the
+listed changes become Python objects. `answer_lines()` renders one line per item.
+
+Sizes are gains by default (positive = better, as mmtests prints them); `percent="change"`
+shows the signed change (positive = a bigger number) instead. A metric whose direction
+nothing states has no gain: it is counted apart ("unknown direction"), never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+if TYPE_CHECKING:
+    from tuibench.core.compare import Comparison
+
+METRIC = ["benchmark", "metric"]
+
+# Verdicts listed as changes, and their order: regressions, then changes whose direction is
+# unknown, then improvements.
+LISTED = {"worse": 0, "changed": 1, "better": 2}
+SAME = ("same", "equivalent")
+
+
+try:  # the shared escaping of names from data
+    from tuibench.core.text import printable
+except ImportError:  # pragma: no cover - until it lands everywhere
+
+    def printable(s: str) -> str:
+        return "".join(
+            c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+            for c in s
+        )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One significant change of one system against the reference."""
+
+    benchmark: str
+    metric: str
+    unit: str | None
+    verdict: str  # worse | better | changed (significant, direction unknown)
+    size: float | None  # gain (positive = better) or change (positive = bigger), a fraction
+    low: float | None  # the size's 95 % interval, a fraction
+    high: float | None
+    p: float | None  # Welch's p, or its Benjamini-Hochberg adjustment under FDR
+    single_iteration: bool  # a side has one iteration: a test of one process
+
+    @property
+    def name(self) -> str:
+        return f"{self.benchmark} {self.metric}"
+
+
+@dataclass(frozen=True)
+class SystemAnswer:
+    """One non-reference system against the reference."""
+
+    system: str
+    worse: int
+    better: int
+    same: int
+    other: int  # inconclusive under a threshold, or no reference value
+    unknown: int  # direction unknown (no gain): counted apart
+    single_iteration: int  # of all compared metrics, those where a side has one iteration
+    geomean: float | None  # per-system summary: above 1 is better
+    geomean_low: float | None
+    geomean_high: float | None
+    changes: list[Change]  # listed, worst first (at most `limit`)
+    listed_total: int  # how many significant changes there are in all
+
+    @property
+    def more(self) -> int:
+        return self.listed_total - len(self.changes)
+
+
+@dataclass(frozen=True)
+class Answer:
+    reference: str
+    alpha: float
+    fdr: bool
+    threshold: float | None
+    percent: str  # "gain" | "change"
+    systems: list[SystemAnswer] = field(default_factory=list)  # best first
+
+
+def gain_expr() -> pl.Expr:
+    """Gain from the signed change and the direction: positive = better, null if unknown.
+
+    Until the comparison rows carry a `gain` column this is the one place that derives it.
+    """
+    return (
+        pl.when(pl.col("better") == "higher")
+        .then(pl.col("change"))
+        .when(pl.col("better") == "lower")
+        .then(-pl.col("change"))
+        .otherwise(None)
+    )
+
+
+def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
+    """`_size`, `_low`, `_high`: gain or change with its 95 % interval (from the ratio's)."""
+    lo, hi = pl.col("ratio_ci_low") - 1, pl.col("ratio_ci_high") - 1
+    if percent == "change":
+        size = pl.col("change")
+        low, high = lo, hi
+    else:
+        size = pl.col("gain") if "gain" in rows.columns else gain_expr()
+        higher, lower = pl.col("better") == "higher", pl.col("better") == "lower"
+        low = pl.when(higher).then(lo).when(lower).then(-hi).otherwise(None)
+        high = pl.when(higher).then(hi).when(lower).then(-lo).otherwise(None)
+    gain = pl.col("gain") if "gain" in rows.columns else gain_expr()
+    return rows.with_columns(
+        gain.cast(pl.Float64).alias("_gain"),
+        size.cast(pl.Float64).alias("_size"),
+        low.cast(pl.Float64).alias("_low"),
+        high.cast(pl.Float64).alias("_high"),
+    )
+
+
+def _single_expr(rows: pl.DataFrame) -> pl.Expr:
+    if "single_iteration" in rows.columns:
+        return pl.col("single_iteration").fill_null(False)
+    return (pl.col("iterations") == 1) | (pl.col("_ref_iterations") == 1)
+
+
+def _with_reference_iterations(rows: pl.DataFrame) -> pl.DataFrame:
+    if "single_iteration" in rows.columns:
+        return rows
+    ref = rows.filter(pl.col("is_reference")).select(
+        *METRIC, pl.col("iterations").alias("_ref_iterations")
+    )
+    return rows.join(ref, on=METRIC, how="left", maintain_order="left")
+
+
+def build_answer(cmp: Comparison, percent: str = "gain", limit: int | None = None) -> Answer:
+    """The answer of a comparison (already filtered as the caller wants it).
+
+    limit: list at most this many changes per system (all when None); `listed_total` still
+    counts them all.
+    """
+    p_col = "p_adjusted" if cmp.fdr else "p_welch"
+    rows = _with_reference_iterations(cmp.rows).filter(~pl.col("is_reference"))
+    rows = _size_columns(rows, percent)
+    unknown = ~pl.col("better").is_in(["lower", "higher"]).fill_null(False)
+    # A significant change of unknown direction is "changed", whatever verdict it carries.
+    verdict = pl.when(unknown & pl.col("significant")).then(pl.lit("changed"))
+    verdict = verdict.otherwise(pl.col("verdict"))
+    rows = rows.with_columns(verdict.alias("verdict"))
+    verdict = pl.col("verdict")
+    counts = rows.group_by("system").agg(
+        ((verdict == "worse") & ~unknown).sum().alias("worse"),
+        ((verdict == "better") & ~unknown).sum().alias("better"),
+        (verdict.is_in(SAME) & ~unknown).sum().alias("same"),
+        (~verdict.is_in(["worse", "better", *SAME]) & ~unknown).sum().alias("other"),
+        unknown.sum().alias("unknown"),
+        _single_expr(rows).sum().alias("single"),
+    )
+    by_system = {r["system"]: r for r in counts.iter_rows(named=True)}
+    summary = {r["system"]: r for r in cmp.summary().iter_rows(named=True)}
+
+    # Regressions by size (most negative gain first), then unknown directions by the size
+    # of the change, then improvements (largest gain first).
+    listed = rows.filter(pl.col("significant") & verdict.is_in(list(LISTED))).with_columns(
+        verdict.replace_strict(LISTED, return_dtype=pl.Int8).alias("_group"),
+        pl.when(verdict == "worse")
+        .then(pl.col("_gain"))
+        .when(verdict == "better")
+        .then(-pl.col("_gain"))
+        .otherwise(-pl.col("change").abs())
+        .alias("_order"),
+        _single_expr(rows).alias("_single"),
+    )
+    listed = listed.sort(["system", "_group", "_order"], nulls_last=True, maintain_order=True)
+    totals = dict(listed.group_by("system").agg(pl.len()).iter_rows())
+    if limit is not None:
+        listed = listed.group_by("system", maintain_order=True).head(limit)
+    changes: dict[str, list[Change]] = {}
+    fields = ["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col, "_single"]
+    for system, bench, metric, unit, v, size, low, high, p, single in listed.select(
+        fields
+    ).iter_rows():
+        changes.setdefault(system, []).append(
+            Change(bench, metric, unit, v, size, low, high, p, bool(single))
+        )
+
+    answers = []
+    for system in cmp.systems:
+        if system == cmp.reference:
+            continue
+        c = by_system.get(system, {})
+        s = summary.get(system, {})
+        answers.append(
+            SystemAnswer(
+                system=system,
+                worse=int(c.get("worse", 0)),
+                better=int(c.get("better", 0)),
+                same=int(c.get("same", 0)),
+                other=int(c.get("other", 0)),
+                unknown=int(c.get("unknown", 0)),
+                single_iteration=int(c.get("single", 0)),
+                geomean=s.get("geomean_ratio"),
+                geomean_low=s.get("geomean_ci_low"),
+                geomean_high=s.get("geomean_ci_high"),
+                changes=changes.get(system, []),
+                listed_total=int(totals.get(system, 0)),
+            )
+        )
+    order = {name: i for i, name in enumerate(cmp.systems)}
+    answers.sort(key=lambda a: (a.geomean is None, -(a.geomean or 0.0), order[a.system]))
+    return Answer(cmp.reference, cmp.alpha, cmp.fdr, cmp.threshold, percent, answers)
+
+
+# -- text -----------------------------------------------------------------------------------
+GLYPH = {"worse": "▼", "better": "▲", "changed": "◆"}
+
+
+def fmt_fraction(x: float | None, decimals: int = 1) -> str:
+    """A signed percentage of a fraction: `+3.1%`; 'n/a' when undefined."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x * 100:+.{decimals}f}%"
+
+
+def _decimals(*xs: float | None) -> int:
+    finite = [abs(x) for x in xs if x is not None and math.isfinite(x)]
+    return 2 if finite and max(finite) < 0.01 else 1
+
+
+def fmt_size(change: Change) -> str:
+    """`-6.5% [-8.1, -4.9]`: the size and its 95 % interval, in percent."""
+    d = _decimals(change.size, change.low, change.high)
+    size = fmt_fraction(change.size, d)
+    if change.low is None or change.high is None:
+        return f"{size} [unbounded]"
+    return f"{size} [{fmt_fraction(change.low, d)}, {fmt_fraction(change.high, d)}]"
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None or not math.isfinite(p):
+        return "p -"
+    return f"p {p:.3f}" if p >= 1e-3 else f"p {p:.0e}"
+
+
+def counts_text(a: SystemAnswer, reference: str) -> str:
+    """`patched vs base: ▼8 worse · ▲2 better · 101 same` (+ what is counted apart)."""
+    parts = [f"▼{a.worse} worse", f"▲{a.better} better", f"{a.same} same"]
+    if a.other:
+        parts.append(f"{a.other} undecided")
+    if a.unknown:
+        parts.append(f"{a.unknown} of unknown direction")
+    if a.single_iteration:
+        parts.append(f"{a.single_iteration} from one iteration")
+    return f"{printable(a.system)} vs {printable(reference)}: " + " · ".join(parts)
+
+
+def change_text(c: Change) -> str:
+    """`▼ db/read tps  -6.5% [-8.1%, -4.9%]  p 0.001  worse`."""
+    single = "  (one iteration)" if c.single_iteration else ""
+    return (
+        f"{GLYPH.get(c.verdict, ' ')} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  "
+        f"{c.verdict}{single}"
+    )
+
+
+def geomean_text(a: SystemAnswer) -> str:
+    """`geomean 0.984 [0.967, 1.002]` (above 1 is better), or '' when undefined."""
+    if a.geomean is None:
+        return ""
+    if a.geomean_low is None or a.geomean_high is None:
+        return f"geomean {a.geomean:.3f}"
+    return f"geomean {a.geomean:.3f} [{a.geomean_low:.3f}, {a.geomean_high:.3f}]"
+
+
+def legend(answer: Answer) -> str:
+    what = "gain (positive = better)" if answer.percent == "gain" else "change (signed)"
+    test = "BH-adjusted Welch p" if answer.fdr else "Welch p"
+    text = (
+        f"Sizes: {what} of the centre against {printable(answer.reference)}, with its 95% "
+        f"interval; significant when {test} < {answer.alpha:g}. Geomean: of the ratios, "
+        "above 1 is better."
+    )
+    if answer.threshold is not None:
+        text += f" Listed only beyond a practical margin of ±{answer.threshold:g}%."
+    return text
+
+
+def answer_lines(answer: Answer) -> list[str]:
+    """The answer as plain text, one line per item."""
+    if not answer.systems:
+        return [f"Only {printable(answer.reference)}: nothing to compare it with."]
+    lines = []
+    for a in answer.systems:
+        head = counts_text(a, answer.reference)
+        g = geomean_text(a)
+        lines.append(f"{head} · {g}" if g else head)
+        lines.extend("  " + change_text(c) for c in a.changes)
+        if a.more:
+            lines.append(f"  … {a.more} more significant change{'s' if a.more != 1 else ''}")
+    lines.append(legend(answer))
+    return lines
