@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from tuibench.core.text import printable
+
 if TYPE_CHECKING:
     from tuibench.core.compare import Comparison
 
@@ -27,17 +29,6 @@ METRIC = ["benchmark", "metric"]
 # unknown, then improvements.
 LISTED = {"worse": 0, "changed": 1, "better": 2}
 SAME = ("same", "equivalent")
-
-
-try:  # the shared escaping of names from data
-    from tuibench.core.text import printable
-except ImportError:  # pragma: no cover - until it lands everywhere
-
-    def printable(s: str) -> str:
-        return "".join(
-            c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
-            for c in s
-        )
 
 
 @dataclass(frozen=True)
