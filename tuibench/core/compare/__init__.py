@@ -1,0 +1,30 @@
+"""ResultSet + reference + options -> the comparison table.
+
+`Analysis` (analysis.py) does everything that does not depend on the reference, once per
+load. `Analysis.compare()` runs the steps of against.py, each vectorised over every row,
+then `decide` (decide.py); the result is a `Comparison` (comparison.py).
+"""
+
+from tuibench.core.compare.analysis import Analysis
+from tuibench.core.compare.columns import (
+    GROUP,
+    METRIC,
+    ROW_COLUMNS,
+    RSD_NOISY,
+    RSD_VERY_NOISY,
+    SUMMARY_COLUMNS,
+)
+from tuibench.core.compare.comparison import Comparison
+from tuibench.core.compare.decide import decide
+
+__all__ = [
+    "GROUP",
+    "METRIC",
+    "ROW_COLUMNS",
+    "RSD_NOISY",
+    "RSD_VERY_NOISY",
+    "SUMMARY_COLUMNS",
+    "Analysis",
+    "Comparison",
+    "decide",
+]

@@ -1,0 +1,234 @@
+"""The steps of a comparison against one reference, each vectorised over every row.
+
+`Analysis.compare` runs them in order: gather every row's reference, Welch's test, the
+change, the ratio with Fieller's interval, the overlap of the intervals, the U test, the
+power hint, the notes; then `decide` gives significance and verdicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from tuibench.core import stats
+from tuibench.core.compare.frames import notes
+
+
+@dataclass
+class Against:
+    """Every row of the analysis next to its metric's reference row."""
+
+    a: dict[str, np.ndarray]  # the analysis' per-row arrays
+    reference: str
+    r: int  # the reference's system id
+    nrow: int
+    m: np.ndarray  # metric id per row
+    s: np.ndarray  # system id per row
+    is_ref: np.ndarray
+    exists: np.ndarray  # the metric has a reference row
+    ref: np.ndarray  # the row index of the reference (0 where none)
+    centre: np.ndarray
+    rcentre: np.ndarray
+    has_ref: np.ndarray  # the reference has a centre
+    other: np.ndarray  # not the reference, and the reference has a centre
+    k: np.ndarray  # iterations of the row
+    rk: np.ndarray  # iterations of the reference (0 where none)
+
+    def refv(self, col: str) -> np.ndarray:
+        return np.where(self.exists, self.a[col].astype(np.float64)[self.ref], np.nan)
+
+
+def gather_reference(a: dict[str, np.ndarray], r: int, reference: str) -> Against:
+    """Every row's reference row (system id `r`) of the same metric."""
+    m, s = a["_m"], a["_s"]
+    nrow = len(m)
+    ref_of_metric = np.full(int(m.max()) + 1 if nrow else 0, -1, dtype=np.int64)
+    is_ref = s == r
+    ref_of_metric[m[is_ref]] = np.flatnonzero(is_ref)
+    ref = ref_of_metric[m] if nrow else np.zeros(0, np.int64)
+    exists = ref >= 0
+    ref = np.where(exists, ref, 0)
+    centre = a["center"].astype(float)
+    rcentre = np.where(exists, a["center"].astype(np.float64)[ref], np.nan)
+    has_ref = ~np.isnan(rcentre)
+    k = a["iterations"].astype(float)
+    rk = np.nan_to_num(np.where(exists, a["iterations"].astype(np.float64)[ref], np.nan), nan=0)
+    return Against(
+        a, reference, r, nrow, m, s, is_ref, exists, ref, centre, rcentre, has_ref,
+        ~is_ref & has_ref, k, rk,
+    )  # fmt: skip
+
+
+@dataclass
+class Welch:
+    p: np.ndarray
+    df: np.ndarray
+    use_s: np.ndarray  # raw samples were used (a side has one iteration)
+    v1: np.ndarray
+    n1: np.ndarray
+    v2: np.ndarray
+    n2: np.ndarray
+
+
+def welch_test(x: Against) -> Welch:
+    """Welch's test on iteration values, unless either side has one iteration: raw samples."""
+    a, refv, k, rk = x.a, x.refv, x.k, x.rk
+    use_s = (k < 2) | (rk < 2)
+    m1 = np.where(use_s, a["_s_mean"], a["_y_mean"])
+    v1 = np.where(use_s, a["_s_var"], a["_y_var"])
+    n1 = np.where(use_s, a["_s_n"], k).astype(float)
+    m2 = np.where(use_s, refv("_s_mean"), refv("_y_mean"))
+    v2 = np.where(use_s, refv("_s_var"), refv("_y_var"))
+    n2 = np.where(use_s, refv("_s_n"), rk).astype(float)
+    p, df = stats.welch(m1, v1, n1, m2, v2, n2)
+    p = np.where(x.other, p, np.nan)
+    return Welch(p, df, use_s, v1, n1, v2, n2)
+
+
+def changes(x: Against) -> tuple[np.ndarray, np.ndarray]:
+    """The relative change of the centre, and of the untrimmed centre."""
+    centre, rcentre, a, is_ref = x.centre, x.rcentre, x.a, x.is_ref
+    with np.errstate(divide="ignore", invalid="ignore"):
+        change = np.where(rcentre != 0, (centre - rcentre) / rcentre, np.nan)
+        raw_ref = x.refv("center_raw")
+        change_raw = np.where(raw_ref != 0, (a["center_raw"] - raw_ref) / raw_ref, np.nan)
+    change = np.where(is_ref & ~np.isnan(centre), 0.0, change)
+    change_raw = np.where(is_ref & ~np.isnan(a["center_raw"]), 0.0, change_raw)
+    return change, change_raw
+
+
+def ratio_interval(x: Against, w: Welch) -> tuple[np.ndarray, ...]:
+    """Ratio of centres with Fieller's interval: (ratio, low, high, unbounded).
+
+    On the scale where means are arithmetic: Amean: y = value, ratio = y / y_ref; Hmean:
+    y = 1/value, ratio = y_ref / y.
+    """
+    a, centre, rcentre = x.a, x.centre, x.rcentre
+    hmean = a["mean_kind"] == "hmean"
+    y, ry = a["_y_mean"], x.refv("_y_mean")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vm1 = w.v1 / w.n1  # variance of each side's mean (same choice of values as Welch)
+        vm2 = w.v2 / w.n2
+    num, den = np.where(hmean, ry, y), np.where(hmean, y, ry)
+    vnum, vden = np.where(hmean, vm2, vm1), np.where(hmean, vm1, vm2)
+    r_lo, r_hi, unbounded = stats.fieller(num, vnum, den, vden, w.df)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(rcentre > 0, centre / rcentre, np.nan)
+    defined = x.other & ~np.isnan(ratio)
+    r_lo, r_hi = np.where(defined, r_lo, np.nan), np.where(defined, r_hi, np.nan)
+    unbounded &= defined
+    ratio = np.where(x.is_ref & (centre > 0), 1.0, np.where(defined, ratio, np.nan))
+    return ratio, r_lo, r_hi, unbounded
+
+
+def interval_overlap(x: Against) -> np.ndarray:
+    """Do the two 95 % intervals overlap? 1.0, 0.0, or NaN where unknown."""
+    a = x.a
+    lo1, hi1, lo2, hi2 = a["ci_low"], a["_hi"], x.refv("ci_low"), x.refv("_hi")
+    known = x.other & ~np.isnan(lo1) & ~np.isnan(hi1) & ~np.isnan(lo2) & ~np.isnan(hi2)
+    with np.errstate(invalid="ignore"):
+        apart = (np.maximum(lo1, lo2) > np.minimum(hi1, hi2)).astype(float)
+    return np.where(known, 1.0 - apart, np.nan)
+
+
+@dataclass
+class UTest:
+    p: np.ndarray
+    min_p: np.ndarray
+    n1: np.ndarray  # pooled samples of the row
+    n2: np.ndarray  # pooled samples of the reference
+
+
+def utest(x: Against, utest_p: np.ndarray, pooled: np.ndarray, p: np.ndarray) -> UTest:
+    """Mann-Whitney U on the pooled samples (precomputed for every pair of systems)."""
+    m, s, r, nrow = x.m, x.s, x.r, x.nrow
+    present = x.other & x.exists
+    p_u = np.where(present, utest_p[m, s, r] if nrow else p, np.nan)
+    n_u1 = pooled[m, s] if nrow else p
+    n_u2 = pooled[m, r] if nrow else p
+    min_p = np.where(present, stats.mwu_min_p(n_u1, n_u2), np.nan)
+    return UTest(p_u, min_p, n_u1, n_u2)
+
+
+def power_hint(
+    x: Against, p: np.ndarray, alpha: float, threshold: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Iterations per system to detect the change (or the threshold) with power 0.8, and
+    where to say so: not significant, more iterations needed than either side has, and the
+    spread lies between iterations (more samples per iteration would not help)."""
+    a, refv = x.a, x.refv
+    hmean = a["mean_kind"] == "hmean"
+    y, ry = a["_y_mean"], refv("_y_mean")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if threshold is None:
+            delta = np.abs(y - ry)
+        else:
+            t = threshold / 100
+            delta = np.abs(ry) * np.where(hmean, t / (1 + t), t)
+        # Pooled across-iteration variance; a side with one iteration lends none.
+        va, vb = a["_y_var"], refv("_y_var")
+        sides = (~np.isnan(va)).astype(float) + (~np.isnan(vb))
+        pooled = np.sqrt((np.nan_to_num(va) + np.nan_to_num(vb)) / sides)
+        d = delta / pooled
+    d = np.where(delta == 0, 0.0, np.where(pooled == 0, np.inf, d))
+    needed = np.where(x.other, stats.iterations_needed(d, alpha), np.nan)
+    needed[np.isinf(needed)] = np.nan
+    between_dominates = a["var_between"] >= a["var_within"] * a["_inv_n"]
+    hint = x.other & ~(p < alpha) & (needed > np.maximum(x.k, x.rk)) & between_dominates
+    hint &= a["var_between"] > 0
+    return needed, hint
+
+
+def row_notes(
+    x: Against,
+    w: Welch,
+    u: UTest,
+    unbounded: np.ndarray,
+    needed: np.ndarray,
+    hint: np.ndarray,
+    alpha: float,
+) -> pl.Series:
+    """The notes that depend on the reference, one string (or null) per row."""
+    is_ref, has_ref, other, p = x.is_ref, x.has_ref, x.other, w.p
+    samples_for = stats.mwu_samples_for(alpha)
+    zero_var = (w.v1 == 0) & (w.v2 == 0) & other
+    return notes(
+        (~is_ref & ~has_ref, f"the reference {x.reference} has no results for this metric"),
+        (other & w.use_s & ~np.isnan(p), "one iteration on a side: Welch's test on raw samples"),
+        (~is_ref & has_ref & np.isnan(p) & ~np.isnan(x.centre), "too few values for a test"),
+        (zero_var & (p == 0), "no variation on either side: the difference is exact"),
+        (zero_var & (p == 1), "identical constant values on both sides"),
+        (has_ref & (x.rcentre == 0) & ~is_ref, "reference centre is zero: no relative change"),
+        (
+            u.min_p >= alpha,
+            pl.format(
+                "the U test cannot reach p < {} with {} and {} samples (smallest p {}); "
+                "it needs at least {} per side",
+                pl.lit(f"{alpha:g}"),
+                pl.col("n1"),
+                pl.col("n2"),
+                pl.col("min_p").round_sig_figs(2),
+                pl.lit(samples_for),
+            ),
+        ),
+        (
+            unbounded,
+            "ratio interval unbounded: the denominator's interval includes zero",
+        ),
+        (
+            hint,
+            pl.format(
+                "about {} iterations per system would detect this change; add "
+                "iterations, not samples per iteration (the spread is between iterations)",
+                pl.col("needed"),
+            ),
+        ),
+        data={
+            "n1": u.n1.astype(np.int64),
+            "n2": u.n2.astype(np.int64),
+            "min_p": u.min_p,
+            "needed": np.nan_to_num(needed).astype(np.int64),
+        },
+    )

@@ -1,0 +1,358 @@
+"""ResultSet + reference + options -> the comparison table.
+
+`Analysis` does everything that does not depend on the reference, once per load: the outlier
+fences (and the trim, when asked), the per-iteration values, the per-system centres,
+intervals, noise figures and variance components, and the Mann-Whitney U statistics of every
+pair of systems. `Analysis.compare()` only gathers every row's reference and runs the
+vectorised tests on moments, so a reference switch is cheap.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import polars as pl
+
+from tuibench.core import stats
+from tuibench.core.compare.against import (
+    changes,
+    gather_reference,
+    interval_overlap,
+    power_hint,
+    ratio_interval,
+    row_notes,
+    utest,
+    welch_test,
+)
+from tuibench.core.compare.columns import (
+    GROUP,
+    METRIC,
+    ROW_COLUMNS,
+    RSD_NOISY,
+    RSD_VERY_NOISY,
+)
+from tuibench.core.compare.comparison import Comparison
+from tuibench.core.compare.decide import decide
+from tuibench.core.compare.frames import join_notes, notes, reciprocal, rle_groups
+from tuibench.core.model import ResultSet
+
+# Undefined numbers (NaN) leave as null, so that they never read as numbers.
+NAN_IS_NULL = (
+    "center",
+    "ci_low",
+    "ci_high",
+    "change",
+    "ratio",
+    "ratio_ci_low",
+    "ratio_ci_high",
+    "p_welch",
+    "p_utest",
+    "utest_min_p",
+    "rsd",
+    "center_raw",
+    "change_raw",
+    "rsd_raw",
+    "var_within",
+    "var_between",
+)
+
+
+def rsd_flag() -> pl.Expr:
+    return (
+        pl.when(pl.col("rsd").is_nan())
+        .then(None)
+        .when(pl.col("rsd") > RSD_VERY_NOISY)
+        .then(pl.lit("very-noisy"))
+        .when(pl.col("rsd") > RSD_NOISY)
+        .then(pl.lit("noisy"))
+        .otherwise(pl.lit("ok"))
+        .alias("rsd_flag")
+    )
+
+
+class Analysis:
+    """Reference-independent statistics of a ResultSet.
+
+    trim_outliers: drop, before anything else is computed, every sample outside the mild
+    Tukey fences (1.5 IQR) of its own iteration; the rows then also carry the centre, change
+    and RSD of the untrimmed samples (`center_raw`, `change_raw`, `rsd_raw`).
+    """
+
+    def __init__(
+        self,
+        rs: ResultSet,
+        subselections: int = 100,
+        seed: int = 0,
+        trim_outliers: bool = False,
+    ):
+        if subselections < 1:
+            raise ValueError("subselections must be at least 1")
+        self.rs = rs
+        self.subselections = subselections
+        self.seed = seed
+        self.trim_outliers = trim_outliers
+        self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
+        clock = time.perf_counter()
+        self.iterations = self._iterations()
+        self.timings["iterations"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.groups = self._groups()
+        self.timings["systems"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self._pairs()
+        self.timings["u-test pairs"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        stats.iterations_needed(np.zeros(0), 0.05)  # solve the default power table now
+        self.timings["power table"] = time.perf_counter() - clock
+        # The samples are not needed once everything above is computed.
+        del self._raw, self._values, self._sample_iter
+
+    # -- step 1: outliers, then one robust value per iteration ----------------------------
+    def _iterations(self) -> pl.DataFrame:
+        samples = self.rs.samples
+        it_keys = [*GROUP, "iteration"]
+        ids, starts = rle_groups(samples, it_keys)
+        counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
+        keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
+        keys = keys.join(
+            self.rs.metrics.select(*METRIC, "mean_kind"),
+            on=METRIC,
+            how="left",
+            maintain_order="left",
+        )
+        hmean = (keys["mean_kind"] == "hmean").to_numpy()
+        values = samples["value"].to_numpy()
+        low, high, n_low, n_high, n_ext = stats.tukey(values, starts, counts)
+        out = {"outliers_low": n_low, "outliers_high": n_high, "outliers_extreme": n_ext}
+        self._hmean_it = hmean
+        self._raw = (values, ids, starts, counts)
+        if self.trim_outliers:
+            keep = (values >= np.repeat(low, counts)) & (values <= np.repeat(high, counts))
+            values, ids = values[keep], ids[keep]
+            counts = counts - n_low - n_high
+            starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if len(starts) else starts
+        v = stats.iteration_values(values, starts, counts, hmean, self.subselections, self.seed)
+        self._sample_iter = ids  # iteration index of every analysed sample
+        self._values = values
+        self._it_starts, self._it_counts = starts, counts
+        return keys.drop("mean_kind").with_columns(
+            pl.Series("samples", counts, dtype=pl.Int64),
+            pl.Series("value", v, dtype=pl.Float64),
+            *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+        )
+
+    # -- step 2: centre, interval and noise per system ------------------------------------
+    def _centres(
+        self, v: np.ndarray, x: np.ndarray, sample_group: np.ndarray, gid: np.ndarray, ng: int
+    ) -> dict[str, np.ndarray]:
+        """Centre and interval from iteration values `v` and samples `x` (any sample set)."""
+        hmean = self._hmean_g
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.where(hmean[gid], 1.0 / v, v)  # the scale on which means are arithmetic
+        k, y_mean, y_var = stats.group_moments(y, gid, ng)
+        # Raw samples on the same scale: the interval for one iteration, and Welch's
+        # fallback when either side has a single iteration.
+        h_s = hmean[sample_group]
+        xs = reciprocal(x, h_s)
+        n_s, s_mean, s_var = stats.group_moments(xs, sample_group, ng)
+        lo_it, hi_it = stats.t_interval(y_mean, y_var, k)
+        lo_s, hi_s = stats.t_interval(y_mean, s_var, n_s)  # centred on the iteration value
+        one = k == 1
+        lo_y, hi_y = np.where(one, lo_s, lo_it), np.where(one, hi_s, hi_it)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            centre = np.where(hmean, 1.0 / y_mean, y_mean)
+            # Reciprocals reverse the order; a non-positive lower bound means unbounded.
+            ci_low = np.where(hmean, np.where(hi_y > 0, 1.0 / hi_y, np.nan), lo_y)
+            ci_high = np.where(hmean, np.where(lo_y > 0, 1.0 / lo_y, np.inf), hi_y)
+        nonpos = stats.group_sums(h_s & ~(x > 0), sample_group, ng) > 0
+        return {
+            "k": k,
+            "y_mean": y_mean,
+            "y_var": y_var,
+            "n_s": n_s,
+            "s_mean": s_mean,
+            "s_var": s_var,
+            "centre": np.where(nonpos, np.nan, centre),
+            "ci_low": np.where(nonpos, np.nan, ci_low),
+            "ci_high": np.where(nonpos, np.nan, ci_high),  # inf: unbounded above
+            "nonpos": nonpos,
+        }
+
+    def _groups(self) -> pl.DataFrame:
+        it = self.iterations
+        gid, gstarts = rle_groups(it, GROUP)
+        ng = len(gstarts)
+        keys = it.select(GROUP)[gstarts] if ng else it.select(GROUP)
+        keys = keys.join(self.rs.metrics, on=METRIC, how="left", maintain_order="left")
+        self._hmean_g = hmean = (keys["mean_kind"] == "hmean").to_numpy()
+
+        x = self._values
+        sample_group = gid[self._sample_iter] if ng else np.zeros(0, np.int64)
+        c = self._centres(it["value"].to_numpy(), x, sample_group, gid, ng)
+        one, n_s = c["k"] == 1, c["n_s"]
+
+        # Noise: RSD of the samples, outliers, variance components (on the measured values).
+        it_n, it_mean, it_var = stats.group_moments(x, self._sample_iter, len(gid))
+        rsd = stats.relative_sd(*stats.pooled_moments(it_n, it_mean, it_var, gid, ng))
+        var_within, var_between, inv_n = stats.variance_components(it_n, it_mean, it_var, gid, ng)
+        out = {
+            k: stats.group_sums(it[k].to_numpy(), gid, ng)
+            for k in ("outliers_low", "outliers_high", "outliers_extreme")
+        }
+        if self.trim_outliers:  # the same figures from every sample, for comparison
+            raw_values, raw_iter, raw_starts, raw_counts = self._raw
+            raw_group = gid[raw_iter] if ng else np.zeros(0, np.int64)
+            _, m_r, v_r = stats.group_moments(raw_values, raw_group, ng)
+            rsd_raw = stats.relative_sd(m_r, v_r)
+            v_raw = stats.iteration_values(
+                raw_values, raw_starts, raw_counts, self._hmean_it, self.subselections, self.seed
+            )
+            centre_raw = self._centres(v_raw, raw_values, raw_group, gid, ng)["centre"]
+        else:
+            rsd_raw, centre_raw = rsd, c["centre"]
+
+        nonpos, ci_high = c["nonpos"], c["ci_high"]
+        note = notes(
+            (one & (n_s == 1), "one iteration with one sample: no interval and no test"),
+            (
+                one & (n_s > 1),
+                "one iteration: interval from its samples, which understates run-to-run variation",
+            ),
+            (hmean & nonpos, "non-positive values: the harmonic mean is undefined"),
+            (
+                hmean & ~nonpos & np.isinf(ci_high),
+                "interval too wide for a harmonic mean: upper bound unbounded",
+            ),
+        )
+        values_list = it.group_by(GROUP, maintain_order=True).agg(
+            pl.col("value").alias("iteration_values"),
+            pl.col("samples").sum().alias("samples"),
+        )
+        frame = (
+            keys.with_columns(
+                pl.Series("iterations", c["k"].astype(np.int64)),
+                pl.Series("center", c["centre"]),
+                pl.Series("ci_low", c["ci_low"]),
+                pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
+                pl.Series("rsd", rsd),
+                *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+                pl.Series("center_raw", centre_raw),
+                pl.Series("rsd_raw", rsd_raw),
+                pl.Series("var_within", var_within),
+                pl.Series("var_between", var_between),
+                pl.Series("_inv_n", inv_n),
+                pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
+                pl.Series("_y_mean", c["y_mean"]),
+                pl.Series("_y_var", c["y_var"]),
+                pl.Series("_s_n", c["n_s"]),
+                pl.Series("_s_mean", c["s_mean"]),
+                pl.Series("_s_var", c["s_var"]),
+                pl.Series("_g", np.arange(ng, dtype=np.int64)),
+                note.alias("_note"),
+            )
+            .with_columns(values_list["iteration_values"], values_list["samples"])
+            # Rows by metric in natural order, then by system: every table's order. The
+            # Enum codes are that order; names leave the core as plain strings.
+            .sort(*(pl.col(c).to_physical() for c in ("benchmark", "metric", "system")))
+            .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
+        )
+        m_id, _ = rle_groups(frame, METRIC)
+        names = self.rs.system_names
+        s_id = (
+            frame["system"].replace_strict(
+                {n: i for i, n in enumerate(names)}, default=-1, return_dtype=pl.Int64
+            )
+        ).to_numpy()
+        frame = frame.with_columns(pl.Series("_m", m_id), pl.Series("_s", s_id))
+        # Everything compare() reads, as numpy once.
+        wanted = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
+        wanted += ("var_within", "var_between")
+        self._a = {
+            col: frame[col].to_numpy()
+            for col in frame.columns
+            if (col.startswith("_") and col != "_note") or col in wanted
+        }
+        self._gid, self._gstarts = gid, gstarts
+        return frame
+
+    # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
+    def _pairs(self) -> None:
+        a = self._a
+        g = a["_g"]  # frame row -> group id in sample order
+        ng, s = len(g), max(1, len(self.rs.system_names))
+        nm = int(a["_m"].max()) + 1 if ng else 0
+        counts = np.zeros(ng, dtype=np.int64)
+        first = np.zeros(ng, dtype=np.int64)
+        if ng:
+            n_per_group = np.bincount(self._gid, weights=self._it_counts, minlength=ng)
+            counts = n_per_group[g].astype(np.int64)
+            first = self._it_starts[self._gstarts][g]  # first sample of every group
+        # The analysed samples rearranged metric by metric (rows are in that order).
+        new_starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+        idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
+        labels = np.repeat(a["_s"].astype(np.int8 if s < 128 else np.int64), counts)
+        blocks = np.bincount(a["_m"], weights=counts, minlength=nm).astype(np.int64)
+        bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
+        u, n, tie = stats.mwu_pairs(self._values[idx], labels, bstarts, blocks, s)
+        self._utest_p = stats.mwu_pvalue(u, n[:, :, None], n[:, None, :], tie)
+        self._pooled = n
+
+    # -- step 3: against the reference ---------------------------------------------------
+    def compare(
+        self,
+        reference: str,
+        alpha: float = 0.05,
+        fdr: bool = False,
+        threshold: float | None = None,
+    ) -> Comparison:
+        """Every row against `reference`.
+
+        fdr: significance (the marks and verdicts) from the Benjamini-Hochberg adjusted Welch
+        p-values over all non-reference rows instead of the raw ones. threshold: a practical
+        margin in percent (2 means +/-2 %); verdicts are then worse, better, equivalent or
+        inconclusive from the ratio's 95 % interval (see `decide`).
+        """
+        if reference not in self.rs.system_names:
+            raise ValueError(
+                f"unknown reference system {reference!r}; systems are: "
+                + ", ".join(self.rs.system_names)
+            )
+        if threshold is not None and not threshold > 0:
+            raise ValueError(f"threshold must be a positive percentage, not {threshold}")
+        x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
+        w = welch_test(x)
+        change, change_raw = changes(x)
+        ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
+        u = utest(x, self._utest_p, self._pooled, w.p)
+        needed, hint = power_hint(x, w.p, alpha, threshold)
+        rows = self.groups.with_columns(
+            pl.Series("is_reference", x.is_ref),
+            pl.Series("change", change),
+            pl.Series("ratio", ratio),
+            pl.Series("ratio_ci_low", r_lo),
+            pl.Series("ratio_ci_high", r_hi),
+            pl.Series("p_welch", w.p),
+            pl.Series("ci_overlap", interval_overlap(x)).fill_nan(None).cast(pl.Boolean),
+            pl.Series("p_utest", u.p),
+            pl.Series("utest_min_p", u.min_p),
+            rsd_flag(),
+            pl.lit(self.trim_outliers).alias("trimmed"),
+            pl.Series("change_raw", change_raw),
+            pl.Series("iterations_needed", needed).fill_nan(None).cast(pl.Int64),
+            join_notes(self.groups["_note"], row_notes(x, w, u, unbounded, needed, hint, alpha)),
+        ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)
+        # Reference first within each metric, then the systems in their order.
+        rows = rows[np.argsort(x.m * 2 + ~x.is_ref, kind="stable")]
+        systems = [reference] + [n for n in self.rs.system_names if n != reference]
+        rows = decide(
+            rows.with_columns(
+                pl.lit(None, pl.Float64).alias("p_adjusted"),
+                pl.lit(False).alias("significant"),
+                pl.lit("", pl.String).alias("verdict"),
+            ).select(ROW_COLUMNS),
+            alpha,
+            fdr,
+            threshold,
+        )
+        return Comparison(reference, alpha, systems, rows, fdr, threshold, self.trim_outliers)

@@ -1,0 +1,54 @@
+"""Small polars/numpy helpers shared by the comparison steps."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+
+
+def rle_groups(df: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Group id of every row and the start row of each group, for a frame sorted by keys."""
+    ids = df.select(pl.struct(keys).rle_id()).to_series().to_numpy().astype(np.int64)
+    if len(ids) == 0:
+        return ids, ids
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    return ids, starts
+
+
+def reciprocal(x: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """1/x where `where` (NaN for non-positive x there), x elsewhere."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(where, np.where(x > 0, 1.0 / x, np.nan), x)
+
+
+def notes(*conds: tuple[np.ndarray, str | pl.Expr], data: dict | None = None) -> pl.Series:
+    """Join the texts whose condition holds, per row; null where none does.
+
+    A text may be a polars expression over the columns in `data` (one value per row).
+    """
+    n = len(conds[0][0]) if conds else 0
+    cols = {f"_c{i}": np.asarray(mask, dtype=bool) for i, (mask, _) in enumerate(conds)}
+    frame = pl.DataFrame({**cols, **(data or {})}, height=n)
+    parts = [
+        pl.when(pl.col(f"_c{i}")).then(text if isinstance(text, pl.Expr) else pl.lit(text))
+        for i, (_, text) in enumerate(conds)
+    ]
+    joined = pl.concat_str(parts, separator="; ", ignore_nulls=True)
+    return frame.select(pl.when(joined != "").then(joined).alias("note")).to_series()
+
+
+def join_notes(first: pl.Series, second: pl.Series) -> pl.Series:
+    joined = pl.concat_str([pl.col("a"), pl.col("b")], separator="; ", ignore_nulls=True)
+    return (
+        pl.DataFrame({"a": first, "b": second})
+        .select(pl.when(joined != "").then(joined).alias("note"))
+        .to_series()
+    )
+
+
+def glob(col: pl.Expr, pattern: str) -> pl.Expr:
+    """Shell-style glob (`*`, `?`) over the whole name, as a polars expression."""
+    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in pattern)
+    return col.str.contains(f"^{regex}$")

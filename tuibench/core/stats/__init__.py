@@ -1,0 +1,76 @@
+"""Vectorised statistics over many groups at once (numpy/scipy only: no polars, no I/O).
+
+Groups are contiguous runs in flat arrays, described by `starts` and `counts`, or group ids
+per value. Every function works on all groups in one go; the only Python loops are over
+distinct group sizes (a handful), never over groups.
+
+The method (DESIGN.md, "Statistics"):
+1. per iteration, the median of B subselection means (80 % of the samples, without
+   replacement), of the mean kind (arithmetic, or harmonic for rates): `subselection`;
+2. per system, the mean of those values with a Student t interval across iterations
+   (on reciprocals for harmonic means): `moments`;
+3. against the reference, Welch's t-test with Welch-Satterthwaite degrees of freedom: `welch`;
+   the ratio's interval by Fieller (`fieller`), the U test (`utest`), the false discovery
+   rate (`fdr`), iterations needed (`power`), noise (`tukey`, `variance`).
+"""
+
+from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK
+from tuibench.core.stats.fdr import bh_adjust
+from tuibench.core.stats.fieller import fieller
+from tuibench.core.stats.moments import (
+    group_moments,
+    group_sums,
+    pooled_moments,
+    relative_sd,
+    t_interval,
+    t_quantile,
+)
+from tuibench.core.stats.power import POWER, POWER_TABLE_MAX, iterations_needed
+from tuibench.core.stats.subselection import (
+    SUBSET_FRACTION,
+    group_shift,
+    iteration_values,
+    selection_matrix,
+    subset_size,
+)
+from tuibench.core.stats.tukey import EXTREME, MILD, tukey
+from tuibench.core.stats.utest import (
+    EXACT_MAX,
+    mwu_min_p,
+    mwu_pairs,
+    mwu_pvalue,
+    mwu_samples_for,
+)
+from tuibench.core.stats.variance import variance_components
+from tuibench.core.stats.welch import welch
+
+__all__ = [
+    "CHUNK",
+    "EXACT_MAX",
+    "EXTREME",
+    "MILD",
+    "POWER",
+    "POWER_TABLE_MAX",
+    "SORT_CHUNK",
+    "SUBSET_FRACTION",
+    "bh_adjust",
+    "fieller",
+    "group_moments",
+    "group_shift",
+    "group_sums",
+    "iteration_values",
+    "iterations_needed",
+    "mwu_min_p",
+    "mwu_pairs",
+    "mwu_pvalue",
+    "mwu_samples_for",
+    "pooled_moments",
+    "relative_sd",
+    "selection_matrix",
+    "subset_size",
+    "t_interval",
+    "t_quantile",
+    "tukey",
+    "variance_components",
+    "welch",
+]

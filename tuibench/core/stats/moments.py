@@ -1,0 +1,65 @@
+"""Per-group counts, means, variances and t intervals, by bincount over group ids."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+
+def group_moments(
+    x: np.ndarray, group: np.ndarray, ngroups: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count, mean and sample variance (ddof 1; NaN below 2) of `x` per group id."""
+    n = np.bincount(group, minlength=ngroups).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=x, minlength=ngroups) / n
+        dev = x - mean[group]
+        var = np.bincount(group, weights=dev * dev, minlength=ngroups) / (n - 1)
+    var[n < 2] = np.nan
+    return n, mean, var
+
+
+def group_sums(flags: np.ndarray, group: np.ndarray, ngroups: int) -> np.ndarray:
+    """How many flags are set per group id (integers)."""
+    w = np.asarray(flags, dtype=np.float64)
+    return np.bincount(group, weights=w, minlength=ngroups).round().astype(np.int64)
+
+
+def pooled_moments(
+    it_n: np.ndarray, it_mean: np.ndarray, it_var: np.ndarray, group: np.ndarray, ngroups: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample variance (ddof 1) of all the samples of each group, from the moments
+    of its parts (iterations): no second pass over the samples."""
+    n = np.bincount(group, weights=it_n, minlength=ngroups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=it_n * it_mean, minlength=ngroups) / n
+        dev = it_mean - mean[group]
+        ss = np.where(it_n > 1, (it_n - 1) * np.nan_to_num(it_var), 0.0) + it_n * dev * dev
+        var = np.bincount(group, weights=ss, minlength=ngroups) / (n - 1)
+    var[n < 2] = np.nan
+    return mean, var
+
+
+def relative_sd(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Relative standard deviation in percent, 100 s / |mean|; NaN where undefined."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = 100.0 * np.sqrt(var) / np.abs(mean)
+    return np.where(np.isfinite(out), out, np.nan)
+
+
+def t_quantile(q: float, df: np.ndarray) -> np.ndarray:
+    """Student t quantile, vectorised; NaN where df < 1."""
+    df = np.asarray(df, dtype=np.float64)
+    out = np.full(df.shape, np.nan)
+    ok = df >= 1
+    out[ok] = special.stdtrit(df[ok], q)
+    return out
+
+
+def t_interval(
+    mean: np.ndarray, var: np.ndarray, n: np.ndarray, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided Student t interval for the mean: mean -/+ t(1-a/2, n-1) s / sqrt(n)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = t_quantile(0.5 + level / 2, n - 1) * np.sqrt(var / n)
+    return mean - half, mean + half

@@ -1,0 +1,192 @@
+"""Mann-Whitney U for every pair of labels (systems) within blocks (metrics)."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy import special
+
+from tuibench.core.stats.blocks import SORT_CHUNK
+
+EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values and no ties
+
+
+def _block_sort(
+    values: np.ndarray, labels: np.ndarray, starts: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sort every block's values in place of the block; the labels follow their values."""
+    out = np.empty(len(values), dtype=np.float64)
+    lab = np.empty(len(values), dtype=labels.dtype)
+    for n in np.unique(counts[counts > 0]):
+        idx = np.flatnonzero(counts == n)
+        cols = np.arange(n)
+        step = max(1, SORT_CHUNK // int(n))
+        for lo in range(0, len(idx), step):
+            part = idx[lo : lo + step]
+            first, size = int(starts[part[0]]), len(part) * int(n)
+            if int(starts[part[-1]]) - first == size - n:  # adjacent blocks: plain slices
+                where = slice(first, first + size)
+            else:
+                where = (starts[part, None] + cols[None, :]).ravel()
+            block = values[where].reshape(len(part), n)
+            within = np.argsort(block, axis=1)
+            out[where] = np.take_along_axis(block, within, axis=1).ravel()
+            tags = labels[where].reshape(len(part), n)
+            lab[where] = np.take_along_axis(tags, within, axis=1).ravel()
+    return out, lab
+
+
+def mwu_pairs(
+    values: np.ndarray, labels: np.ndarray, starts: np.ndarray, counts: np.ndarray, nlabels: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mann-Whitney U statistics between every ordered pair of labels inside every block.
+
+    values, labels: one entry per sample, each block's samples contiguous (starts, counts);
+    labels are 0..nlabels-1 (the systems). Returns, with B blocks and S labels:
+    - u[b, a, c]: scipy's U1 of `mannwhitneyu(x_a, x_c)` (pairs a > c count 1, ties 1/2);
+    - n[b, a]: how many samples label a has in block b;
+    - tie[b, a, c]: sum of t^3 - t over the tied values of the union of a and c.
+    One sort per block and one cumulative count per label: no loop over blocks or pairs.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    starts = np.asarray(starts, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    nb, s = len(starts), nlabels
+    u = np.zeros((nb, s, s))
+    tie = np.zeros((nb, s, s))
+    if len(values) == 0:
+        return u, np.zeros((nb, s)), tie
+    small = np.int8 if s < 128 else np.int64
+    v, lab = _block_sort(values, np.asarray(labels).astype(small, copy=False), starts, counts)
+    # The (block, label) cell of every sorted sample, for bincount.
+    cell = np.repeat(np.arange(nb, dtype=np.int64) * s, counts)
+    cell += lab
+    n = np.bincount(cell, minlength=nb * s).reshape(nb, s).astype(np.float64)
+
+    # Runs of equal values inside a block (ties), found among the sorted values.
+    first = np.zeros(len(v), dtype=bool)
+    first[starts[counts > 0]] = True
+    same = np.zeros(len(v), dtype=bool)  # same[i]: equal to the value before, same block
+    np.equal(v[1:], v[:-1], out=same[1:])
+    same &= ~first
+    del first, v
+    nxt = np.r_[same[1:], False]  # equal to the value after
+    t_idx = np.flatnonzero(same | nxt)  # every position in a run of two or more
+    if len(t_idx):
+        run_start = np.maximum.accumulate(np.where(same[t_idx], 0, t_idx))
+        last = np.where(nxt[t_idx], len(same), t_idx)
+        run_end = np.minimum.accumulate(last[::-1])[::-1] + 1  # one past the run
+    del nxt
+
+    block_start = np.zeros((nb, 1), dtype=np.float64)
+    # Buffers reused for every label: fresh ones would be page-faulted in again each time.
+    mask = np.empty(len(lab), dtype=bool)
+    seen = np.empty(len(lab), dtype=np.float64)
+    for c in range(s):
+        # seen[i]: how many samples of label c sit at positions <= i (global count). For
+        # a sample of another label that is also the count strictly before it. (Counts in
+        # float64 are exact and are what bincount sums without a converted copy.)
+        np.equal(lab, c, out=mask)
+        np.cumsum(mask, out=seen)
+        total = np.bincount(cell, weights=seen, minlength=nb * s).reshape(nb, s)
+        block_start[:, 0] = np.where(starts > 0, seen[np.maximum(starts - 1, 0)], 0)
+        if len(t_idx):  # a tie counts one half: (less + less_or_equal) / 2
+            below = np.where(run_start > 0, seen[np.maximum(run_start - 1, 0)], 0)
+            upto = seen[run_end - 1]
+            fix = 0.5 * (below + upto) - seen[t_idx]
+            total += np.bincount(cell[t_idx], weights=fix, minlength=nb * s).reshape(nb, s)
+        u[:, :, c] = total - n * block_start
+
+    if len(t_idx):
+        run_id = np.cumsum(~same[t_idx])  # the tied runs, numbered 1, 2, ...
+        run_id -= 1
+        nr = int(run_id.max()) + 1
+        cnt = np.bincount(run_id * s + lab[t_idx], minlength=nr * s).reshape(nr, s)
+        cnt = cnt.astype(np.float64)
+        run_block = np.zeros(nr, dtype=np.int64)
+        run_block[run_id] = cell[t_idx] // s
+        rb = np.repeat(run_block * s, s) + np.tile(np.arange(s), nr)  # (run, label) -> cell
+        own = np.bincount(rb, weights=(cnt**3 - cnt).ravel(), minlength=nb * s).reshape(nb, s)
+        cross = np.zeros((nb, s, s))  # cross[b, a, c] = sum over runs of cnt_a^2 cnt_c
+        for a in range(s):
+            w = (cnt[:, a : a + 1] ** 2 * cnt).ravel()
+            cross[:, a, :] = np.bincount(rb, weights=w, minlength=nb * s).reshape(nb, s)
+        tie = own[:, :, None] + own[:, None, :] + 3 * (cross + cross.transpose(0, 2, 1))
+    return u, n, tie
+
+
+def _mwu_counts(m: int, n: int, kmax: int) -> np.ndarray:
+    """How many of the C(m+n, m) arrangements give U = 0..kmax (m <= n, no ties).
+
+    The counts are the coefficients of the Gaussian binomial [m+n, m]_q =
+    prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), truncated at degree kmax (both steps only move
+    mass upwards, so truncation is exact). Exact integers: int64 while they fit, Python
+    integers beyond.
+    """
+    exact_int = math.comb(m + n, m) < (1 << 62)
+    c = np.zeros(kmax + 1, dtype=np.int64 if exact_int else object)
+    c[0] = 1
+    for i in range(1, m + 1):
+        shift = n + i
+        if shift <= kmax:  # times (1 - q^shift)
+            c[shift:] = c[shift:] - c[: kmax + 1 - shift]
+        for r in range(i):  # divided by (1 - q^i): a running sum with stride i
+            c[r::i] = np.cumsum(c[r::i])
+    return c
+
+
+@lru_cache(maxsize=512)
+def _mwu_exact_cdf(m: int, n: int, kmax: int) -> np.ndarray:
+    """P(U <= k) for k = 0..kmax under the null (no ties), m <= n."""
+    total = math.comb(m + n, m)
+    cum = np.cumsum(_mwu_counts(m, n, kmax))
+    return np.array([int(x) / total for x in cum], dtype=np.float64)
+
+
+def mwu_pvalue(u: np.ndarray, n1: np.ndarray, n2: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """Two-sided Mann-Whitney p-value, as `scipy.stats.mannwhitneyu` (method='auto').
+
+    Exact when a side has at most 8 values and there are no ties; otherwise the normal
+    approximation with tie correction and continuity correction. NaN where a side is empty.
+    """
+    u, n1, n2, tie = (np.asarray(a, dtype=np.float64) for a in np.broadcast_arrays(u, n1, n2, tie))
+    umax = np.maximum(u, n1 * n2 - u)
+    n = n1 + n2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(n1 * n2 / 12 * ((n + 1) - tie / (n * (n - 1))))
+        z = (umax - n1 * n2 / 2 - 0.5) / sd
+    p = np.array(2.0 * special.ndtr(-z), dtype=np.float64)
+    exact = (np.minimum(n1, n2) <= EXACT_MAX) & (tie == 0) & (n1 > 0) & (n2 > 0)
+    if exact.any():
+        lo = np.minimum(n1, n2)[exact].astype(np.int64)
+        hi = np.maximum(n1, n2)[exact].astype(np.int64)
+        umin = np.rint(n1 * n2 - umax)[exact].astype(np.int64)  # P(U >= umax) = P(U <= umin)
+        pe = np.empty(len(lo))
+        pairs = lo * (hi.max() + 1) + hi
+        for key in np.unique(pairs):
+            sel = pairs == key
+            m_, n_ = int(lo[sel][0]), int(hi[sel][0])
+            cdf = _mwu_exact_cdf(m_, n_, int(umin[sel].max()))
+            pe[sel] = 2.0 * cdf[umin[sel]]
+        p[exact] = pe
+    p = np.clip(p, 0.0, 1.0)
+    return np.where((n1 > 0) & (n2 > 0), p, np.nan)
+
+
+def mwu_min_p(n1: np.ndarray, n2: np.ndarray) -> np.ndarray:
+    """Smallest two-sided exact p-value attainable: 2 / C(n1 + n2, n1), capped at 1."""
+    n1, n2 = np.asarray(n1, dtype=np.float64), np.asarray(n2, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        log_c = special.gammaln(n1 + n2 + 1) - special.gammaln(n1 + 1) - special.gammaln(n2 + 1)
+        p = np.minimum(1.0, 2.0 * np.exp(-log_c))
+    return np.where((n1 > 0) & (n2 > 0), p, np.nan)
+
+
+def mwu_samples_for(alpha: float) -> int:
+    """Fewest samples per side with which the U test can reach p < alpha."""
+    n = 1
+    while 2.0 / math.comb(2 * n, n) >= alpha:
+        n += 1
+    return n
