@@ -15,19 +15,16 @@ import re
 # decoded with surrogateescape), which would also make printing fail.
 _UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 
-# A backslash is doubled only where it could be read as the start of an escape: before
-# `x`, `u` or another backslash, or before a character that is itself escaped. Elsewhere
-# (a Windows path, a regex) it passes unchanged, and the result can still be decoded back
-# to exactly one name.
-_PATTERN = re.compile(rf"[{_UNSAFE}]|\\(?=[xu\\{_UNSAFE}])")
-_HAS_UNSAFE = re.compile(rf"[{_UNSAFE}]|\\")
+# A backslash is left as it is: the escaped form of a name is not always reversible (a name
+# holding the four characters `\x1b` looks like one holding ESC), but printable is
+# idempotent, so a message built from escaped parts (a Problem, then a line on stderr) is
+# never escaped twice into `\\x1b`, and a repr() in a message stays readable. Exact names
+# are in the JSON and CSV outputs.
+_PATTERN = re.compile(f"[{_UNSAFE}]")
 
 
 def _escape(m: re.Match[str]) -> str:
-    c = m.group()
-    if c == "\\":
-        return "\\\\"
-    code = ord(c)
+    code = ord(m.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -35,9 +32,6 @@ def printable(s: str) -> str:
     """`s` with every control character shown as text, e.g. ESC as ``\\x1b``.
 
     C0/C1 controls and DEL become ``\\xHH``, the other escaped characters ``\\uHHHH``.
-    Text without such characters (and without a backslash before ``x``, ``u`` or ``\\``)
-    is returned unchanged.
+    Text without such characters is returned unchanged (and so is escaped text).
     """
-    if not _HAS_UNSAFE.search(s):
-        return s
     return _PATTERN.sub(_escape, s)
