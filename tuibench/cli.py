@@ -147,9 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     return explore(explorer_parser().parse_args(argv))
 
 
+def _say(message: str) -> None:
+    """One line for a person on stderr; names in it are data and shown escaped."""
+    from tuibench.core.text import printable
+
+    print(printable(message), file=sys.stderr)
+
+
 def _print_problems(problems: list) -> None:
     for p in problems:
-        print(f"tuibench: problem: {p}", file=sys.stderr)
+        _say(f"tuibench: problem: {p}")
 
 
 def report(args: argparse.Namespace) -> int:
@@ -161,14 +168,12 @@ def report(args: argparse.Namespace) -> int:
     rs = load(args.paths)
     _print_problems(rs.problems)
     if rs.empty:
-        print("tuibench: nothing could be loaded from " + " ".join(args.paths), file=sys.stderr)
+        _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
         return EXIT_USAGE
     reference = args.reference or rs.system_names[0]
     if reference not in rs.system_names:
-        print(
-            f"tuibench: unknown reference {reference!r}; systems are: "
-            + ", ".join(rs.system_names),
-            file=sys.stderr,
+        _say(
+            f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
         )
         return EXIT_USAGE
     analysis = Analysis(rs, args.subselections, args.seed, trim_outliers=args.trim_outliers)
@@ -187,19 +192,23 @@ def report(args: argparse.Namespace) -> int:
         try:
             path = write_atomic(Path(args.output), text, overwrite=True)
         except OSError as exc:
-            print(f"tuibench: cannot write {args.output}: {exc}", file=sys.stderr)
+            _say(f"tuibench: cannot write {args.output}: {exc}")
             return EXIT_USAGE
-        print(f"tuibench: wrote {path}", file=sys.stderr)
+        _say(f"tuibench: wrote {path}")
     else:
         sys.stdout.write(text)
     if args.fail_on_regression and cmp.regressions:
-        print(f"tuibench: {cmp.regressions} significant regression(s)", file=sys.stderr)
+        _say(f"tuibench: {cmp.regressions} significant regression(s)")
         return EXIT_REGRESSION
     return EXIT_OK
 
 
 def inspect(args: argparse.Namespace) -> int:
     from tuibench.core.load import load
+    from tuibench.core.text import printable
+
+    def out(line: str) -> None:  # every line holds names: show them escaped
+        sys.stdout.write(printable(line) + "\n")
 
     rs = load(args.paths)
     by_system: dict[str, list] = {}
@@ -209,27 +218,27 @@ def inspect(args: argparse.Namespace) -> int:
         files = by_system.get(name, [])
         info = next((s for s in rs.systems if s.name == name), None)
         desc = f" — {info.description}" if info and info.description else ""
-        print(f"{name}{desc}")
+        out(f"{name}{desc}")
         if info and info.metadata:
-            print("  " + ", ".join(f"{k}: {v}" for k, v in list(info.metadata.items())[:8]))
+            out("  " + ", ".join(f"{k}: {v}" for k, v in list(info.metadata.items())[:8]))
         for f in files:
-            print(f"  {f.path}")
-            print(
+            out(f"  {f.path}")
+            out(
                 f"    {f.format}: {f.benchmarks} benchmark(s), {f.metrics} metric(s), "
                 f"{f.iterations} iteration(s), {f.samples} sample(s) in all"
             )
             for p in f.problems:
                 where = f" line {p.line}" if p.line else ""
                 where += f" at {p.where}" if p.where else ""
-                print(f"    problem{where}: {p.reason}")
+                out(f"    problem{where}: {p.reason}")
     file_problems = {id(p) for f in rs.files for p in f.problems}
     others = [p for p in rs.problems if id(p) not in file_problems]
     if others:
-        print("other problems")
+        out("other problems")
         for p in others:
-            print(f"  {p}")
+            out(f"  {p}")
     total = rs.samples.height
-    print(
+    out(
         f"{len(rs.system_names)} system(s), {len(rs.files)} file(s), {total} sample(s), "
         f"{len(rs.problems)} problem(s)"
     )
@@ -238,10 +247,9 @@ def inspect(args: argparse.Namespace) -> int:
 
 def explore(args: argparse.Namespace) -> int:
     if not sys.stdout.isatty():
-        print(
+        _say(
             "tuibench: the explorer needs a terminal; for a table on stdout use "
-            "`tuibench report " + " ".join(args.paths) + "`",
-            file=sys.stderr,
+            "`tuibench report " + " ".join(args.paths) + "`"
         )
         return EXIT_USAGE
     from tuibench.tui.app import run

@@ -19,6 +19,7 @@ from tuibench.core.compare import Comparison
 from tuibench.core.output_formats import EXTENSIONS, FORMATS  # noqa: F401 (re-exported)
 from tuibench.core.problems import Problem
 from tuibench.core.tables import Table
+from tuibench.core.text import printable
 
 
 def render(table: Table | list[Table], fmt: str) -> str:
@@ -50,9 +51,15 @@ def _cell(v: object) -> str:
     return str(v)
 
 
+def _shown(v: object) -> str:
+    """A cell for a person to read: names from result files cannot drive a terminal."""
+    return printable(_cell(v))
+
+
 def _text(t: Table) -> str:
-    cells = [[_cell(v) for v in row] for row in t.rows]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(t.columns)]
+    cells = [[_shown(v) for v in row] for row in t.rows]
+    columns = [printable(c) for c in t.columns]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
 
     def line(values: list[str]) -> str:
         out = []
@@ -60,9 +67,11 @@ def _text(t: Table) -> str:
             out.append(v.rjust(widths[i]) if i in t.numeric else v.ljust(widths[i]))
         return "  ".join(out).rstrip()
 
-    lines = [t.title, line(t.columns), "  ".join("-" * w for w in widths)] if t.title else []
+    lines = (
+        [printable(t.title), line(columns), "  ".join("-" * w for w in widths)] if t.title else []
+    )
     lines += [line(r) for r in cells]
-    lines += ["", *t.notes] if t.notes else []
+    lines += ["", *map(printable, t.notes)] if t.notes else []
     return "\n".join(lines) + "\n"
 
 
@@ -84,7 +93,8 @@ def _tsv(t: Table) -> str:
 
 
 def _md_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("\n", " ")
+    s = printable(s)
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
 
 
 def _markdown(t: Table) -> str:
@@ -114,7 +124,7 @@ _LATEX = {
 
 
 def _latex_escape(s: str) -> str:
-    return "".join(_LATEX.get(ch, ch) for ch in s)
+    return "".join(_LATEX.get(ch, ch) for ch in printable(s))
 
 
 def _latex(t: Table) -> str:
@@ -133,7 +143,9 @@ def _latex(t: Table) -> str:
 
 
 def _html(t: Table) -> str:
-    e = html.escape
+    def e(s: str) -> str:
+        return html.escape(printable(s))
+
     out = ["<table>"]
     if t.title:
         out.append(f"  <caption>{e(t.title)}</caption>")

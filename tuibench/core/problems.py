@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tuibench.core.text import printable
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -24,7 +26,8 @@ class Problem:
             loc += f":{self.line}"
         if self.where:
             loc += f" (at {self.where})"
-        return f"{loc}: {self.reason}"
+        # For people (stderr, the explorer): a path or a quoted value may hold controls.
+        return printable(f"{loc}: {self.reason}")
 
     def to_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "where": self.where, "reason": self.reason}
