@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from tuibench.core.model import SystemInfo, file_stem, natural_key
 from tuibench.core.problems import Problem
 
 ITER_DIR = re.compile(r"^iter-(\d+)$")
+MAX_ITERATION = 2**63 - 1  # iterations are stored as 64-bit integers
 SYSTEM_TOML = "system.toml"
 CONFIG_TOML = "tuibench.toml"
 # Files that are never results: reports, pictures and notes that sit beside results.
@@ -65,26 +67,63 @@ class Discovery:
     problems: list[Problem] = field(default_factory=list)
     root: str = ""
     config: Path | None = None  # tuibench.toml, when there is one
+    # Real paths of the given folders: discovery never follows a link out of them.
+    roots: list[str] = field(default_factory=list)
 
 
 def discover(paths: list[str | Path]) -> Discovery:
     found = Discovery()
     paths = [Path(p) for p in paths]
-    found.root = " ".join(str(p) for p in paths)
+    found.root = " ".join(display_path(p) for p in paths)
     existing = []
     for p in paths:
         if not p.exists():
             kind = "broken symbolic link" if p.is_symlink() else "no such file or folder"
             found.problems.append(Problem(str(p), kind))
+        elif not (p.is_dir() or p.is_file()):
+            found.problems.append(Problem(str(p), _not_regular(p)))
         else:
             existing.append(p)
+    found.roots = [_real(p) for p in existing if p.is_dir()]
     if len(paths) == 1 and existing:
         _one_path(existing[0], found)
     else:
         names = _system_names(existing)
         for p, name in zip(existing, names, strict=True):
-            _add_system(found, name, p)
+            _add_system(found, _valid_name(name, p, found), p)
     return found
+
+
+def _valid_name(name: str, path: Path, found: Discovery) -> str:
+    """A system name polars can store. Bytes of a folder name that are not UTF-8 (kept by
+    Python as surrogates) become U+FFFD; when that makes two names equal, `\\xe9` escapes
+    keep them apart."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    raw = name.encode("utf-8", "surrogateescape")
+    shown = raw.decode("utf-8", "replace")
+    if any(s.name == shown for s in found.systems):
+        shown = raw.decode("utf-8", "backslashreplace")
+    found.problems.append(
+        Problem(
+            display_path(path),
+            f"the name is not valid UTF-8; the system is shown as {shown!r}",
+        )
+    )
+    return shown
+
+
+def display_path(path: Path | str) -> str:
+    """A path as text that can be printed: bytes that are not UTF-8 become U+FFFD."""
+    s = str(path)
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _system_names(paths: list[Path]) -> list[str]:
@@ -116,12 +155,13 @@ def _one_path(p: Path, found: Discovery) -> None:
     subdirs, files = _list_dir(p, found)
     systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
     if (p / SYSTEM_TOML).is_file() or not systems:
-        _add_system(found, p.resolve().name, p)
+        _add_system(found, _valid_name(p.resolve().name, p, found), p)
         return
     for f in files:  # loose files at the top: their rows must name a system
         found.units.append(Unit(None, f, None, 0))
     for d in sorted(systems, key=lambda d: natural_key(d.name)):
-        _add_system(found, d.name, d)
+        if _may_enter(d, set(), found):
+            _add_system(found, _valid_name(d.name, d, found), d)
 
 
 def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
@@ -141,11 +181,32 @@ def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
             elif e.is_file():
                 if _wanted(path):
                     files.append(path)
-            elif e.is_symlink():
-                found.problems.append(Problem(str(path), "broken symbolic link"))
+            else:
+                found.problems.append(Problem(str(path), _not_regular(path)))
         except OSError as exc:
             found.problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
     return subdirs, files
+
+
+_KINDS = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+}
+
+
+def _not_regular(path: Path) -> str:
+    """Why an entry that is neither a folder nor a regular file is not read."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "broken symbolic link"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    kind = _KINDS.get(stat.S_IFMT(mode), "not a file or folder")
+    link = "a symbolic link to " if os.path.islink(path) else ""
+    return f"not a regular file but {link}{kind}; not read"
 
 
 def _wanted(path: Path) -> bool:
@@ -173,19 +234,51 @@ def _real(p: Path) -> str:
     return os.path.realpath(p)
 
 
+def _inside(path: str, folder: str) -> bool:
+    return os.path.commonpath([path, folder]) == folder
+
+
+def _may_enter(sub: Path, seen: set[str], found: Discovery) -> bool:
+    """False (with a problem) for a link out of the given folders or back up the walk."""
+    real = _real(sub)
+    if found.roots and not any(_inside(real, root) for root in found.roots):
+        found.problems.append(
+            Problem(
+                str(sub),
+                f"symbolic link to {real}, outside the given folders; not followed "
+                "(give that folder as a path to include it)",
+            )
+        )
+        return False
+    # A link to this folder or to one above it would walk the same files forever.
+    if any(_inside(s, real) for s in seen):
+        found.problems.append(
+            Problem(str(sub), f"symbolic link loop: points back to {real}; not followed")
+        )
+        return False
+    return True
+
+
 def _walk(d: Path, iteration: int | None, out: list, found: Discovery, seen: set[str]) -> None:
     subdirs, files = _list_dir(d, found)
     out.extend((f, iteration) for f in files)
     for sub in subdirs:
-        real = _real(sub)
-        # A link to this folder or to one above it would walk the same files forever.
-        if real in seen or any(s.startswith(real + os.sep) for s in seen):
-            found.problems.append(
-                Problem(str(sub), f"symbolic link loop: points back to {real}; not followed")
-            )
+        if not _may_enter(sub, seen, found):
             continue
+        it = iteration
         m = ITER_DIR.match(sub.name)
-        _walk(sub, int(m.group(1)) if m else iteration, out, found, seen | {real})
+        if m:
+            it = int(m.group(1))
+            if it > MAX_ITERATION:
+                found.problems.append(
+                    Problem(
+                        str(sub),
+                        f"iteration number is too large (more than {MAX_ITERATION}); "
+                        "the files in this folder were skipped",
+                    )
+                )
+                continue
+        _walk(sub, it, out, found, seen | {_real(sub)})
 
 
 def _read_system_toml(path: Path, info: SystemInfo, found: Discovery) -> None:

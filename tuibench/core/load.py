@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from tuibench.core.config import Override, infer_better, read_config
-from tuibench.core.discover import discover
+from tuibench.core.discover import discover, display_path
 from tuibench.core.formats import read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
@@ -38,6 +39,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         if progress:
             progress(i, len(found.units), str(unit.path))
         result = read_file(unit.path)
+        result.problems = _shown(result.problems)
         problems.extend(result.problems)
         frame = result.frame
         default_system = unit.system
@@ -46,7 +48,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         elif default_system is not None:
             frame = frame.with_columns(pl.lit(default_system, pl.String).alias("system"))
         elif frame.height:
-            name = file_stem(unit.path)  # a lone file without a system column is one system
+            name = _lone_file_system(unit.path, problems)
             frame = frame.with_columns(pl.lit(name, pl.String).alias("system"))
         else:
             frame = frame.with_columns(pl.lit(None, pl.String).alias("system"))
@@ -76,7 +78,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         system_label = default_system or ", ".join(sorted(frame["system"].unique().to_list()))
         files.append(
             FileRecord(
-                str(unit.path),
+                display_path(unit.path),
                 system_label,
                 result.format or "unknown",
                 0,
@@ -97,14 +99,36 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     if samples.height == 0 and not problems:
         problems.append(Problem(found.root, "no result files found"))
     present = set(samples["system"].unique().to_list()) | {s.name for s in found.systems}
+    for info in systems.values():
+        info.path = display_path(info.path)
     return ResultSet(
         samples=samples,
         metrics=metrics,
         systems=[systems[n] for n in order if n in present],
-        problems=problems,
+        problems=_shown(problems),
         files=files,
         root=found.root,
     )
+
+
+def _shown(problems: list[Problem]) -> list[Problem]:
+    """Problems whose paths can be printed (names that are not UTF-8 get U+FFFD). The others
+    stay the same objects: `inspect` finds a file's problems by identity."""
+    return [
+        p if (shown := display_path(p.path)) == p.path else dataclasses.replace(p, path=shown)
+        for p in problems
+    ]
+
+
+def _lone_file_system(path: Path, problems: list[Problem]) -> str:
+    """A lone file without a system column is one system, named after the file."""
+    name = file_stem(path)
+    shown = display_path(name)
+    if shown != name:
+        problems.append(
+            Problem(str(path), f"the name is not valid UTF-8; the system is shown as {shown!r}")
+        )
+    return shown
 
 
 def _assemble(
