@@ -159,14 +159,28 @@ def _print_problems(problems: list) -> None:
         _say(f"tuibench: problem: {p}")
 
 
+def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:
+    from tuibench.core.output_paths import refusal, resolve
+
+    if not output:
+        return "an empty file name"
+    return refusal(resolve(output), paths, input_files=[f.path for f in files or ()])
+
+
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, report_document, write_atomic
     from tuibench.core.load import load
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
+    if args.output is not None and (why := _output_refusal(args.output, args.paths)):
+        _say(f"tuibench: will not write {args.output}: {why}")
+        return EXIT_USAGE
     rs = load(args.paths)
     _print_problems(rs.problems)
+    if args.output is not None and (why := _output_refusal(args.output, args.paths, rs.files)):
+        _say(f"tuibench: will not write {args.output}: {why}")
+        return EXIT_USAGE
     if rs.empty:
         _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
         return EXIT_USAGE
@@ -188,7 +202,7 @@ def report(args: argparse.Namespace) -> int:
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
         text = render(tables, args.format)
-    if args.output:
+    if args.output is not None:
         try:
             path = write_atomic(Path(args.output), text, overwrite=True)
         except OSError as exc:

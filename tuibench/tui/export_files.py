@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from tuibench.core.output_formats import EXTENSIONS
+from tuibench.core.output_paths import refusal, resolve  # noqa: F401 (the dialog's checks)
 from tuibench.tui.state import Mark, Node
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -55,31 +56,3 @@ def default_path(export_dir: str, name: str) -> str:
     if export_dir in ("", "."):
         return name
     return str(Path(export_dir) / name)
-
-
-def resolve(target: str, cwd: Path | None = None) -> Path:
-    path = Path(target).expanduser()
-    if not path.is_absolute():
-        path = (cwd or Path.cwd()) / path
-    return path.resolve()
-
-
-def refusal(target: Path, result_paths: list[str], cwd: Path | None = None) -> str | None:
-    """Why `target` must not be written, or None when it may be.
-
-    tuibench never writes into a results folder (the next load would read the export as a
-    result), nor over a result file given on the command line.
-    """
-    if target.is_dir():
-        return f"{target} is a folder: give a file name"
-    for given in result_paths:
-        root = resolve(given, cwd)
-        if root == target:
-            return f"{given} is a result file: tuibench never writes over results"
-        if root.is_dir() and root in target.parents:
-            return (
-                f"{target.parent} is inside the results folder {given}: tuibench never "
-                "writes there (the export would be read as a result next time); "
-                "choose another folder or start with --export-dir"
-            )
-    return None

@@ -1,0 +1,63 @@
+"""Where tuibench may write a table: never into the results, never over an input file.
+
+One decision for `tuibench report --output` and the explorer's export dialog.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def resolve(target: str, cwd: Path | None = None) -> Path:
+    """`target` as an absolute path with links resolved, relative to `cwd` (default: here)."""
+    path = Path(target).expanduser()
+    if not path.is_absolute():
+        path = (cwd or Path.cwd()) / path
+    return path.resolve()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
+def refusal(
+    target: Path,
+    result_paths: list[str],
+    cwd: Path | None = None,
+    input_files: Iterable[str] = (),
+) -> str | None:
+    """Why `target` (resolved) must not be written, or None when it may be.
+
+    tuibench never writes into a results folder (the next load would read the export as a
+    result), nor over a result file: one given on the command line, or any file that was
+    read (`input_files`; one reached through a link, or a hard link to it, counts too).
+    """
+    if target.is_dir():
+        return f"{target} is a folder: give a file name"
+    for given in result_paths:
+        root = resolve(given, cwd)
+        if root == target or _same_file(root, target):
+            return f"{given} is a result file: tuibench never writes over results"
+        if root.is_dir() and root in target.parents:
+            return (
+                f"{target.parent} is inside the results folder {given}: tuibench never "
+                "writes there (the export would be read as a result next time); "
+                "choose another folder"
+            )
+    try:
+        st = target.stat()
+    except OSError:  # nothing there yet: it cannot be a file that was read
+        return None
+    for path in input_files:
+        try:
+            other = os.stat(Path(cwd or ".") / path)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return f"{target} was read as a result file: tuibench never writes over results"
+    return None
