@@ -125,8 +125,8 @@ def test_exit_codes(results, capsys, tmp_path):
     assert exc.value.code == 2
 
 
-def test_output_file(results, capsys, tmp_path):
-    target = tmp_path / "out" / "report.md"
+def test_output_file(results, capsys, tmp_path_factory):
+    target = tmp_path_factory.mktemp("out") / "report.md"  # outside the results folder
     code, out, err = run(capsys, results, "--format", "markdown", "--output", target)
     assert code == 0 and out == "" and str(target) in err
     assert target.read_text().startswith("**Comparison against base**")
