@@ -1,0 +1,1 @@
+"""Series of systems: change points, scaling curves and rankings (headless)."""
