@@ -28,32 +28,124 @@ def only(result, name: str) -> set:
 
 # ---------------------------------------------------------------- extract-mmtests JSON
 
+REAL = Path(__file__).parents[1] / "data" / "mmtests-real"
+
+
+def raw_values(path: Path, op: str, run: str | None = None) -> list[list[float]]:
+    """The Values of one op, per iteration, read with nothing but the json module."""
+    obj = json.loads(path.read_text())
+    mods = obj if isinstance(obj, list) else [obj]
+    mod = next(m for m in mods if run is None or m["_TestName"] == run)
+    return [[float(v) for v in it["Values"]] for it in mod["_ResultData"][op]]
+
+
+@pytest.mark.parametrize("run", ["5.8-vanilla", "5.8-patched"])
+def test_real_print_json_names_each_alias_after_its_test(run):
+    for test in ("hackbench-process-pipes", "hackbench-thread-sockets"):
+        path = REAL / "json" / run / f"{test}.json"
+        r = read_file(path)
+        assert r.format == NAME and r.problems == [] and r.notes == []
+        # both share _ShellpackRoot .../hackbench: the name comes from _ModuleName
+        assert only(r, "benchmark") == {test}
+        assert only(r, "better") == {"lower"}  # _PreferredVal: Lower
+        assert only(r, "unit") == {None}  # _PlotYaxis: UNKNOWN
+        assert r.metadata == {"mmtests run": run}
+        assert "system" not in r.frame.columns  # the folder names the system
+        for op in set(r.frame["metric"]):
+            want = raw_values(path, op)
+            got = rows(r, op)
+            assert [v for _, _, v in got] == [v for it in want for v in it]
+            assert [i for i, _, _ in got] == [i for i, it in enumerate(want) for _ in it]
+            assert [s for _, s, _ in got] == [s for it in want for s in range(1, len(it) + 1)]
+
+
+def table_cells(name: str, stat: str) -> dict[str, list[float]]:
+    """{op: [value of each run]} from one statistic's lines of an mmtests compare table."""
+    out = {}
+    for line in (REAL / "compare-mmtests" / name).read_text().splitlines():
+        if line.startswith(stat + " "):
+            cells = line.replace("*", " ").replace("(", " ").replace(")", " ").split()
+            out[cells[1]] = [float(x) for x in cells[2::2]]
+    return out
+
+
+def pooled_mean(result, op: str, system: str | None = None, harmonic: bool = False) -> float:
+    values = [v for _, _, v in rows(result, op, system)]
+    if harmonic:
+        return len(values) / sum(1 / v for v in values)
+    return sum(values) / len(values)
+
+
+def test_real_values_give_mmtests_own_means():
+    """The samples read reproduce the Amean/Hmean of compare-mmtests.pl's own tables."""
+    amean = table_cells("hackbench-process-pipes.txt", "Amean")
+    assert len(amean) == 5
+    for k, run in enumerate(["5.8-vanilla", "5.8-patched"]):
+        r = read_file(REAL / "json" / run / "hackbench-process-pipes.json")
+        for op, cells in amean.items():
+            assert pooled_mean(r, op) == pytest.approx(cells[k], abs=6e-5), (run, op)
+    hmean = table_cells("stream.txt", "Hmean")
+    assert len(hmean) == 4
+    r = read_file(REAL / "runs" / "stream.json")
+    for k, run in enumerate(["5.8-vanilla", "5.8-patched", "5.9-vanilla"]):
+        for op, cells in hmean.items():
+            assert pooled_mean(r, op, run, harmonic=True) == pytest.approx(cells[k], abs=0.006)
+
+
+def test_real_multi_run_json_keeps_the_n_order():
+    r = read_file(REAL / "runs" / "stream.json")
+    assert r.problems == []
+    assert r.systems == ["5.8-vanilla", "5.8-patched", "5.9-vanilla"]  # -n order
+    assert only(r, "benchmark") == {"stream"}
+    assert only(r, "better") == {"higher"} and only(r, "unit") == {"MB/sec"}
+    for run in r.systems:
+        want = raw_values(REAL / "runs" / "stream.json", "Triad-1", run)
+        assert [v for _, _, v in rows(r, "Triad-1", run)] == [v for it in want for v in it]
+
+
+def test_real_json_export_zst_is_one_system_per_module_in_order():
+    path = REAL / "json-export" / "stream-json-export.json.zst"
+    r = read_file(path)
+    assert r.format == NAME and r.problems == []
+    assert r.systems == ["5.8-vanilla", "5.8-patched", "5.9-vanilla"]
+    assert only(r, "benchmark") == {"stream"}
+    same = read_file(REAL / "runs" / "stream.json").frame
+    keys = ["system", "metric", "iteration", "sample"]
+    assert r.frame.sort(keys).equals(same.sort(keys))
+
+
+def test_json_export_xz_reads_the_same(tmp_path):
+    import lzma
+
+    import zstandard
+
+    with (REAL / "json-export" / "stream-json-export.json.zst").open("rb") as fh:
+        raw = zstandard.ZstdDecompressor().stream_reader(fh).read()
+    p = tmp_path / "stream-json-export.json.xz"
+    p.write_bytes(lzma.compress(raw))
+    r = read_file(p)
+    assert r.problems == [] and r.systems == ["5.8-vanilla", "5.8-patched", "5.9-vanilla"]
+    assert r.frame.height == read_file(REAL / "runs" / "stream.json").frame.height
+
 
 def test_extract_json_values_as_perl_strings():
     r = read_file(DATA / "siege.json")
     assert r.format == NAME
     assert r.problems == []
-    assert only(r, "benchmark") == {"siege"}
+    assert only(r, "benchmark") == {"siege"}  # ExtractSiege
     assert rows(r, "1") == [
         (0, 1, 2201.53), (0, 2, 2188.04), (0, 3, 2215.90),
         (1, 1, 2197.20), (1, 2, 2230.11), (1, 3, 2204.75),
     ]  # fmt: skip
-    assert [v for _, _, v in rows(r, "4")] == [
-        7980.44, 8012.67, 7954.12, 8033.50, 7991.08, 8020.29
-    ]  # fmt: skip
     assert only(r, "better") == {"higher"}  # _PreferredVal: Higher
     assert only(r, "unit") == {"Transactions/second"}
-    assert r.metadata == {"mmtests run": "baseline"}
-    assert "system" not in r.frame.columns  # the folder names the system
 
 
-def test_generic_shellpack_module_is_named_after_its_shellpack():
-    r = read_file(DATA / "dbench-shellpack.json")
+def test_old_shellpack_module_without_the_test_is_named_after_its_file():
+    # Older mmtests write `_ModuleName: ExtractShellpack`: the file name, not the root
+    r = read_file(DATA / "dbench.json")
     assert r.problems == []
     assert only(r, "benchmark") == {"dbench"}
-    assert [v for _, _, v in rows(r, "loadfile-1")] == [
-        12.01, 11.87, 12.30, 12.12, 11.95, 12.44, 12.08, 11.90
-    ]  # fmt: skip
     assert {i for i, _, _ in rows(r, "loadfile-1")} == {0, 1}
     # iteration 0 has no data for loadfile-4 (a null entry): only iteration 1
     assert rows(r, "loadfile-4") == [(1, 1, 40.12), (1, 2, 39.87)]
@@ -61,15 +153,29 @@ def test_generic_shellpack_module_is_named_after_its_shellpack():
     assert only(r, "better") == {"lower"}  # no _PreferredVal: mmtests assumes Lower
 
 
-def test_several_runs_in_one_file_each_become_a_system():
-    r = read_file(DATA / "blogbench-runs.json")
-    assert r.problems == []
-    assert only(r, "benchmark") == {"blogbench"}
-    assert only(r, "system") == {"baseline", "patched"}
-    assert rows(r, "Read", "baseline") == [(0, 1, 612345.0), (1, 2, 608876.0)]
-    assert rows(r, "Write", "patched") == [(0, 1, 4602.0), (1, 2, 4587.0)]
-    assert only(r, "better") == {"higher"}
-    assert only(r, "unit") == {None}  # UNKNOWN
+def test_generic_file_name_falls_back_to_the_shellpack_root(tmp_path):
+    p = tmp_path / "parse-results.json"
+    mod = {
+        "_ModuleName": "ExtractShellpack",
+        "_ShellpackRoot": "/x/shellpack_src/src/pgbench",
+        "_ResultData": {"tps-8": [{"SampleNrs": [1], "Values": [5]}]},
+    }
+    p.write_text(json.dumps(mod))
+    assert only(read_file(p), "benchmark") == {"pgbench"}
+
+
+def test_throughput_op_marked_lower_gets_a_note(tmp_path):
+    p = tmp_path / "dbench4.json"
+    data = {
+        "tput-1": [{"SampleNrs": [1], "Values": [265.1]}],
+        "loadfile-1": [{"SampleNrs": [1], "Values": [0.012]}],
+    }
+    mod = {"_ModuleName": "ExtractShellpackdbench4", "_PreferredVal": "Lower", "_ResultData": data}
+    p.write_text(json.dumps(mod))
+    r = read_file(p)
+    assert only(r, "better") == {"lower"}  # kept: the note says why it is doubtful
+    assert [(b, m) for b, m, _ in r.notes] == [("dbench4", "tput-1")]
+    assert "--sub-heading" in r.notes[0][2]
 
 
 def test_broken_extract_json_reports_where_and_keeps_the_good_values():
@@ -110,20 +216,6 @@ def test_old_layout_and_monitor_modules(tmp_path):
     assert rows(r, "us") == [(0, 0, 12.0), (0, 10, 14.0)]
 
 
-def test_module_without_a_usable_name_is_named_after_the_file(tmp_path):
-    p = tmp_path / "pgbench.json"
-    p.write_text(
-        json.dumps(
-            {
-                "_ModuleName": "ExtractShellpack",
-                "_ShellpackRoot": "",
-                "_ResultData": {"tps-8": [{"SampleNrs": [1], "Values": [5]}]},
-            }
-        )
-    )
-    assert only(read_file(p), "benchmark") == {"pgbench"}
-
-
 def test_matches_only_extract_objects():
     assert mmtests.matches_json({"_ModuleName": "ExtractX", "_ResultData": {}})
     assert mmtests.matches_json([{"_ModuleName": "ExtractX", "_ResultData": {}}])
@@ -135,15 +227,17 @@ def test_matches_only_extract_objects():
 # ---------------------------------------------------------------- parse-results TSV
 
 
-def test_parse_results_tsv_builds_mmtests_labels():
-    r = read_file(DATA / "dbench.tsv")
-    assert r.format == NAME
-    assert r.problems == []
-    assert only(r, "benchmark") == {"dbench"}
-    assert set(r.frame["metric"]) == {"loadfile-1", "loadfile-8", "tput-1", "tput-8"}
-    assert rows(r, "loadfile-1") == [(None, 1, 0.0120), (None, 2, 0.0115), (None, 3, 0.0131)]
-    assert rows(r, "tput-8") == [(None, 1, 1411.02)]
-    assert only(r, "unit") == {None} and only(r, "better") == {None}
+def test_real_parse_results_tsv_builds_mmtests_labels():
+    path = REAL / "tsv" / "5.8-vanilla" / "iter-1" / "hackbench-process-pipes.tsv"
+    r = read_file(path)
+    assert r.format == NAME and r.problems == []
+    assert only(r, "benchmark") == {"hackbench-process-pipes"}
+    assert set(r.frame["metric"]) == {"time-1", "time-4", "time-16", "time-64", "time-128"}
+    # the same samples extract-mmtests.pl put in the JSON's second iteration
+    want = raw_values(REAL / "json" / "5.8-vanilla" / "hackbench-process-pipes.json", "time-64")
+    assert rows(r, "time-64") == [(None, k + 1, v) for k, v in enumerate(want[1])]
+    assert only(r, "unit") == {None}
+    assert only(r, "better") == {"unknown"}  # the TSV says nothing about direction
 
 
 def test_tsv_prefix_file_name_and_two_factors_in_an_mmtests_logs_folder():

@@ -216,7 +216,32 @@ def _wanted(path: Path) -> bool:
     return not name.endswith(IGNORED_SUFFIXES)
 
 
+def _mmtests_log_run(p: Path) -> list[str] | None:
+    """The tests of a raw mmtests `work/log/<run>` folder (`tests-activity`,
+    `iter-N/<test>/logs/`), or None when `p` is no such folder."""
+    if not ((p / "tests-activity").is_file() or (p / "tests-timestamp").is_file()):
+        return None
+    iters = [d for d in p.glob("iter-*") if ITER_DIR.match(d.name) and d.is_dir()]
+    tests = {t.name for d in iters for t in d.iterdir() if t.is_dir()}
+    return sorted(tests, key=natural_key)
+
+
 def _add_system(found: Discovery, name: str, p: Path) -> None:
+    tests = _mmtests_log_run(p) if p.is_dir() else None
+    if tests is not None:  # raw logs given by mistake: one problem, not one per log file
+        run = p.resolve().name
+        cmds = "; ".join(
+            f"extract-mmtests.pl -d work/log -b {t} -n {run} --print-json > results/{run}/{t}.json"
+            for t in tests or ["<test>"]
+        )
+        found.problems.append(
+            Problem(
+                str(p),
+                f"a raw mmtests log folder of run {run!r}, not results; in the mmtests "
+                f"folder run: {cmds}; then give tuibench the results folder",
+            )
+        )
+        return
     info = SystemInfo(name=name, path=str(p))
     if p.is_dir():
         _read_system_toml(p / SYSTEM_TOML, info, found)

@@ -14,6 +14,7 @@ from tuibench.core.discover import discover, display_path
 from tuibench.core.formats import read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
+    NOTES_SCHEMA,
     SAMPLES_SCHEMA,
     FileRecord,
     ResultSet,
@@ -34,6 +35,9 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     systems = {s.name: s for s in found.systems}
     frames: list[pl.DataFrame] = []
     files: list[FileRecord] = []
+    listed: dict[str, int] = {}  # systems a file lists in a meaningful order -> position
+    delegated: set[str] = set()  # folder systems whose files name their own systems
+    notes: list[pl.DataFrame] = []
 
     for i, unit in enumerate(found.units):
         if progress:
@@ -62,9 +66,15 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
                 )
             )
             frame = frame.filter(pl.col("system").is_not_null())
-        for name in frame["system"].unique().to_list():
+        if default_system is not None and (frame["system"] != default_system).any():
+            delegated.add(default_system)
+        for name in [*result.systems, *frame["system"].unique().to_list()]:
             if name not in systems:
                 systems[name] = SystemInfo(name=name, path=str(unit.path))
+        for name in result.systems:
+            listed.setdefault(name, len(listed))
+        if result.notes:
+            notes.append(_file_notes(result.notes, frame))
         if result.metadata and default_system in systems:
             for k, v in result.metadata.items():
                 systems[default_system].metadata.setdefault(k, v)
@@ -91,14 +101,17 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     if progress:
         progress(len(found.units), len(found.units), "")
 
-    order = _system_order(systems)
+    order = _system_order(systems, listed)
     samples, metrics, file_stats = _assemble(frames, order, overrides, problems)
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
         f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
     if samples.height == 0 and not problems:
         problems.append(Problem(found.root, "no result files found"))
-    present = set(samples["system"].unique().to_list()) | {s.name for s in found.systems}
+    # A folder whose rows all name other systems (a multi-run mmtests JSON) is no system.
+    present = set(samples["system"].unique().to_list()) | {
+        s.name for s in found.systems if s.name not in delegated
+    }
     for info in systems.values():
         info.path = display_path(info.path)
     return ResultSet(
@@ -108,6 +121,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         problems=_shown(problems),
         files=files,
         root=found.root,
+        notes=_notes(notes),
     )
 
 
@@ -129,6 +143,21 @@ def _lone_file_system(path: Path, problems: list[Problem]) -> str:
             Problem(str(path), f"the name is not valid UTF-8; the system is shown as {shown!r}")
         )
     return shown
+
+
+def _file_notes(file_notes: list[tuple[str, str, str]], frame: pl.DataFrame) -> pl.DataFrame:
+    """A reader's (benchmark, metric, note) for every system the file's rows name."""
+    said = pl.DataFrame(
+        file_notes, schema=["benchmark", "metric", "note"], orient="row"
+    ).with_columns(pl.all().cast(pl.String))
+    rows = frame.select(pl.col("system", "benchmark", "metric").cast(pl.String)).unique()
+    return rows.join(said, on=["benchmark", "metric"]).select(list(NOTES_SCHEMA))
+
+
+def _notes(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    if not frames:
+        return pl.DataFrame(schema=NOTES_SCHEMA)
+    return pl.concat(frames).unique(maintain_order=True)
 
 
 def _assemble(
@@ -262,12 +291,20 @@ def _empty_samples(order: list[str]) -> pl.DataFrame:
     return pl.DataFrame(schema=schema)
 
 
-def _system_order(systems: dict[str, SystemInfo]) -> list[str]:
-    """system.toml `order` first (ascending), then natural sort of names."""
-    infos = sorted(
-        systems.values(), key=lambda s: (s.order is None, s.order or 0, natural_key(s.name))
-    )
-    return [s.name for s in infos]
+def _system_order(systems: dict[str, SystemInfo], listed: dict[str, int]) -> list[str]:
+    """system.toml `order` first (ascending); then systems in the order a file lists them
+    (mmtests `-n base,patched`: the first is mmtests' reference); then natural order."""
+
+    def key(s: SystemInfo) -> tuple:
+        return (
+            s.order is None,
+            s.order or 0,
+            s.name not in listed,
+            listed.get(s.name, 0),
+            natural_key(s.name),
+        )
+
+    return [s.name for s in sorted(systems.values(), key=key)]
 
 
 def _catalogue(
@@ -292,23 +329,27 @@ def _catalogue(
                     f"({', '.join(units)}); values were compared as they are",
                 )
             )
-        if len(betters) > 1:
+        stated = [b for b in betters if b != "unknown"]
+        if len(stated) > 1:
             problems.append(
                 Problem(
                     bench,
                     f"metric {metric!r} is marked both lower- and higher-is-better; "
-                    f"using {betters[0]!r}",
+                    f"using {stated[0]!r}",
                 )
             )
         unit = units[0] if units else None
-        better = betters[0] if betters else None
+        # tuibench.toml, then what the producer said ("unknown" included), then inference.
+        better = stated[0] if stated else ("unknown" if betters else None)
         mean = None
         for o in overrides:
             if o.matches(bench, metric):
                 better = o.better or better
                 unit = o.unit or unit
                 mean = o.mean or mean
-        better = better or infer_better(unit, metric)
+        if better is None:
+            better = infer_better(unit, metric)
+        better = None if better == "unknown" else better
         mean = mean or ("hmean" if better == "higher" else "amean")
         rows.append((bench, metric, unit, better, mean))
     schema = dict(METRICS_SCHEMA)

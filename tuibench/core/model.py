@@ -25,8 +25,16 @@ METRICS_SCHEMA: dict[str, pl.DataType] = {
     "benchmark": pl.String(),
     "metric": pl.String(),
     "unit": pl.String(),
-    "better": pl.String(),  # "lower" | "higher"
+    "better": pl.String(),  # "lower" | "higher" | null (unknown: nobody says)
     "mean_kind": pl.String(),  # "amean" | "hmean"
+}
+
+# Notes readers attach to rows: one per (system, benchmark, metric) and fact.
+NOTES_SCHEMA: dict[str, pl.DataType] = {
+    "system": pl.String(),
+    "benchmark": pl.String(),
+    "metric": pl.String(),
+    "note": pl.String(),
 }
 
 _DIGITS = re.compile(r"(\d+)")
@@ -79,6 +87,8 @@ class ResultSet:
     problems: list[Problem] = field(default_factory=list)
     files: list[FileRecord] = field(default_factory=list)
     root: str = ""
+    # What readers said about rows (NOTES_SCHEMA); joined to the comparison rows' note.
+    notes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=NOTES_SCHEMA))
 
     @property
     def system_names(self) -> list[str]:

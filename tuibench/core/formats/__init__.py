@@ -7,19 +7,22 @@ whether it is Parquet, JSON or text, and offers it to the readers in `JSON_READE
 
 from __future__ import annotations
 
-import gzip
 import importlib
+import lzma
 import zlib
 from pathlib import Path
 from types import ModuleType
 
 from tuibench.core.formats.base import (
     HEAD_BYTES,
+    XZ_MAGIC,
+    ZSTD_MAGIC,
     JsonError,
     ReadResult,
     cap_problems,
     empty_frame,
     load_json,
+    open_binary,
 )
 from tuibench.core.problems import Problem
 
@@ -49,16 +52,20 @@ def _fail(path: Path, reason: str, line: int | None = None, fmt: str = "") -> Re
 
 
 def read_head(path: Path) -> bytes:
-    """The first HEAD_BYTES of the file, decompressed when it is gzipped."""
+    """The first HEAD_BYTES of the file, decompressed when it is gzip, zstd or xz."""
     with open(path, "rb") as fh:
         raw = fh.read(HEAD_BYTES)
-    if raw[:2] == b"\x1f\x8b":
+    kind = _COMPRESSED.get(raw[:2]) or _COMPRESSED.get(raw[:4]) or _COMPRESSED.get(raw[:6])
+    if kind:
         try:
-            with gzip.open(path, "rb") as gz:
-                return gz.read(HEAD_BYTES)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise OSError(f"gzip file is damaged: {exc}") from exc
+            with open_binary(path) as fh:
+                return fh.read(HEAD_BYTES)
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError) as exc:
+            raise OSError(f"{kind} file is damaged: {exc}") from exc
     return raw
+
+
+_COMPRESSED = {b"\x1f\x8b": "gzip", ZSTD_MAGIC: "zstd", XZ_MAGIC: "xz"}
 
 
 def _looks_binary(head: bytes) -> bool:

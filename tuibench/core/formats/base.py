@@ -15,7 +15,9 @@ The registry turns any unexpected exception into a problem as a last resort.
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import lzma
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +32,13 @@ from tuibench.core.problems import Problem
 #             `iteration` column); null means "this file is one iteration".
 #  sample:    position inside the iteration; null means "row order".
 #  unit:      canonical unit string (e.g. "ns", "s", "B", "ns/op", "MB/s").
-#  better:    "lower" or "higher"; null lets the loader decide (tuibench.toml, unit).
+#  better:    the direction the producer states:
+#             "lower" or "higher" when it says which way is better;
+#             "unknown" when it says nothing and nobody should guess (Google Benchmark
+#             user counters, mmtests parse-results TSV ops, custom Go x/op units);
+#             null when the format has no such notion: the loader infers from unit/name.
+#             The loader gives tuibench.toml precedence, then the reader's explicit value,
+#             then inference; the catalogue holds "lower" | "higher" | null (unknown).
 READER_SCHEMA: dict[str, pl.DataType] = {
     "benchmark": pl.String(),
     "metric": pl.String(),
@@ -56,6 +64,12 @@ class ReadResult:
     global_iterations: bool = False
     # Set by the registry: the detected format's NAME.
     format: str = ""
+    # Systems the rows name (a `system` column), in the order the file lists them when
+    # that order means something (mmtests `-n base,patched`: the first is the reference).
+    systems: list[str] = field(default_factory=list)
+    # (benchmark, metric, text): facts a reader of the comparison must see beside the
+    # row (only aggregates were available, failed runs included, a doubtful direction).
+    notes: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def empty_frame() -> pl.DataFrame:
@@ -168,13 +182,28 @@ def cap_problems(problems: list[Problem], path: Path) -> list[Problem]:
     ]
 
 
-def open_text(path: Path):
-    """Open a possibly gzipped file as text (UTF-8, undecodable bytes replaced)."""
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
+def open_binary(path: Path):
+    """Open a file, decompressing gzip, zstd (mmtests' `--json-export`) or xz on the fly."""
     with open(path, "rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
+        magic = fh.read(6)
+    if magic[:2] == b"\x1f\x8b":
+        return gzip.open(path, "rb")
+    if magic[:4] == ZSTD_MAGIC:
+        import zstandard  # only files that need it pay for the import
+
+        return zstandard.ZstdDecompressor().stream_reader(open(path, "rb"), closefd=True)
+    if magic == XZ_MAGIC:
+        return lzma.open(path, "rb")
+    return open(path, "rb")
+
+
+def open_text(path: Path):
+    """Open a possibly compressed file as text (UTF-8, undecodable bytes replaced)."""
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="replace")
 
 
 class JsonError(Exception):

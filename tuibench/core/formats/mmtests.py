@@ -1,25 +1,37 @@
 """mmtests results, in the two shapes mmtests itself produces.
 
-a) `extract-mmtests.pl -n <run> -b <benchmark> --print-json`: the extract module object
+a) `extract-mmtests.pl -n <run> -b <test> --print-json`: the extract module object
    as JSON (one object; a list of them when `-n` names several runs). Its `_ResultData` is
-   `{op: [ {SampleNrs: [...], Values: [...]}, ... ]}`, one entry per `iter-N` folder.
-   - benchmark: the shellpack folder name for generic modules (`_ShellpackRoot`), else
-     `_ModuleName` without `Extract` (lower-cased; `Monitor<X>` becomes `monitor/<x>`),
-     else the file name (rule below)
+   `{op: [ {SampleNrs: [...], Values: [...]}, ... ]}`, one entry per `iter-N` folder in
+   mmtests' own lexicographic order (`iter-10` before `iter-2`; the JSON holds no names).
+   - benchmark: the test, from `_ModuleName` (`ExtractShellpack<test>`; other modules
+     `Extract<Name>` give `name`, `Monitor<X>` gives `monitor/<x>`), else the file name,
+     else the basename of `_ShellpackRoot`. The root is shared by every alias of a
+     shellpack (hackbench-process-pipes and hackbench-thread-sockets both live in
+     `.../hackbench`), so it is the last resort only.
    - metric: the op label; iteration: the index in the op's list (a null entry: no data
      in that iteration); samples: `Values`, numbered by `SampleNrs`
-   - better: `_PreferredVal` (`Higher`/`Lower`; mmtests assumes `Lower` when absent)
+   - better: `_PreferredVal` (`Higher`/`Lower`; mmtests assumes `Lower` when absent). An
+     op named like a throughput (`tput`, `ops`, `bw`, ...) but marked `Lower` keeps
+     `Lower` and gets a note: mmtests writes `Lower` for the throughput ops of dbench,
+     tbench, schbench or redis-memtier unless extracted with `--sub-heading`.
    - unit: `_PlotYaxes[op]` or `_PlotYaxis` (`Time (milliseconds)` becomes `ms`, ...)
-   - a list of several objects: each object's `_TestName` (the mmtests run) is the system.
+   - a list of several objects: each object's `_TestName` (the mmtests run) is a system,
+     in the list's (`-n`) order; the first is the default reference, as in mmtests.
    Numbers may be JSON strings (Perl keeps what it parsed as text); both are accepted.
    Sample numbers (`SampleNrs`, intervals) are used when all of a file's are whole
    numbers; otherwise samples keep the file's order.
 
-b) The tab-separated output of a shellpack's `parse-results` script, without a header:
+b) `compare-mmtests.pl --json-export` (kept by compare-kernels.sh as `.json.zst` or
+   `.json.xz`): an object whose `_ExtractModules` lists one extract module per run, read
+   as in a), one system per module, in order.
+
+c) The tab-separated output of a shellpack's `parse-results` script, without a header:
    `metric factorA factorB interval value extra`, `_` meaning empty. The metric is
    `metric-factorA-factorB` with empty parts left out (exactly what mmtests'
    ExtractShellpack builds), the interval is the sample number, `extra` is ignored; the
-   file is one iteration (an `iter-N` folder above it gives its number). The benchmark is
+   file is one iteration (an `iter-N` folder above it gives its number). It carries no
+   direction: `better` is "unknown" unless `tuibench.toml` says. The benchmark is
    the file's name without `.gz`, without a `.tsv`, `.txt`, `.out` or `.json` extension
    and without a leading `tsv-` or `parse-results-`:
    `pgbench.tsv`, `tsv-pgbench` and `parse-results-pgbench.txt` all give `pgbench`. A
@@ -51,6 +63,16 @@ _UNITS = {
     "time (milliseconds)": "ms",
     "time (seconds)": "s",
 }
+# Op names that say "throughput". mmtests marks every op of a module with one direction,
+# and writes Lower for the throughput ops of dbench, tbench, schbench or redis-memtier
+# when the JSON is extracted without `--sub-heading <metric>`.
+_THROUGHPUT = re.compile(
+    r"(^|[^a-z])(tput|ops|bw|bandwidth|per_?sec|throughput)([^a-z]|$)", re.IGNORECASE
+)
+_LOWER_THROUGHPUT = (
+    "mmtests marks this op lower-is-better though its name says throughput; extract with "
+    "--sub-heading <metric> or set its direction in tuibench.toml"
+)
 _EXTENSIONS = (".tsv", ".txt", ".out", ".json")
 _PREFIXES = ("tsv-", "parse-results-")
 _GENERIC = {"", "tsv", "parse-results", "results"}
@@ -83,23 +105,32 @@ def _is_module(obj: object) -> bool:
     return isinstance(obj, dict) and "_ModuleName" in obj and "_ResultData" in obj
 
 
+def _is_export(obj: object) -> bool:
+    mods = obj.get("_ExtractModules") if isinstance(obj, dict) else None
+    return isinstance(mods, list) and bool(mods) and all(_is_module(m) for m in mods)
+
+
 def matches_json(obj: object) -> bool:
     if isinstance(obj, list):
         return bool(obj) and all(_is_module(o) for o in obj)
-    return _is_module(obj)
+    return _is_module(obj) or _is_export(obj)
 
 
 def _module_benchmark(mod: dict, path: Path) -> str:
+    name = mod.get("_ModuleName")
+    if isinstance(name, str):
+        if name.startswith("ExtractShellpack") and len(name) > len("ExtractShellpack"):
+            return name[len("ExtractShellpack") :]
+        if name.startswith("Monitor") and len(name) > len("Monitor"):
+            return "monitor/" + name[len("Monitor") :].lower()
+        if name.startswith("Extract") and name != "ExtractShellpack" and len(name) > 7:
+            return name[len("Extract") :].lower()
+    from_file = _name_from_file(path)
+    if from_file:
+        return from_file
     root = mod.get("_ShellpackRoot")
     if isinstance(root, str) and root.strip("/"):
         return root.rstrip("/").rsplit("/", 1)[-1]
-    name = mod.get("_ModuleName")
-    if isinstance(name, str) and name not in ("Extract", "ExtractShellpack"):
-        if name.startswith("Monitor") and len(name) > len("Monitor"):
-            return "monitor/" + name[len("Monitor") :].lower()
-        stripped = name.removeprefix("Extract")
-        if stripped:
-            return stripped.lower()
     return _name_from_path(path)
 
 
@@ -110,47 +141,64 @@ def _unit(label: object) -> str | None:
 
 
 def read_json(obj: object, path: Path) -> ReadResult:
-    modules = obj if isinstance(obj, list) else [obj]
-    several = isinstance(obj, list) and len(modules) > 1
+    if _is_export(obj):
+        modules, several, at = obj["_ExtractModules"], True, "_ExtractModules"
+    else:
+        modules = obj if isinstance(obj, list) else [obj]
+        several, at = isinstance(obj, list) and len(modules) > 1, ""
     records = Records()
     systems: list[str | None] = []
     sample_nrs: list[float | None] = []
     problems: list[Problem] = []
+    notes: list[tuple[str, str, str]] = []
     metadata: dict[str, str] = {}
 
     def bad(reason: str, where: str) -> None:
         problems.append(Problem(str(path), reason, where=where))
 
     for k, mod in enumerate(modules):
-        at = f"[{k}]." if isinstance(obj, list) else ""
+        prefix = f"{at}[{k}]." if isinstance(obj, list) or at else ""
         name = mod.get("_TestName")
         system = name if several and isinstance(name, str) and name else None
         if several and system is None:
-            bad("no _TestName: this run's results go to the folder's system", f"[{k}]")
+            bad("no _TestName: this run's results go to the folder's system", f"{at}[{k}]")
         if not several and isinstance(name, str):
             metadata["mmtests run"] = name
         before = len(records)
-        _read_module(mod, path, at, records, sample_nrs, bad)
+        _read_module(mod, path, prefix, records, sample_nrs, bad, notes)
         systems.extend([system] * (len(records) - before))
     frame = _with_samples(records.frame(), sample_nrs)
-    if any(s is not None for s in systems):
+    order = list(dict.fromkeys(s for s in systems if s is not None))
+    if order:
         frame = frame.with_columns(pl.Series("system", systems, dtype=pl.String))
     if not len(records) and not problems:
         bad("no results in _ResultData (the benchmark produced no data)", "_ResultData")
-    return ReadResult(frame, problems, metadata)
+    return ReadResult(frame, problems, metadata, systems=order, notes=list(dict.fromkeys(notes)))
 
 
-def _read_module(
-    mod: dict, path: Path, at: str, records: Records, sample_nrs: list, bad: Callable
-) -> None:
-    bench = _module_benchmark(mod, path)
-    pref = mod.get("_PreferredVal")
-    better = "lower" if pref is None else _DIRECTION.get(str(pref).lower())
+def _direction(pref: object, at: str, bad: Callable) -> str | None:
+    if pref is None:
+        return "lower"  # what mmtests itself assumes
+    better = _DIRECTION.get(str(pref).lower())
     if better is None:
         bad(
             f"_PreferredVal must be Higher or Lower, not {pref!r}; direction left to the loader",
             f"{at}_PreferredVal",
         )
+    return better
+
+
+def _read_module(
+    mod: dict,
+    path: Path,
+    at: str,
+    records: Records,
+    sample_nrs: list,
+    bad: Callable,
+    notes: list[tuple[str, str, str]],
+) -> None:
+    bench = _module_benchmark(mod, path)
+    better = _direction(mod.get("_PreferredVal"), at, bad)
     units = mod.get("_PlotYaxes") if isinstance(mod.get("_PlotYaxes"), dict) else {}
     default_unit = _unit(mod.get("_PlotYaxis"))
     data = mod["_ResultData"]
@@ -172,6 +220,8 @@ def _read_module(
             )
             continue
         unit = _unit(units.get(op)) or default_unit
+        if better == "lower" and _THROUGHPUT.search(str(op)):
+            notes.append((bench, str(op), _LOWER_THROUGHPUT))
         for it, entry in enumerate(iterations):
             if entry is None:
                 continue  # this operation has no data in that iteration
@@ -198,9 +248,11 @@ def _read_module(
 # ---------------------------------------------------------------- b) parse-results TSV
 
 
-def _name_from_path(path: Path) -> str:
+def _name_from_file(path: Path) -> str | None:
+    """The test named by the file itself (`stream.json`, `tsv-pgbench`), or None."""
     name = path.name
-    name = name.removesuffix(".gz")
+    for suffix in (".gz", ".zst", ".xz"):
+        name = name.removesuffix(suffix)
     for ext in _EXTENSIONS:
         if name.lower().endswith(ext):
             name = name[: -len(ext)]
@@ -209,12 +261,17 @@ def _name_from_path(path: Path) -> str:
         if name.lower().startswith(prefix):
             name = name[len(prefix) :]
             break
-    if name.lower() not in _GENERIC:
+    return None if name.lower() in _GENERIC else name
+
+
+def _name_from_path(path: Path) -> str:
+    name = _name_from_file(path)
+    if name:
         return name
     for folder in path.parents:
         if folder.name and folder.name != "logs" and not re.fullmatch(r"iter-\d+", folder.name):
             return folder.name
-    return name or path.name
+    return path.name
 
 
 def _row(line: str) -> tuple[str, str, str, str, str] | str:
@@ -269,7 +326,7 @@ def read(path: Path) -> ReadResult:
                     problems.append(Problem(str(path), reason, line=lineno))
                     continue
                 label = "-".join(p for p in (metric, factor_a, factor_b) if p not in ("", "_"))
-                records.add(bench, label, _number(text))
+                records.add(bench, label, _number(text), better="unknown")
                 intervals.append(_number(interval))
     except OSError as exc:
         problems.append(Problem(str(path), f"reading stopped: {exc}"))
