@@ -106,6 +106,8 @@ def test_lower_marked_throughput_note_reaches_the_result_set(tmp_path):
     ]
     assert "--sub-heading" in notes["note"][0]
     assert catalogue(rs) == {("dbench4", "tput-1"): "lower"}
+    rows = Analysis(rs).compare("a").rows
+    assert all("--sub-heading" in n for n in rows["note"])  # beside the row, both systems
 
 
 def make_work_log(root: Path) -> Path:

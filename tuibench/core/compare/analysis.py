@@ -34,7 +34,13 @@ from tuibench.core.compare.columns import (
 )
 from tuibench.core.compare.comparison import Comparison
 from tuibench.core.compare.decide import decide
-from tuibench.core.compare.frames import join_notes, notes, reciprocal, rle_groups
+from tuibench.core.compare.frames import (
+    join_notes,
+    notes,
+    reciprocal,
+    rle_groups,
+    with_reader_notes,
+)
 from tuibench.core.model import ResultSet
 
 # Undefined numbers (NaN) leave as null, so that they never read as numbers.
@@ -257,6 +263,7 @@ class Analysis:
             .sort(*(pl.col(c).to_physical() for c in ("benchmark", "metric", "system")))
             .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
         )
+        frame = with_reader_notes(frame, self.rs.notes)
         m_id, _ = rle_groups(frame, METRIC)
         names = self.rs.system_names
         s_id = (

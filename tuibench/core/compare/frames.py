@@ -52,3 +52,13 @@ def glob(col: pl.Expr, pattern: str) -> pl.Expr:
     """Shell-style glob (`*`, `?`) over the whole name, as a polars expression."""
     regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in pattern)
     return col.str.contains(f"^{regex}$")
+
+
+def with_reader_notes(frame: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
+    """Put what the readers said about a row (`ResultSet.notes`) before its own `_note`."""
+    if said.is_empty():
+        return frame
+    keys = ["system", "benchmark", "metric"]
+    per_row = said.group_by(keys, maintain_order=True).agg(pl.col("note").str.join("; "))
+    frame = frame.join(per_row, on=keys, how="left", maintain_order="left")
+    return frame.with_columns(join_notes(frame["note"], frame["_note"]).alias("_note")).drop("note")
