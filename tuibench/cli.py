@@ -197,6 +197,11 @@ def report(args: argparse.Namespace) -> int:
         text = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
+    elif args.format in ("markdown", "latex"):
+        from tuibench.core.shareable import Shareable, render_shareable, run_facts
+
+        facts = run_facts(args.paths, args.subselections, args.seed)
+        text = render_shareable(Shareable(cmp, "", facts=facts), args.format)
     else:
         tables = [summary_table(cmp)]
         if len(cmp.systems) > 1 and cmp.rows.height:

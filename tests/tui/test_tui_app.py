@@ -9,13 +9,10 @@ from textual.widgets import Input, OptionList, Static
 
 from tuibench.cli import main
 from tuibench.core.compare import Analysis
-from tuibench.core.export import render
 from tuibench.core.load import load
-from tuibench.core.tables import detail_table, fmt_num, summary_table
+from tuibench.core.tables import detail_table, fmt_num
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.keys import APP_KEYS
-from tuibench.tui.screens.confirm import ConfirmScreen
-from tuibench.tui.screens.export_dialog import ExportDialog
 from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen
 from tuibench.tui.screens.number_input import AlphaInput, ThresholdInput
@@ -324,78 +321,6 @@ async def test_mark_and_unmark(make_app, loaded):
         assert "marked 1" in header(app)
         await pilot.press("space")  # the root summary again: unmarked
         assert app.session.state.marks == []
-
-
-async def test_export_current_table(make_app, loaded, tmp_path):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await goto(pilot, DB_READ_TPS)
-        await pilot.press("e")
-        assert isinstance(app.screen, ExportDialog)
-        await pilot.press("enter")  # every suggestion accepted
-        target = tmp_path / "db_read-tps-vs-base.csv"
-        assert target.read_text() == render(core_detail("base"), "csv")
-        assert any(str(target) in str(n.message) for n in app._notifications)
-
-
-async def test_export_marked_tables_as_markdown(make_app, loaded, tmp_path):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await goto(pilot, DB_READ_TPS)
-        await pilot.press("space", "right_square_bracket", "space")
-        await pilot.press("m", "e")
-        dialog = app.screen
-        assert isinstance(dialog, ExportDialog) and dialog.marked
-        dialog.query_one("#export-format").value = "markdown"
-        await pilot.pause()
-        await pilot.press("enter")
-        target = tmp_path / "marked-2-tables.md"
-        expected = render([core_detail("base"), core_detail("patched")], "markdown")
-        assert target.read_text() == expected
-
-
-async def test_export_refuses_the_results_folder(make_app, loaded, tui_data):
-    app = make_app(export_dir="results/base")
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("e", "enter")
-        assert isinstance(app.screen, ExportDialog)  # still open, saying why
-        error = str(app.screen.query_one("#export-error", Static).render())
-        assert "inside the results folder" in error
-        assert sorted(p.name for p in (tui_data / "results" / "base").iterdir()) == [
-            "broken.csv",
-            "results.csv",
-            "system.toml",
-        ]
-
-
-async def test_export_asks_before_overwriting(make_app, loaded, tmp_path):
-    target = tmp_path / "summary-vs-base.csv"
-    target.write_text("keep me")
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("e", "enter")
-        assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
-        assert isinstance(app.screen, ExportDialog)
-        assert target.read_text() == "keep me"
-        await pilot.press("enter", "y")
-        assert not isinstance(app.screen, (ExportDialog, ConfirmScreen))
-        rs = load(["results"])
-        assert target.read_text() == render(summary_table(Analysis(rs).compare("base")), "csv")
-
-
-async def test_copy_markdown(make_app, loaded):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await goto(pilot, DB_READ_TPS)
-        await pilot.press("y")
-        assert app.clipboard == render(core_detail("base"), "markdown")
-        assert any("Markdown" in str(n.message) for n in app._notifications)
 
 
 # -- help, problems, quit -------------------------------------------------------------------

@@ -11,15 +11,13 @@ import html
 import io
 import json
 import math
-import os
-import tempfile
-from pathlib import Path
 
 from tuibench.core.compare import Comparison
 from tuibench.core.output_formats import EXTENSIONS, FORMATS  # noqa: F401 (re-exported)
 from tuibench.core.problems import Problem
 from tuibench.core.tables import Table
 from tuibench.core.text import printable
+from tuibench.core.writing import write_atomic  # noqa: F401 (re-exported)
 
 
 def render(table: Table | list[Table], fmt: str) -> str:
@@ -67,9 +65,8 @@ def _text(t: Table) -> str:
             out.append(v.rjust(widths[i]) if i in t.numeric else v.ljust(widths[i]))
         return "  ".join(out).rstrip()
 
-    lines = (
-        [printable(t.title), line(columns), "  ".join("-" * w for w in widths)] if t.title else []
-    )
+    lines = [printable(t.title)] if t.title else []
+    lines += [line(columns), "  ".join("-" * w for w in widths)]
     lines += [line(r) for r in cells]
     lines += ["", *map(printable, t.notes)] if t.notes else []
     return "\n".join(lines) + "\n"
@@ -199,28 +196,3 @@ def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
         "summary": records(cmp.summary()),
         "problems": [p.to_dict() for p in problems],
     }
-
-
-def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
-    """Write `text` to `path` through a temporary file in the same folder, then rename.
-
-    Refuses to replace an existing file unless `overwrite` (FileExistsError).
-    """
-    path = Path(path).expanduser().resolve()
-    if path.exists() and not overwrite:
-        raise FileExistsError(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # fails if the file appeared meanwhile: never clobber
-            os.unlink(tmp)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path

@@ -9,6 +9,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from tuibench.core.writing import file_in_the_way
+
 
 def resolve(target: str, cwd: Path | None = None) -> Path:
     """`target` as an absolute path with links resolved, relative to `cwd` (default: here)."""
@@ -39,6 +41,9 @@ def refusal(
     """
     if target.is_dir():
         return f"{target} is a folder: give a file name"
+    blocker = file_in_the_way(target)
+    if blocker is not None:
+        return f"{blocker} is a file, not a folder: choose another folder"
     for given in result_paths:
         root = resolve(given, cwd)
         if root == target or _same_file(root, target):

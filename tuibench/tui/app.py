@@ -24,8 +24,10 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 
 from tuibench.core.problems import Problem
 from tuibench.tui.commands import TuibenchCommands
+from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, bindings
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.marked import MarkedScreen, MarksChanged
@@ -522,18 +524,26 @@ class TuibenchApp(App[int]):
         if self.session is None:
             self.say("Nothing is loaded: nothing to export.", severity="warning")
             return
-        node = self.current_node
-        table = self.session.current_table(node)
-        marks = self.session.state.marks
+        session, node = self.session, self.current_node
+        table = session.current_table(node)
+        marks = list(session.state.marks)
         if table is None and not marks:
             self.say("Nothing to export here.", severity="warning")
             return
+        facts = self.run_facts()
+
+        def shareables(marked: bool) -> list:
+            if marked:
+                return marked_shareables(marks, facts)
+            return [shareable(node, session.comparison_under(node), table.title, facts)]
+
         request = ExportRequest(
             current=(node, table) if table is not None else None,
-            marks=list(marks),
-            reference=self.session.state.reference,
+            marks=marks,
+            reference=session.state.reference,
             export_dir=self.export_dir,
             result_paths=self.paths,
+            shareables=shareables,
             fmt=self.export_format,
             marked_first=marked_first,
         )
@@ -543,25 +553,46 @@ class TuibenchApp(App[int]):
                 return
             self.export_format = result.fmt
             what = "table" if result.tables == 1 else f"{result.tables} tables"
+            if result.fmt == "html":
+                what = "the report"
             self.say(f"Wrote {what} as {result.fmt} to {result.path}", timeout=8)
 
         self.push_screen(ExportDialog(request), done)
 
-    def action_copy(self) -> None:
+    def run_facts(self) -> list[tuple[str, str]]:
+        from tuibench.core.shareable import run_facts
+
+        return run_facts(self.paths, self.subselections, self.seed)
+
+    def action_copy(self, what: str = "markdown") -> None:
+        """Copy the current table (Markdown or TSV) or row through OSC 52."""
         if self.session is None:
             return
-        table = self.session.current_table(self.current_node)
+        node = self.current_node
+        table = self.session.current_table(node)
         if table is None:
             self.say("Nothing to copy here.", severity="warning")
             return
-        from tuibench.core.export import render
+        from tuibench.core.shareable import render_shareable, row_sentences
 
-        text = render(table, "markdown")
+        cmp = self.session.comparison_under(node)
+        if what == "row":
+            if not node.is_metric:
+                self.say("A row is one metric: pick a metric in the tree first.")
+                return
+            text, label = row_sentences(cmp), f"the row of {node.title()} in words"
+        else:
+            text = render_shareable(shareable(node, cmp, table.title, self.run_facts()), what)
+            label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
-        lines = text.count("\n")
-        self.say(
-            f"Copied {table.title} as Markdown ({lines} lines) to the clipboard",
-            timeout=4,
+        self.say(copy_notice(label, text), timeout=10)
+
+    def action_copy_menu(self) -> None:
+        if self.session is None:
+            return
+        self.push_screen(
+            CopyMenu(has_row=self.current_node.is_metric),
+            lambda what: self.action_copy(what) if what else None,
         )
 
     # -- other --------------------------------------------------------------------------

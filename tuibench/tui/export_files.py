@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tuibench.core.output_formats import EXTENSIONS
 from tuibench.core.output_paths import refusal, resolve  # noqa: F401 (the dialog's checks)
 from tuibench.tui.state import Mark, Node
+
+if TYPE_CHECKING:
+    from tuibench.core.compare import Comparison
+    from tuibench.core.shareable import Shareable
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 120
@@ -42,9 +47,22 @@ def suggest_marked_name(marks: list[Mark], fmt: str) -> str:
     return f"{stem}.{EXTENSIONS[fmt]}"
 
 
+# Extensions people type, beyond the ones the formats are written with.
+_TYPED = {"markdown": "markdown", "htm": "html", "text": "text", "latex": "latex"}
+
+
+def format_of(name: str) -> str | None:
+    """The format a typed file name asks for by its extension (`x.md`: markdown), if any."""
+    ext = Path(name.strip()).suffix.lower().lstrip(".")
+    by_extension = {e: f for f, e in EXTENSIONS.items()} | _TYPED
+    return by_extension.get(ext)
+
+
 def with_extension(name: str, fmt: str) -> str:
     """Swap a known export extension for the one of `fmt` (keep any other suffix)."""
-    known = {f".{ext}" for ext in EXTENSIONS.values()}
+    if format_of(name) == fmt:
+        return name
+    known = {f".{ext}" for ext in EXTENSIONS.values()} | {f".{ext}" for ext in _TYPED}
     path = Path(name)
     if path.suffix in known:
         return str(path.with_suffix(f".{EXTENSIONS[fmt]}"))
@@ -56,3 +74,27 @@ def default_path(export_dir: str, name: str) -> str:
     if export_dir in ("", "."):
         return name
     return str(Path(export_dir) / name)
+
+
+def shareable(node: Node, cmp: Comparison, title: str, facts: list[tuple[str, str]]) -> Shareable:
+    """What an export or a copy of `node` holds: `cmp` is its comparison (the metrics below
+    it, as the summary shows them)."""
+    from tuibench.core.shareable import Shareable
+
+    metric = (node.benchmark, node.metric) if node.metric is not None else None
+    return Shareable(cmp, title, metric, facts)
+
+
+def marked_shareables(marks: list[Mark], facts: list[tuple[str, str]]) -> list[Shareable]:
+    """The marked tables as they were marked (a mark keeps its comparison)."""
+    return [shareable(m.node, m.cmp, m.table.title, facts) for m in marks if m.cmp is not None]
+
+
+def copy_notice(label: str, text: str) -> str:
+    """Where a copy went, and what to do when nothing arrived."""
+    lines = text.count("\n") or 1
+    return (
+        f"Copied {label} ({lines} line{'s' if lines > 1 else ''}) to your clipboard through "
+        "the terminal (OSC 52). Nothing arrived? The terminal (or tmux: set-clipboard on) "
+        "must allow OSC 52; press e to write it to a file instead."
+    )

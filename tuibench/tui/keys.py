@@ -157,6 +157,15 @@ APP_KEYS: list[Key] = [
         group="Tables",
     ),
     Key(
+        "tuibench.copy.more",
+        "Y",
+        "copy_menu",
+        "Copy as",
+        "Copy as TSV for a spreadsheet, or only the current row, to the clipboard",
+        key_display="Y",
+        group="Tables",
+    ),
+    Key(
         "tuibench.problems",
         "p",
         "show_problems",

@@ -197,7 +197,7 @@ class Session:
         if table is None:
             return None
         s = self.state
-        new = Mark(node, s.reference, s.alpha, table)
+        new = Mark(node, s.reference, s.alpha, table, self.comparison_under(node))
         for i, old in enumerate(s.marks):
             if old == new:
                 if old.table.rows == table.rows and old.table.columns == table.columns:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tuibench.core.compare import Comparison
     from tuibench.core.tables import Table
 
 # Orders of the summary tables, cycled by the sort key.
@@ -74,6 +75,7 @@ class Mark:
     reference: str
     alpha: float
     table: Table = field(compare=False)
+    cmp: Comparison | None = field(default=None, compare=False)  # behind the table: exports
 
     @property
     def label(self) -> str:

@@ -1,11 +1,14 @@
 """Export the current table or every marked table to a file.
 
-Enter straight away accepts every suggestion. A target inside a results folder is refused
-(with the reason); an existing file is replaced only after a yes; the write is atomic.
+Enter straight away accepts every suggestion. The format follows a typed extension (`x.md`
+is Markdown), the format choice otherwise; `html` is the complete report of what is chosen.
+A target inside a results folder, or below a file, is refused (with the reason); an existing
+file is replaced only after a yes; the write is atomic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -19,6 +22,7 @@ from textual.widgets import Input, RadioButton, RadioSet, Select, Static
 
 from tuibench.tui.export_files import (
     default_path,
+    format_of,
     refusal,
     resolve,
     suggest_marked_name,
@@ -29,18 +33,24 @@ from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.state import Mark, Node
 
 if TYPE_CHECKING:
+    from tuibench.core.shareable import Shareable
     from tuibench.core.tables import Table
 
 
 @dataclass
 class ExportRequest:
-    """What the dialog needs to know; `current` is None when there is no current table."""
+    """What the dialog needs to know; `current` is None when there is no current table.
+
+    `shareables` gives what is written for the current table (marked=False) or the marked
+    ones (marked=True): the comparisons behind the tables, with their titles.
+    """
 
     current: tuple[Node, Table] | None
     marks: list[Mark]
     reference: str
     export_dir: str
     result_paths: list[str]
+    shareables: Callable[[bool], list[Shareable]]
     fmt: str = "csv"
     marked_first: bool = False
 
@@ -52,6 +62,15 @@ class ExportDone:
     tables: int
 
 
+class FormatSelect(Select[str]):
+    """The format choice: arrows or space open the list; enter moves on to the file name."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,space,up", "show_overlay", "Show menu", show=False),
+        Binding("enter", "app.focus_next", "Next field", show=False),
+    ]
+
+
 class ExportDialog(ModalScreen[ExportDone | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Cancel", id="tuibench.dialog.cancel")
@@ -61,6 +80,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
         super().__init__()
         self.request = request
         self._suggested = ""
+        self._marked = bool(request.marks) and (request.marked_first or request.current is None)
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -69,23 +89,17 @@ class ExportDialog(ModalScreen[ExportDone | None]):
         r = self.request
         with Vertical(classes="dialog", id="export-dialog"):
             yield Static("Export", classes="dialog-title")
-            with RadioSet(id="export-what"):
-                current = Text("current table")
-                if r.current is not None:
-                    current.append(f": {r.current[1].title}", "dim")
-                yield RadioButton(
-                    current,
-                    value=not self._marked_default(),
-                    disabled=r.current is None,
-                    id="export-current",
-                )
-                yield RadioButton(
-                    Text(f"all marked tables ({len(r.marks)})"),
-                    value=self._marked_default(),
-                    disabled=not r.marks,
-                    id="export-marked",
-                )
-            yield Select(
+            current = Text("current table")
+            if r.current is not None:
+                current.append(f": {r.current[1].title}", "dim")
+            marked = Text(f"all marked tables ({len(r.marks)})")
+            if r.current is not None and r.marks:  # a choice only where there is one
+                with RadioSet(id="export-what"):
+                    yield RadioButton(current, value=not self._marked, id="export-current")
+                    yield RadioButton(marked, value=self._marked, id="export-marked")
+            else:
+                yield Static(marked if self._marked else current, id="export-what")
+            yield FormatSelect(
                 [(f, f) for f in FORMATS],
                 value=r.fmt if r.fmt in FORMATS else "csv",
                 allow_blank=False,
@@ -94,13 +108,13 @@ class ExportDialog(ModalScreen[ExportDone | None]):
             yield Input(id="export-path")
             yield Static(id="export-error", classes="dialog-error")
             yield Static(
-                Text("enter: export · tab: next field · escape: cancel", style="dim"),
+                Text(
+                    "enter: export · tab: next field · escape: cancel\n"
+                    "html: the complete report, with plots, for a browser",
+                    style="dim",
+                ),
                 classes="dialog-hint",
             )
-
-    def _marked_default(self) -> bool:
-        r = self.request
-        return bool(r.marks) and (r.marked_first or r.current is None)
 
     def on_mount(self) -> None:
         self._suggest()
@@ -116,12 +130,17 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     @property
     def marked(self) -> bool:
-        return self.query_one("#export-marked", RadioButton).value
+        return self._marked
 
     def tables(self) -> list[Table]:
         if self.marked:
             return [m.table for m in self.request.marks]
         return [self.request.current[1]] if self.request.current else []
+
+    def text(self, fmt: str) -> str:
+        from tuibench.core.shareable import render_shareable
+
+        return render_shareable(self.request.shareables(self.marked), fmt)
 
     def suggestion(self) -> str:
         r = self.request
@@ -144,6 +163,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
+        self._marked = event.pressed.id == "export-marked"
         self._suggest()
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -152,6 +172,10 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
+        typed = format_of(event.value)
+        choice = self.query_one("#export-format", Select)
+        if typed is not None and typed != choice.value:
+            choice.value = typed  # the typed extension decides; the name stays as typed
         self._check()
 
     def _check(self) -> str | None:
@@ -174,31 +198,38 @@ class ExportDialog(ModalScreen[ExportDone | None]):
     def export(self) -> None:
         if self._check():
             return
-        target = resolve(self.query_one("#export-path", Input).value.strip())
+        text = self.query_one("#export-path", Input).value.strip()
+        fmt = format_of(text) or self.fmt
+        target = resolve(text)
         if target.exists():
             question = Text()
             question.append(str(target), "bold")
             question.append(" already exists.\nReplace it?")
             self.app.push_screen(
                 ConfirmScreen(question, yes="Replace"),
-                lambda yes: self._write(target, overwrite=True) if yes else None,
+                lambda yes: self._write(target, fmt, overwrite=True) if yes else None,
             )
             return
-        self._write(target, overwrite=False)
+        self._write(target, fmt, overwrite=False)
 
-    def _write(self, target: Path, overwrite: bool) -> None:
-        from tuibench.core.export import render, write_atomic
+    def _write(self, target: Path, fmt: str, overwrite: bool) -> None:
+        from tuibench.core.writing import write_atomic
 
-        tables = self.tables()
-        text = render(tables if len(tables) > 1 else tables[0], self.fmt)
+        error = self.query_one("#export-error", Static)
+        try:
+            text = self.text(fmt)
+        except ValueError as exc:  # e.g. marked tables that one HTML report cannot hold
+            error.update(Text(str(exc)))
+            return
         try:
             path = write_atomic(target, text, overwrite=overwrite)
         except FileExistsError:
-            self.query_one("#export-error", Static).update(
-                Text(f"{target} appeared meanwhile: press enter again to decide")
-            )
+            if target.exists():
+                error.update(Text(f"{target} appeared meanwhile: press enter again to decide"))
+            else:
+                error.update(Text(f"cannot write {target}: a file is in the way"))
             return
         except OSError as exc:
-            self.query_one("#export-error", Static).update(Text(f"cannot write: {exc}"))
+            error.update(Text(f"cannot write: {exc.strerror or exc}"))
             return
-        self.dismiss(ExportDone(path, self.fmt, len(tables)))
+        self.dismiss(ExportDone(path, fmt, len(self.tables())))

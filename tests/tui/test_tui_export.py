@@ -1,0 +1,241 @@
+"""Export and copy in the explorer: what is written or copied stands alone."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import os
+import stat
+
+import polars as pl
+import pytest
+from textual.widgets import Input, Select, Static
+
+from tuibench.core.compare import Analysis
+from tuibench.core.load import load
+from tuibench.core.shareable import Shareable, render_shareable, run_facts
+from tuibench.core.tables import detail_table, summary_table
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.screens.confirm import ConfirmScreen
+from tuibench.tui.screens.copy_menu import CopyMenu
+from tuibench.tui.screens.export_dialog import ExportDialog
+from tuibench.tui.state import Node
+
+SIZE = (120, 40)
+DB_READ_TPS = Node.of_metric("db/read", "tps")
+
+
+@pytest.fixture
+def make_app(tui_data, tmp_path):
+    def make(**kwargs) -> TuibenchApp:
+        kwargs.setdefault("export_dir", str(tmp_path))
+        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
+
+    return make
+
+
+async def goto(pilot, node: Node) -> None:
+    from tuibench.tui.widgets.bench_tree import BenchTree
+
+    pilot.app.main.query_one(BenchTree).select(node)
+    await pilot.pause()
+    assert pilot.app.current_node == node
+
+
+def comparison(reference: str = "base"):
+    return Analysis(load(["results"])).compare(reference, 0.05)
+
+
+def metric_share(reference: str = "base", node: Node = DB_READ_TPS) -> Shareable:
+    cmp = comparison(reference)  # the family of p_adjusted stays every row, as on screen
+    rows = cmp.rows.filter(
+        (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+    )
+    cmp = dataclasses.replace(cmp, rows=rows)
+    title = detail_table(cmp, node.benchmark, node.metric).title
+    return Shareable(cmp, title, (node.benchmark, node.metric), run_facts(["results"], 100, 0))
+
+
+def notices(app) -> str:
+    return "\n".join(str(n.message) for n in app._notifications)
+
+
+def error_of(dialog) -> str:
+    return str(dialog.query_one("#export-error", Static).render())
+
+
+async def test_export_current_table_as_real_fields(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        await pilot.press("enter")  # every suggestion accepted
+        target = tmp_path / "db_read-tps-vs-base.csv"
+        text = target.read_text()
+        assert text == render_shareable(metric_share(), "csv")
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert [r["system"] for r in rows] == ["base", "patched", "tuned"]
+        cmp = comparison()
+        for r in rows:  # numbers, not display strings: they parse back exactly
+            core = cmp.rows.filter(
+                (cmp.rows["benchmark"] == "db/read")
+                & (cmp.rows["metric"] == "tps")
+                & (cmp.rows["system"] == r["system"])
+            ).row(0, named=True)
+            assert float(r["center"]) == core["center"]
+            assert r["verdict"] == core["verdict"]
+        assert str(target) in notices(app)
+        umask = os.umask(0)
+        os.umask(umask)
+        assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+
+
+async def test_export_marked_tables_as_markdown(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("space", "right_square_bracket", "space")
+        await pilot.press("m", "e")
+        dialog = app.screen
+        assert isinstance(dialog, ExportDialog) and dialog.marked
+        dialog.query_one("#export-format").value = "markdown"
+        await pilot.pause()
+        await pilot.press("enter")
+        target = tmp_path / "marked-2-tables.md"
+        expected = render_shareable([metric_share("base"), metric_share("patched")], "markdown")
+        assert target.read_text() == expected
+        assert "tuned vs patched: " in expected and "| better |" in expected
+
+
+async def test_typed_extension_decides_the_format(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("e")
+        dialog = app.screen
+        path = dialog.query_one("#export-path", Input)
+        path.value = str(tmp_path / "x.md")
+        await pilot.pause()
+        assert dialog.query_one("#export-format", Select).value == "markdown"
+        assert path.value == str(tmp_path / "x.md")
+        await pilot.press("enter")
+        assert (tmp_path / "x.md").read_text() == render_shareable(metric_share(), "markdown")
+
+
+async def test_no_empty_choice_and_enter_moves_on(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e")
+        dialog = app.screen
+        assert not dialog.query("#export-marked")  # nothing marked: no "(0)" to choose
+        assert "(0)" not in str(dialog.query_one("#export-what", Static).render())
+        choice = dialog.query_one("#export-format", Select)
+        choice.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.focused is dialog.query_one("#export-path", Input)
+        assert not choice.expanded
+
+
+async def test_parent_that_is_a_file_is_named(make_app, loaded, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e")
+        dialog = app.screen
+        dialog.query_one("#export-path", Input).value = str(tmp_path / "plain" / "t.csv")
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.screen is dialog
+        assert f"{tmp_path / 'plain'} is a file, not a folder" in error_of(dialog)
+
+
+async def test_export_refuses_the_results_folder(make_app, loaded, tui_data):
+    app = make_app(export_dir="results/base")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e", "enter")
+        assert isinstance(app.screen, ExportDialog)  # still open, saying why
+        assert "inside the results folder" in error_of(app.screen)
+        assert sorted(p.name for p in (tui_data / "results" / "base").iterdir()) == [
+            "broken.csv",
+            "results.csv",
+            "system.toml",
+        ]
+
+
+async def test_export_asks_before_overwriting_and_keeps_the_mode(make_app, loaded, tmp_path):
+    target = tmp_path / "summary-vs-base.csv"
+    target.write_text("keep me")
+    target.chmod(0o640)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, ExportDialog)
+        assert target.read_text() == "keep me"
+        await pilot.press("enter", "y")
+        assert not isinstance(app.screen, (ExportDialog, ConfirmScreen))
+        cmp = comparison()
+        assert target.read_text() == render_shareable(Shareable(cmp, "x"), "csv")
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+async def test_copy_markdown_stands_alone(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("y")
+        assert app.clipboard == render_shareable(metric_share(), "markdown")
+        assert "patched vs base: ▼0 worse · ▲1 better" in app.clipboard
+        assert "| better |" in app.clipboard and "p Welch" in app.clipboard
+        said = notices(app)
+        assert "Markdown" in said and "OSC 52" in said and "press e" in said
+
+
+async def test_copy_group_markdown_has_every_row_in_words(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("y")
+        text = app.clipboard
+        cmp = comparison()
+        assert text.startswith(f"**{summary_table(cmp).title}**")
+        for system in ("patched", "tuned"):
+            assert f"{system} vs base: ▼" in text
+        body = [line for line in text.splitlines() if line.startswith("| ")][1:]
+        core = [r for r in cmp.rows.iter_rows(named=True)]
+        assert len(body) == len(core) + 3  # every row, then the per-system summary (+ head)
+        for line, r in zip(body, core, strict=False):
+            assert line.rstrip(" |").endswith(r["verdict"])
+
+
+async def test_copy_menu_tsv_and_row(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("Y")
+        assert isinstance(app.screen, CopyMenu)
+        await pilot.press("t")
+        assert app.clipboard == render_shareable(metric_share(), "tsv")
+        assert "TSV" in notices(app)
+        await pilot.press("Y", "r")
+        lines = app.clipboard.splitlines()
+        assert len(lines) == 2
+        assert lines[0].startswith("db/read tps: patched vs base: better, gain +")
+        assert "p Welch" in lines[0] and "alpha 0.05" in lines[0]
+        await goto(pilot, Node())
+        await pilot.press("Y", "r")  # a group has no single row: said, nothing copied
+        assert app.clipboard.splitlines() == lines
+        assert "pick a metric" in notices(app)

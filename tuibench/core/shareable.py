@@ -1,0 +1,307 @@
+"""What exports and copies hold: tables that stand alone.
+
+On screen a verdict is also a colour and the header says what the reference is; a table
+pasted into a mail has neither. So every human-readable export (Markdown, text, LaTeX)
+opens with the per-system line and holds, per system, the verdict in words, the gain (or
+change) with its 95 % interval and the p-value that decided; CSV, TSV and JSON hold the real
+fields of `tuibench report`, never display strings; HTML is the complete report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from tuibench.core.compare import Comparison
+from tuibench.core.export import render, report_document
+from tuibench.core.tables import (
+    MEAN_LABEL,
+    Table,
+    detail_table,
+    fmt_half_width,
+    fmt_num,
+    fmt_p,
+    fmt_pct,
+    rows_table,
+    system_summary_table,
+)
+
+HUMAN = ("markdown", "text", "latex")
+# Verdicts that colour a cell (the others read the same in black and white).
+MARKED = ("worse", "better", "reference")
+
+
+@dataclass
+class Shareable:
+    """One thing to export or copy: the comparison of the metrics below a place in the tree.
+
+    `metric` names the one metric when the place is a metric (its detail table is then the
+    human table); `facts` are the header lines of the HTML report (options of the run).
+    """
+
+    cmp: Comparison
+    title: str
+    metric: tuple[str, str] | None = None
+    facts: list[tuple[str, str]] = field(default_factory=list)
+
+    def human_tables(self) -> list[Table]:
+        if self.metric is not None:
+            return [detail_table(self.cmp, *self.metric)]
+        tables = [changes_table(self.cmp, self.title)]
+        if len(self.cmp.systems) > 1 and self.cmp.rows.height:
+            tables.append(system_summary_table(self.cmp))
+        return tables
+
+
+def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
+    """The text of one or several shareables in `fmt` (any of `FORMATS`)."""
+    items = items if isinstance(items, list) else [items]
+    if fmt in ("csv", "tsv"):
+        return _stacked_rows(items, fmt)
+    if fmt == "json":
+        import json
+
+        docs = [report_document(s.cmp, []) for s in items]
+        return json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, allow_nan=False) + "\n"
+    parts = []
+    for s in items:
+        first, *rest = s.human_tables()
+        untitled = dataclasses.replace(first, title="")
+        lead = _title(first.title, fmt) + _lead(system_lines(s.cmp), fmt)
+        parts.append(lead + render([untitled, *rest], fmt))
+    return "\n\n".join(parts) if fmt not in ("text", "html") else "\n".join(parts)
+
+
+def _stacked_rows(items: list[Shareable], fmt: str) -> str:
+    """Every row of every item under one header, as `tuibench report --format csv` has it."""
+    first = rows_table(items[0].cmp)
+    rest = [row for s in items[1:] for row in rows_table(s.cmp).rows]
+    return render(dataclasses.replace(first, rows=first.rows + rest), fmt)
+
+
+def merged(items: list[Shareable]) -> Shareable:
+    """Several shareables as one (for the one HTML report): they must share a comparison's
+    settings; a metric marked twice appears once."""
+    if len(items) == 1:
+        return items[0]
+    head = items[0]
+    settings = {(s.cmp.reference, s.cmp.alpha, s.cmp.fdr, s.cmp.threshold) for s in items}
+    if len(settings) > 1:
+        raise ValueError(
+            "the marked tables compare against different references or settings: one HTML "
+            "report holds one comparison; export them one at a time, or as Markdown"
+        )
+    rows = pl.concat([s.cmp.rows for s in items]).unique(
+        subset=["benchmark", "metric", "system"], keep="first", maintain_order=True
+    )
+    cmp = dataclasses.replace(head.cmp, rows=rows)
+    return Shareable(cmp, f"{len(items)} marked tables", None, head.facts)
+
+
+def _title(title: str, fmt: str) -> str:
+    """The title above the per-system line, as `render` would have put it on the table."""
+    if fmt == "markdown":
+        return f"**{_md(title)}**\n\n"
+    if fmt == "latex":
+        return f"% {title}\n"
+    if fmt == "html":
+        import html
+
+        return f"<h2>{html.escape(title)}</h2>\n"
+    return f"{title}\n\n"
+
+
+def _lead(lines: list[str], fmt: str) -> str:
+    if not lines:
+        return ""
+    if fmt == "markdown":
+        return "".join(f"{_md(line)}  \n" for line in lines) + "\n"
+    if fmt == "latex":
+        return "".join(f"% {line}\n" for line in lines)
+    if fmt == "html":
+        import html
+
+        return "".join(f"<p>{html.escape(line)}</p>\n" for line in lines)
+    return "\n".join(lines) + "\n\n"
+
+
+def _md(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+
+
+def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str, str]]:
+    """What the HTML report's header says about the run, beyond the comparison's options."""
+    return [
+        ("results", " ".join(paths)),
+        ("subselections", str(subselections)),
+        ("seed", str(seed)),
+    ]
+
+
+# -- the per-system line ----------------------------------------------------------------------
+def verdict_counts(cmp: Comparison) -> pl.DataFrame:
+    """Per non-reference system (in order): how many of its metrics got each verdict, and how
+    many rows rest on a single iteration on one side."""
+    rows = cmp.rows.filter(~pl.col("is_reference"))
+    verdicts = ["worse", "better", "same", "changed", "equivalent", "inconclusive", "n/a"]
+    single = _single_iteration(cmp.rows)
+    counted = (
+        rows.with_columns(single.alias("_single"))
+        .group_by("system")
+        .agg(
+            *[(pl.col("verdict") == v).sum().alias(v) for v in verdicts],
+            pl.col("_single").sum().alias("single"),
+        )
+    )
+    order = pl.DataFrame({"system": cmp.systems[1:]}, schema={"system": pl.String})
+    return order.join(counted, on="system", how="left").fill_null(0)
+
+
+def _single_iteration(rows: pl.DataFrame) -> pl.Expr:
+    if "single_iteration" in rows.columns:
+        return pl.col("single_iteration").fill_null(False)
+    return pl.col("note").fill_null("").str.contains("single iteration")
+
+
+def system_lines(cmp: Comparison) -> list[str]:
+    """`patched vs base: ▼8 worse · ▲2 better · 101 same` for every non-reference system."""
+    out = []
+    for r in verdict_counts(cmp).iter_rows(named=True):
+        parts = [f"▼{r['worse']} worse", f"▲{r['better']} better", f"{r['same']} same"]
+        for key, label in (
+            ("changed", "changed (direction unknown)"),
+            ("equivalent", "equivalent"),
+            ("inconclusive", "inconclusive"),
+            ("n/a", "not in the reference"),
+        ):
+            if r[key]:
+                parts.append(f"{r[key]} {label}")
+        line = f"{r['system']} vs {cmp.reference}: " + " · ".join(parts)
+        if r["single"]:
+            line += f" ({r['single']} on a single iteration)"
+        out.append(line)
+    return out
+
+
+# -- the long table -----------------------------------------------------------------------------
+def gain_cell(r: dict) -> str:
+    """The gain (positive = better) with its 95 % interval; the change when the direction is
+    unknown: `+4.8% [+3.5%, +6.1%]`."""
+    ratio, lo, hi = r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"]
+    if ratio is None or not math.isfinite(ratio):
+        return "n/a"
+    sign = -1.0 if r["better"] == "lower" else 1.0
+    ends = sorted(sign * (v - 1) for v in (lo, hi) if v is not None and math.isfinite(v))
+    spread = max([abs(ratio - 1), *(abs(e) for e in ends)])
+    decimals = 2 if spread < 0.01 else 1
+    centre = fmt_pct(sign * (ratio - 1), decimals)
+    if len(ends) < 2:
+        return f"{centre} [unbounded]"
+    return f"{centre} [{fmt_pct(ends[0], decimals)}, {fmt_pct(ends[1], decimals)}]"
+
+
+def gain_label(cmp: Comparison) -> str:
+    return "gain [95% CI]"
+
+
+def changes_table(cmp: Comparison, title: str = "") -> Table:
+    """One row per metric and system (the reference first): the centre with its interval's
+    half-width, the gain with its 95 % interval, the deciding p and the verdict in words."""
+    p_key = "p_adjusted" if cmp.fdr else "p_welch"
+    rows: list[list[object]] = []
+    marks: dict[tuple[int, int], str] = {}
+    for r in cmp.rows.iter_rows(named=True):
+        ref = r["is_reference"]
+        centre = fmt_num(r["center"])
+        half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
+        unit = r["unit"] or ""
+        rows.append(
+            [
+                r["benchmark"],
+                r["metric"],
+                r["system"],
+                f"{centre} {unit}".strip() + (f" {half}" if half else ""),
+                MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
+                "" if ref else gain_cell(r),
+                "" if ref else fmt_p(r[p_key]),
+                r["verdict"],
+            ]
+        )
+        if r["verdict"] in MARKED:
+            marks[(len(rows) - 1, 7)] = r["verdict"]
+            if not ref:
+                marks[(len(rows) - 1, 5)] = r["verdict"]
+    p_head = "p (BH)" if cmp.fdr else "p Welch"
+    return Table(
+        title or f"Comparison against {cmp.reference}",
+        [
+            "benchmark",
+            "metric",
+            "system",
+            "centre ±95%",
+            "mean",
+            gain_label(cmp),
+            p_head,
+            "verdict",
+        ],
+        rows,
+        changes_notes(cmp),
+        marks,
+        numeric={3, 5, 6},
+        slug="changes",
+    )
+
+
+def changes_notes(cmp: Comparison) -> list[str]:
+    p_name = (
+        "Welch's t-test across iterations, Benjamini-Hochberg adjusted over the rows shown"
+        if cmp.fdr
+        else "Welch's t-test across iterations"
+    )
+    notes = [
+        f"Reference: {cmp.reference}. gain: how much better the system is than the reference "
+        "(positive = better; the signed change where the direction is unknown), with its 95% "
+        f"interval (Fieller). p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
+        "centre ±95%: the centre (Amean: arithmetic mean; Hmean: harmonic mean, for rates) "
+        "and half its 95% interval, relative to it.",
+    ]
+    if cmp.threshold is not None:
+        notes.append(
+            f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "
+            "change's 95% interval lies inside it, worse or better when the change is "
+            "significant and the whole interval lies beyond it, inconclusive otherwise."
+        )
+    return notes
+
+
+def row_sentence(r: dict, cmp: Comparison) -> str:
+    """One comparison row as a sentence that stands alone (the `current row` copy)."""
+    name = f"{r['benchmark']} {r['metric']}"
+    unit = f" {r['unit']}" if r["unit"] else ""
+    if r["is_reference"]:
+        return f"{name}: {r['system']} is the reference, centre {fmt_num(r['center'])}{unit}"
+    p_name = "p (BH)" if cmp.fdr else "p Welch"
+    return (
+        f"{name}: {r['system']} vs {cmp.reference}: {r['verdict']}, "
+        f"gain {gain_cell(r)}, {p_name} {fmt_p(r['p_adjusted' if cmp.fdr else 'p_welch'])} "
+        f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
+        f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
+    )
+
+
+def _reference_centre(cmp: Comparison, r: dict) -> float | None:
+    ref = cmp.rows.filter(
+        (pl.col("benchmark") == r["benchmark"])
+        & (pl.col("metric") == r["metric"])
+        & pl.col("is_reference")
+    )
+    return ref["center"][0] if ref.height else None
+
+
+def row_sentences(cmp: Comparison) -> str:
+    """Every non-reference row of `cmp` (one metric) as a sentence, one per line."""
+    rows = [r for r in cmp.rows.iter_rows(named=True) if not r["is_reference"]]
+    return "".join(row_sentence(r, cmp) + "\n" for r in rows)

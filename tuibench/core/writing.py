@@ -1,0 +1,69 @@
+"""Writing exports: atomically, with the permissions any other file would get.
+
+No polars here: the explorer checks a target before the core is loaded.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+
+def file_in_the_way(path: Path) -> Path | None:
+    """The closest existing ancestor of `path` that is not a folder, if any: then `path`
+    can never be created (its parent would have to be a folder)."""
+    for parent in Path(path).parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+        if parent.is_symlink():  # a dangling link: mkdir would fail on it too
+            return parent
+    return None
+
+
+def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
+    """A fresh file beside the target, created like any other file: mode 0666 less the
+    umask (mkstemp would give 0600, and the export would then be unreadable to others)."""
+    for _ in range(100):
+        tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(tmp)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
+
+
+def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
+    """Write `text` to `path` through a temporary file in the same folder, then rename.
+
+    Refuses to replace an existing file unless `overwrite` (FileExistsError); a replaced
+    file keeps its permissions. A parent that is a file gives NotADirectoryError naming it.
+    """
+    path = Path(path).expanduser().resolve()
+    blocker = file_in_the_way(path)
+    if blocker is not None:
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder", str(path))
+    old_mode = None
+    if path.exists():
+        if not overwrite:
+            raise FileExistsError(errno.EEXIST, "the file exists", str(path))
+        old_mode = stat.S_IMODE(path.stat().st_mode)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = _new_temporary(path.parent, path.name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if old_mode is not None:
+            os.chmod(tmp, old_mode)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if the file appeared meanwhile: never clobber
+            os.unlink(tmp)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
