@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from tuibench.core.answer import build_answer, counts_text
 from tuibench.core.compare import Comparison
 from tuibench.core.export import render, report_document
 from tuibench.core.tables import (
@@ -28,6 +29,7 @@ from tuibench.core.tables import (
     rows_table,
     system_summary_table,
 )
+from tuibench.core.text import printable
 
 HUMAN = ("markdown", "text", "latex")
 # Verdicts that colour a cell (the others read the same in black and white).
@@ -104,14 +106,14 @@ def merged(items: list[Shareable]) -> Shareable:
 def _title(title: str, fmt: str) -> str:
     """The title above the per-system line, as `render` would have put it on the table."""
     if fmt == "markdown":
-        return f"**{_md(title)}**\n\n"
+        return f"**{_md(printable(title))}**\n\n"
     if fmt == "latex":
-        return f"% {title}\n"
+        return f"% {printable(title)}\n"
     if fmt == "html":
         import html
 
-        return f"<h2>{html.escape(title)}</h2>\n"
-    return f"{title}\n\n"
+        return f"<h2>{html.escape(printable(title))}</h2>\n"
+    return f"{printable(title)}\n\n"
 
 
 def _lead(lines: list[str], fmt: str) -> str:
@@ -142,48 +144,11 @@ def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str
 
 
 # -- the per-system line ----------------------------------------------------------------------
-def verdict_counts(cmp: Comparison) -> pl.DataFrame:
-    """Per non-reference system (in order): how many of its metrics got each verdict, and how
-    many rows rest on a single iteration on one side."""
-    rows = cmp.rows.filter(~pl.col("is_reference"))
-    verdicts = ["worse", "better", "same", "changed", "equivalent", "inconclusive", "n/a"]
-    single = _single_iteration(cmp.rows)
-    counted = (
-        rows.with_columns(single.alias("_single"))
-        .group_by("system")
-        .agg(
-            *[(pl.col("verdict") == v).sum().alias(v) for v in verdicts],
-            pl.col("_single").sum().alias("single"),
-        )
-    )
-    order = pl.DataFrame({"system": cmp.systems[1:]}, schema={"system": pl.String})
-    return order.join(counted, on="system", how="left").fill_null(0)
-
-
-def _single_iteration(rows: pl.DataFrame) -> pl.Expr:
-    if "single_iteration" in rows.columns:
-        return pl.col("single_iteration").fill_null(False)
-    return pl.col("note").fill_null("").str.contains("single iteration")
-
-
 def system_lines(cmp: Comparison) -> list[str]:
-    """`patched vs base: ▼8 worse · ▲2 better · 101 same` for every non-reference system."""
-    out = []
-    for r in verdict_counts(cmp).iter_rows(named=True):
-        parts = [f"▼{r['worse']} worse", f"▲{r['better']} better", f"{r['same']} same"]
-        for key, label in (
-            ("changed", "changed (direction unknown)"),
-            ("equivalent", "equivalent"),
-            ("inconclusive", "inconclusive"),
-            ("n/a", "not in the reference"),
-        ):
-            if r[key]:
-                parts.append(f"{r[key]} {label}")
-        line = f"{r['system']} vs {cmp.reference}: " + " · ".join(parts)
-        if r["single"]:
-            line += f" ({r['single']} on a single iteration)"
-        out.append(line)
-    return out
+    """`patched vs base: ▼8 worse · ▲2 better · 101 same` for every non-reference system,
+    as the explorer's answer shows it."""
+    answer = build_answer(cmp, limit=0)
+    return [counts_text(a, cmp.reference) for a in answer.systems]
 
 
 # -- the long table -----------------------------------------------------------------------------
@@ -279,13 +244,14 @@ def changes_notes(cmp: Comparison) -> list[str]:
 
 def row_sentence(r: dict, cmp: Comparison) -> str:
     """One comparison row as a sentence that stands alone (the `current row` copy)."""
-    name = f"{r['benchmark']} {r['metric']}"
-    unit = f" {r['unit']}" if r["unit"] else ""
+    name = printable(f"{r['benchmark']} {r['metric']}")
+    unit = printable(f" {r['unit']}") if r["unit"] else ""
+    system, reference = printable(r["system"]), printable(cmp.reference)
     if r["is_reference"]:
-        return f"{name}: {r['system']} is the reference, centre {fmt_num(r['center'])}{unit}"
+        return f"{name}: {system} is the reference, centre {fmt_num(r['center'])}{unit}"
     p_name = "p (BH)" if cmp.fdr else "p Welch"
     return (
-        f"{name}: {r['system']} vs {cmp.reference}: {r['verdict']}, "
+        f"{name}: {system} vs {reference}: {r['verdict']}, "
         f"gain {gain_cell(r)}, {p_name} {fmt_p(r['p_adjusted' if cmp.fdr else 'p_welch'])} "
         f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
         f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
