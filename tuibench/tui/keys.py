@@ -161,7 +161,7 @@ APP_KEYS: list[Key] = [
         "Y",
         "copy_menu",
         "Copy as",
-        "Copy as TSV for a spreadsheet, or only the current row, to the clipboard",
+        "Copy as TSV for a spreadsheet, or only the current row in words",
         key_display="Y",
         group="Tables",
     ),
