@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def test_go_test_output_loads_every_pair_of_every_line():
     assert column(r, "Encode/size=1k", "MB/s", "unit") == {"MB/s"}
     assert column(r, "Encode/size=1k", "MB/s", "better") == {"higher"}
     assert column(r, "Decode", "allocs/op", "better") == {"lower"}
-    assert column(r, "Render", "frames/op", "better") == {"lower"}
+    assert column(r, "Render", "frames/op", "better") == {"unknown"}  # a custom unit
     # the file is one iteration; each line one sample in file order
     assert r.frame["iteration"].null_count() == r.frame.height
     assert r.frame["sample"].null_count() == r.frame.height
@@ -189,3 +190,59 @@ def test_corrupted_text_never_breaks_the_reader(lines, data):
             assert reader_did_not_crash(r)
             if gotest.sniff(p, variant):
                 assert reader_did_not_crash(gotest.read(p))
+
+
+# ---------------------------------------------------------------- real go test output
+
+
+def problems_by_line(r) -> dict[int, str]:
+    return {p.line: p.reason for p in r.problems}
+
+
+@pytest.mark.parametrize("name", ["go-test-nested.txt", "go-test-nested-v.txt"])
+def test_real_nested_packages_are_named_relative_to_the_module(name):
+    r = read_file(DATA / name)
+    assert r.format == NAME
+    assert set(r.frame["benchmark"]) == {"Join", "codec/json/Encode", "internal/store/Encode"}
+    lines = (DATA / name).read_text().splitlines()
+    want = [float(ln.split()[2]) for ln in lines if ln.startswith("BenchmarkEncode-2")]
+    got = values(r, "codec/json/Encode", "ns/op") + values(r, "internal/store/Encode", "ns/op")
+    assert got == want
+    assert column(r, "internal/store/Encode", "keys/op", "better") == {"unknown"}
+    assert column(r, "codec/json/Encode", "MB/s", "better") == {"higher"}
+
+
+def test_real_benchmark_failing_on_its_first_call_is_a_problem():
+    r = read_file(DATA / "go-test-nested.txt")
+    assert problems_by_line(r) == {
+        17: "benchmark codec/json/Decode failed and has no result (go test printed "
+        "'--- FAIL'): json_test.go:18: decoder not wired up yet"
+    }
+    r = read_file(DATA / "fail-first.txt")
+    got = problems_by_line(r)
+    assert set(got) == {1, 7, 9}
+    assert got[1].startswith("benchmark First failed") and got[1].endswith("fails at once")
+    assert got[7].startswith("benchmark Later has no result") and got[7].endswith("fails later")
+    assert values(r, "OK", "ns/op") == [0.2788, 0.4035]
+
+
+def test_real_verbose_skip_is_a_problem_with_its_reason():
+    r = read_file(DATA / "go-test-nested-v.txt")
+    got = problems_by_line(r)
+    assert got[32] == (
+        "benchmark internal/store/Put was skipped: no result (go test printed '--- SKIP'): "
+        "store_test.go:14: needs a database"
+    )
+    assert got[19].endswith("decoder not wired up yet")  # -v logs before the FAIL line
+    r = read_file(DATA / "skip-verbose.txt")
+    assert [p.line for p in r.problems] == [7]
+    assert "Skipped was skipped" in r.problems[0].reason
+    assert values(r, "OK", "ns/op") == [0.2607]
+
+
+def test_module_root_of_common_hosts():
+    assert gotest._relative_package("github.com/org/repo") == ""
+    assert gotest._relative_package("github.com/org/repo/internal/x") == "internal/x"
+    assert gotest._relative_package("golang.org/x/net/http2") == "http2"
+    assert gotest._relative_package("example.com/shop/codec") == "codec"
+    assert gotest._relative_package("mymod/sub") == "sub"

@@ -8,16 +8,25 @@ What maps to what (format: golang.org/design/14313-benchmark-format):
   `allocs/op`, `MB/s`, custom units such as `frames/op`), with that unit.
 - The file is one iteration (iteration null); every result line is one sample.
 - Direction: a `Unit <unit> better=higher|lower` line (benchstat's unit metadata) wins;
-  otherwise units ending in `/s` are higher-is-better, units ending in `/op` lower, and
-  any other unit is left to the loader.
+  otherwise the units of the `testing` package say (`ns/op`, `sec/op`, `B/op`,
+  `allocs/op` lower, `MB/s` and other `/s` rates higher); a custom unit (`keys/op`, set by
+  `b.ReportMetric`) says nothing, so its direction is "unknown".
 - `key: value` configuration lines (`goos`, `goarch`, `pkg`, `cpu`, custom keys) go into
   metadata. The first value of a key is kept; a later, different value is added as
-  `key@line N`. When the file holds results of several packages (`go test ./...`), the
-  benchmark name starts with the package path, less the prefix all packages share.
+  `key@line N`.
+- Packages (`pkg:` lines, several with `go test ./...`): the benchmark name starts with
+  the package path relative to its module, so benchmarks of different packages stay apart
+  and nest (`codec/json/Encode`; the module's root package adds nothing). The output does
+  not name the module: it is taken as host/owner/repo for code hosts (`github.com`,
+  `gitlab.com`, `bitbucket.org`, `golang.org/x`, ...), else the first two path elements
+  when the first is a domain, else the first element.
 - A line starting with `Benchmark` that is not a valid result (missing unit, a value that
   is not a number, a failed benchmark) is a problem with its line number; the pairs before
-  the fault still load. A bare `BenchmarkName` line (printed before a benchmark's log
-  output) and all other lines (`PASS`, `ok ...`, `--- FAIL`, logs, blank) are ignored.
+  the fault still load. `--- FAIL: BenchmarkX` at the start of a line (a benchmark that
+  failed on its first call and printed no result) and `--- SKIP: BenchmarkX` (with `-v`)
+  are problems naming the benchmark, with the reason go test logged. A bare
+  `BenchmarkName` line (printed before a benchmark's log output) and all other lines
+  (`PASS`, `ok ...`, logs, blank) are ignored.
 """
 
 from __future__ import annotations
@@ -104,12 +113,36 @@ def _result_line(line: str) -> tuple[str, list[tuple[float, str]], str | None] |
     return name, pairs, None
 
 
-def _direction(unit: str) -> str | None:
+_LOWER_UNITS = {"ns/op", "sec/op", "B/op", "allocs/op"}
+_HOSTS = {
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "golang.org",
+    "gopkg.in",
+    "go.googlesource.com",
+}
+_OUTCOME = re.compile(r"--- (FAIL|SKIP): (Benchmark\S*)")
+
+
+def _direction(unit: str) -> str:
     if unit.endswith("/s"):
         return "higher"
-    if unit.endswith("/op"):
+    if unit in _LOWER_UNITS:
         return "lower"
-    return None
+    return "unknown"  # a custom unit: nothing says which way is better
+
+
+def _relative_package(pkg: str) -> str:
+    """The package path inside its module ("" for the module's root package)."""
+    parts = pkg.split("/")
+    if parts[0] in _HOSTS:
+        root = 3
+    elif "." in parts[0]:
+        root = 2
+    else:
+        root = 1
+    return "/".join(parts[root:])
 
 
 def sniff(path: Path, head: str) -> bool:
@@ -146,39 +179,40 @@ def _unit_line(line: str, lineno: int, better: dict[str, str], bad: list[tuple[i
                 )
 
 
-def _package_prefixes(pkgs: set[str]) -> dict[str, str]:
-    """Package path -> name prefix, when results of several packages share the file."""
-    if len(pkgs) < 2:
-        return {}
-    split = {p: p.split("/") for p in pkgs}
-    common = 0
-    parts = list(split.values())
-    while all(len(p) > common and p[common] == parts[0][common] for p in parts):
-        common += 1
-    return {p: "/".join(s[common:]) or s[-1] for p, s in split.items()}
-
-
 def read(path: Path) -> ReadResult:
     rows: list[tuple[str | None, str, float, str]] = []  # (pkg, name, value, unit)
     bad: list[tuple[int, str]] = []
     metadata: dict[str, str] = {}
     current: dict[str, str] = {}
     better: dict[str, str] = {}
-    pkgs: set[str] = set()
+    log: list[str] = []  # indented lines since the last other line: a benchmark's log
+    waiting: int | None = None  # index in `bad` of a FAIL/SKIP whose log comes after it
     try:
         with open_text(path) as fh:
             for lineno, raw in enumerate(fh, start=1):
                 line = raw.rstrip("\r\n").lstrip("\ufeff")
+                if line[:1] in (" ", "\t") and line.strip():
+                    if waiting is not None:
+                        bad[waiting] = (bad[waiting][0], f"{bad[waiting][1]}: {line.strip()}")
+                        waiting = None
+                    log.append(line.strip())
+                    continue
+                said, log, waiting = log, [], None
+                outcome = _OUTCOME.match(line)
+                if outcome:
+                    bad.append((lineno, _outcome(outcome, current.get("pkg"), said)))
+                    waiting = None if said else len(bad) - 1
+                    continue
                 parsed = _result_line(line)
                 if parsed is not None:
                     name, pairs, error = parsed
                     pkg = current.get("pkg")
-                    if pairs and pkg:
-                        pkgs.add(pkg)
                     rows.extend((pkg, name, value, unit) for value, unit in pairs)
                     if error:
                         tail = "; the rest of the line was skipped" if pairs else ""
                         bad.append((lineno, f"{error}{tail}"))
+                        if line.split()[1].startswith("---"):  # its reason follows
+                            waiting = len(bad) - 1
                     continue
                 if line.startswith("Unit") and line.split(None, 1)[0] == "Unit":
                     _unit_line(line, lineno, better, bad)
@@ -190,10 +224,9 @@ def read(path: Path) -> ReadResult:
         bad.append((0, f"reading stopped: {exc}"))
 
     records = Records()
-    prefixes = _package_prefixes(pkgs)
     for pkg, name, value, unit in rows:
-        if pkg in prefixes:
-            name = f"{prefixes[pkg]}/{name}"
+        where = _relative_package(pkg) if pkg else ""
+        name = f"{where}/{name}" if where else name
         records.add(name, unit, value, unit=unit, better=better.get(unit) or _direction(unit))
     problems = [Problem(str(path), reason, line=line or None) for line, reason in bad]
     if not len(records):
@@ -205,6 +238,18 @@ def read(path: Path) -> ReadResult:
             )
         )
     return ReadResult(records.frame(), problems, metadata)
+
+
+def _outcome(match: re.Match, pkg: str | None, log: list[str]) -> str:
+    """A problem for `--- FAIL: BenchmarkX` / `--- SKIP: BenchmarkX` at a line's start."""
+    name = _PROCS.sub("", match.group(2)[len("Benchmark") :]) or "Benchmark"
+    where = _relative_package(pkg) if pkg else ""
+    full = f"{where}/{name}" if where else name
+    if match.group(1) == "FAIL":
+        text = f"benchmark {full} failed and has no result (go test printed '--- FAIL')"
+    else:
+        text = f"benchmark {full} was skipped: no result (go test printed '--- SKIP')"
+    return f"{text}: {log[-1]}" if log else text
 
 
 def _config(
