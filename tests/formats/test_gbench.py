@@ -194,7 +194,7 @@ def test_new_format_counters_errors_and_skips() -> None:
         "bytes_per_second": ("B/s", "higher"),
         "items_per_second": ("items/s", "higher"),
         "frames_per_second": ("/s", "higher"),
-        "cache_misses": (None, None),
+        "cache_misses": (None, "unknown"),  # a user counter: the JSON says nothing
         "max_bytes_used": ("B", "lower"),
         "allocs_per_iter": (None, "lower"),
     }
@@ -266,11 +266,67 @@ def test_benchmarks_not_a_list() -> None:
     assert result.metadata["host_name"] == "h"
 
 
-def test_only_aggregates_says_so() -> None:
+def test_only_aggregates_gives_the_mean_as_one_sample_with_a_note() -> None:
     result = read_file(DATA / "only_aggregates.json")
-    assert result.frame.height == 0
-    [problem] = result.problems
-    assert "only aggregate" in problem.reason
+    assert result.problems == []
+    assert result.frame.select("benchmark", "metric", "value", "sample").rows() == [
+        ("BM_X", "real_time", 1.0, 0),
+        ("BM_X", "cpu_time", 1.0, 0),
+    ]
+    assert [(b, m) for b, m, _ in result.notes] == [("BM_X", "real_time"), ("BM_X", "cpu_time")]
+
+
+def real_means(path: Path) -> dict[tuple[str, str], float]:
+    """(run_name, key) -> value of the `_mean` aggregate entries, with the json module."""
+    out = {}
+    for e in json.loads(path.read_text())["benchmarks"]:
+        if e["aggregate_name"] == "mean":
+            for key in ("real_time", "cpu_time", "items", "bytes_per_second"):
+                if key in e:
+                    out[(e["run_name"], key)] = e[key]
+    return out
+
+
+def test_real_aggregates_only_file_loads_each_mean_with_a_note() -> None:
+    path = DATA / "aggregates-only" / "base" / "run-1.json"
+    result = read_file(path)
+    assert result.format == NAME and result.problems == []
+    frame = result.frame
+    got = {(b, m): v for b, m, v in frame.select("benchmark", "metric", "value").iter_rows()}
+    assert got == real_means(path)  # time_unit is ns: the values as written
+    assert set(frame["sample"]) == {0}  # one sample per benchmark and metric
+    assert {(b, m) for b, m, _ in result.notes} == set(got)
+    assert all("only aggregates were available" in t for _, _, t in result.notes)
+    assert "the mean of 3 repetitions" in result.notes[0][2]
+    kinds = {m: b for m, b in frame.select("metric", "better").unique().iter_rows()}
+    assert kinds == {
+        "real_time": "lower",
+        "cpu_time": "lower",
+        "bytes_per_second": "higher",
+        "items": "unknown",  # a user counter
+    }
+
+
+def test_real_aggregates_only_files_are_iterations_and_rows_say_so() -> None:
+    from tuibench.core.compare import Analysis
+    from tuibench.core.load import load
+
+    rs = load([DATA / "aggregates-only"])
+    assert rs.problems == [] and rs.system_names == ["base", "patched"]
+    per_iteration = rs.samples.group_by("system", "benchmark", "metric", "iteration").len()
+    assert set(per_iteration["len"]) == {1} and set(per_iteration["iteration"]) == {0, 1}
+    better = {(b, m): x for b, m, _, x, _ in rs.metrics.iter_rows()}
+    assert better[("sum_list/repeats:3", "items")] is None  # unknown in the catalogue
+    rows = Analysis(rs).compare("base").rows
+    assert all("only aggregates were available" in n for n in rows["note"])
+
+
+def test_real_user_counter_has_an_unknown_direction() -> None:
+    frame = read_file(DATA / "user-counters.json").frame
+    items = frame.filter(pl.col("metric") == "items")
+    assert (
+        items.height == 3 and set(items["better"]) == {"unknown"} and set(items["unit"]) == {None}
+    )
 
 
 def test_matches_only_google_benchmark() -> None:

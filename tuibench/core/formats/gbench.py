@@ -7,14 +7,18 @@ What maps to what:
   (``--benchmark_repetitions``) are its samples, numbered in file order. Entries of old files
   (no ``run_type``) are samples unless they look like aggregates: a name ending in ``_mean``,
   ``_median``, ``_stddev``, ``_cv``, ``_BigO`` or ``_RMS``, or an ``aggregate_name``,
-  ``big_o`` or ``rms`` key. Aggregates are summaries, not data: skipped without a problem.
+  ``big_o`` or ``rms`` key. Aggregates are summaries, not data: skipped without a problem,
+  except when a benchmark has no ``iteration`` entry at all
+  (``--benchmark_report_aggregates_only=true``): its ``_mean`` entry is then the file's
+  one sample of it (several files give several iterations), with a row note saying only
+  aggregates were available.
 - iteration: null, one file is one process run.
 - metrics: ``real_time`` and ``cpu_time`` converted from ``time_unit`` to ns, lower is better;
   numeric keys ending in ``_per_second`` are rates (``bytes_per_second`` in ``B/s``,
   ``items_per_second`` in ``items/s``, others ``/s``), higher is better; the memory manager's
   ``max_bytes_used``, ``total_allocated_bytes``, ``net_heap_growth`` (``B``) and
   ``allocs_per_iter`` are lower-is-better; any other numeric key is a user counter named after
-  the key, with unit and direction left to the loader.
+  the key: the JSON gives it no unit and no direction, so its direction is "unknown".
 - problems: errored (``error_occurred``) and skipped (``skipped``) entries, NaN/Infinity or
   non-numeric values, unknown time units and unexpected types; the rest of the file loads.
 - metadata: ``context`` facts (host, executable, CPUs, library version and build, date).
@@ -106,6 +110,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
 
     metadata = _context(obj, problem)
     rec = Records()
+    notes: list[tuple[str, str, str]] = []
     entries = obj.get("benchmarks")
     if not isinstance(entries, list):
         problem(
@@ -114,8 +119,10 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         )
     else:
         samples: dict[str, int] = {}
+        means: dict[str, tuple[dict, str]] = {}
         for i, entry in enumerate(entries):
-            _read_entry(entry, f"benchmarks[{i}]", rec, samples, problem)
+            _read_entry(entry, f"benchmarks[{i}]", rec, samples, means, problem)
+        notes = _means_only(means, samples, rec, problem)
         if not entries:
             problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
         elif not len(rec) and not problems:
@@ -124,10 +131,35 @@ def read_json(obj: dict, path: Path) -> ReadResult:
                 "which are summaries, not measurements",
                 "benchmarks",
             )
-    return ReadResult(rec.frame(problem, "benchmarks"), problems, metadata)
+    return ReadResult(rec.frame(problem, "benchmarks"), problems, metadata, notes=notes)
 
 
-def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int], problem) -> None:
+def _means_only(
+    means: dict[str, tuple[dict, str]], samples: dict[str, int], rec: Records, problem
+) -> list[tuple[str, str, str]]:
+    """Benchmarks written with only aggregates: their `_mean` entry is one sample."""
+    notes = []
+    for bench, (entry, where) in means.items():
+        if bench in samples:
+            continue  # it has real repetitions
+        before = len(rec)
+        _read_values(entry, bench, where, rec, 0, problem)
+        n = entry.get("repetitions")
+        of = f"the mean of {n} repetitions" if as_number(n) else "the mean of its repetitions"
+        text = f"only aggregates were available: each file gives one value, {of}"
+        metrics = dict.fromkeys(rec.cols["metric"][before:])
+        notes.extend((bench, m, text) for m in metrics)
+    return notes
+
+
+def _read_entry(
+    entry: object,
+    where: str,
+    rec: Records,
+    samples: dict[str, int],
+    means: dict[str, tuple[dict, str]],
+    problem,
+) -> None:
     if not isinstance(entry, dict):
         problem(f"expected a benchmark entry (an object), found {describe(entry)}", where)
         return
@@ -149,6 +181,8 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
     if "run_type" in entry:
         run_type = entry["run_type"]
         if run_type == "aggregate":
+            if entry.get("aggregate_name") == "mean":
+                means.setdefault(bench, (entry, where))
             return
         if run_type != "iteration":
             problem(
@@ -178,10 +212,15 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
             )
         return
 
+    if _read_values(entry, bench, where, rec, samples.get(bench, 0), problem):
+        samples[bench] = samples.get(bench, 0) + 1
+
+
+def _read_values(entry: dict, bench: str, where: str, rec: Records, sample: int, problem) -> bool:
+    """Times and counters of one entry as one sample; False when nothing loaded."""
     missing = [k for k in TIMES if k not in entry]
     if missing:
         problem(f"benchmark {bench!r}: entry has no {' and no '.join(missing)}", where)
-    sample = samples.get(bench, 0)
     loaded = False
     unit = entry.get("time_unit", "ns")
     scale = TO_NS.get(unit) if isinstance(unit, str) else None
@@ -210,8 +249,7 @@ def _read_entry(entry: object, where: str, rec: Records, samples: dict[str, int]
         unit_, better = _counter_kind(key)
         rec.add(bench, key, x, sample=sample, unit=unit_, better=better)
         loaded = True
-    if loaded:
-        samples[bench] = sample + 1
+    return loaded
 
 
 def _old_aggregate(entry: dict, bench: str) -> bool:
@@ -226,7 +264,7 @@ def _old_aggregate(entry: dict, bench: str) -> bool:
 def _counter_kind(key: str) -> tuple[str | None, str | None]:
     if key.endswith("_per_second"):
         return RATE_UNITS.get(key, "/s"), "higher"
-    return KNOWN_COUNTERS.get(key, (None, None))
+    return KNOWN_COUNTERS.get(key, (None, "unknown"))
 
 
 def _context(obj: dict, problem) -> dict[str, str]:
