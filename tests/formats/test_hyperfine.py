@@ -120,3 +120,24 @@ def test_matches_only_hyperfine() -> None:
     assert not hyperfine.matches_json({"benchmarks": [{"name": "BM_x", "real_time": 1.0}]})
     assert not hyperfine.matches_json({"results": [{"name": "x"}], "other": 1})
     assert not hyperfine.matches_json(["results"])
+
+
+def test_real_ignore_failure_rows_say_how_many_runs_failed() -> None:
+    path = DATA / "real" / "ignore-failure.json"
+    result = read_file(path)
+    raw = json.loads(path.read_text())["results"]
+    failed = {r["command"]: sum(c != 0 for c in r["exit_codes"]) for r in raw}
+    assert failed["true"] == 0 and failed["false"] == 6 and 0 < failed[raw[0]["command"]] < 6
+    notes = {(b, m): t for b, m, t in result.notes}
+    assert set(notes) == {(c, "time") for c, n in failed.items() if n}
+    for command, n in failed.items():
+        if n:
+            assert notes[(command, "time")].startswith(f"{n} of 6 runs failed")
+        assert series(result.frame, command, "time") == next(
+            r["times"] for r in raw if r["command"] == command
+        )
+
+
+def test_failures_of_one_command_in_two_results_add_up() -> None:
+    [(bench, metric, text)] = read_file(DATA / "failures.json").notes
+    assert (bench, metric) == ("./flaky --fast", "time") and text.startswith("3 of 5 runs failed")

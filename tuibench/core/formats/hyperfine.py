@@ -14,8 +14,9 @@ What maps to what:
   samples); ``memory`` from ``memory_usage_byte`` (``B``, lower). ``mean``, ``stddev`` (null
   after one run), ``median``, ``min`` and ``max`` are summaries and are not read.
 - problems: non-zero ``exit_codes`` (null: killed by a signal) name the command and count the
-  failed runs, whose times are still loaded; missing, empty or mistyped lists and values that
-  are not finite numbers.
+  failed runs, whose times are still loaded (``--ignore-failure``); the command's rows get a
+  note saying how many runs failed. Missing, empty or mistyped lists and values that are
+  not finite numbers are problems too.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         )
         return ReadResult(rec.frame(problem, "results"), problems)
     samples: dict[str, int] = {}
+    failures: dict[str, list[int]] = {}  # command -> [failed runs, runs]
     for i, result in enumerate(results):
         where = f"results[{i}]"
         if not isinstance(result, dict):
@@ -86,8 +88,25 @@ def read_json(obj: dict, path: Path) -> ReadResult:
                 count, _series(rec, name, metric, unit, value, first, f"{where}.{key}", problem)
             )
         samples[name] = first + count
-        _exit_codes(name, result, where, problem)
-    return ReadResult(rec.frame(problem, "results"), problems)
+        failed, runs = _exit_codes(name, result, where, problem)
+        total = failures.setdefault(name, [0, 0])
+        total[0], total[1] = total[0] + failed, total[1] + runs
+    return ReadResult(rec.frame(problem, "results"), problems, notes=_notes(rec, failures))
+
+
+def _notes(rec: Records, failures: dict[str, list[int]]) -> list[tuple[str, str, str]]:
+    """A note on every row of a command whose samples include failed runs."""
+    pairs = dict.fromkeys(zip(rec.cols["benchmark"], rec.cols["metric"], strict=True))
+    return [
+        (
+            name,
+            metric,
+            f"{failures[name][0]} of {failures[name][1]} runs failed (non-zero "
+            "exit code or signal); their times are among the samples",
+        )
+        for name, metric in pairs
+        if failures.get(name, [0])[0]
+    ]
 
 
 def _name(result: dict, where: str, problem) -> str | None:
@@ -145,9 +164,10 @@ def _series(
     return len(values)
 
 
-def _exit_codes(name: str, result: dict, where: str, problem) -> None:
+def _exit_codes(name: str, result: dict, where: str, problem) -> tuple[int, int]:
+    """(failed runs, runs) of one result; problems for failures and bad lists."""
     if "exit_codes" not in result:
-        return
+        return 0, 0
     codes = result["exit_codes"]
     if not isinstance(codes, list):
         problem(
@@ -155,7 +175,7 @@ def _exit_codes(name: str, result: dict, where: str, problem) -> None:
             "tell whether its runs succeeded",
             f"{where}.exit_codes",
         )
-        return
+        return 0, 0
     failed = [c for c in codes if isinstance(c, bool) or c != 0]
     if failed:
         shown = ", ".join(dict.fromkeys("signal" if c is None else str(c) for c in failed))
@@ -164,3 +184,4 @@ def _exit_codes(name: str, result: dict, where: str, problem) -> None:
             f"{shown}); its samples include the failed runs",
             f"{where}.exit_codes",
         )
+    return len(failed), len(codes)
