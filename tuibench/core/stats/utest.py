@@ -187,6 +187,6 @@ def mwu_min_p(n1: np.ndarray, n2: np.ndarray) -> np.ndarray:
 def mwu_samples_for(alpha: float) -> int:
     """Fewest samples per side with which the U test can reach p < alpha."""
     n = 1
-    while 2.0 / math.comb(2 * n, n) >= alpha:
+    while math.comb(2 * n, n) <= 2.0 / alpha:  # exact: no float overflow of the int
         n += 1
     return n

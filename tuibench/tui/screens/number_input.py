@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tuibench.core.options import MIN_ALPHA, alpha_problem
+
 OFF = "off"  # what the threshold dialog returns for "no threshold"
 
 
@@ -21,7 +23,7 @@ def parse_alpha(text: str) -> float | None:
         value = float(text.strip())
     except ValueError:
         return None
-    return value if 0 < value < 1 else None
+    return value if alpha_problem(value) is None else None
 
 
 def parse_threshold(text: str) -> float | str | None:
@@ -83,7 +85,7 @@ class AlphaInput(NumberInput):
             "A change is significant when its p-value is below alpha.",
             f"{current:g}",
             parse_alpha,
-            "alpha must be a number between 0 and 1 (exclusive)",
+            f"alpha must be a number between {MIN_ALPHA:g} and 1 (exclusive)",
         )
 
 
