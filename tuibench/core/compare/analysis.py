@@ -77,6 +77,14 @@ def rsd_flag() -> pl.Expr:
     )
 
 
+def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
+    """Rows whose centre or spread went infinite or undefined through overflow."""
+    out = np.isinf(centre)
+    for a in spreads:
+        out |= np.isinf(a)
+    return out
+
+
 class Analysis:
     """Reference-independent statistics of a ResultSet.
 
@@ -85,6 +93,9 @@ class Analysis:
     and RSD of the untrimmed samples (`center_raw`, `change_raw`, `rsd_raw`).
     """
 
+    # Values near the float range overflow in sums and squares: they become NaN or inf and a
+    # row note (not numpy warnings on stderr).
+    @np.errstate(all="ignore")
     def __init__(
         self,
         rs: ResultSet,
@@ -230,6 +241,11 @@ class Analysis:
                 hmean & ~nonpos & np.isinf(ci_high),
                 "interval too wide for a harmonic mean: upper bound unbounded",
             ),
+            (
+                ~nonpos & _overflowed(c["centre"], c["y_var"], c["s_var"], rsd),
+                "values too large for 64-bit floats (beyond about 1.8e308 in the mean or "
+                "variance): the centre, interval or test is undefined",
+            ),
         )
         values_list = it.group_by(GROUP, maintain_order=True).agg(
             pl.col("value").alias("iteration_values"),
@@ -306,6 +322,7 @@ class Analysis:
         self._pooled = n
 
     # -- step 3: against the reference ---------------------------------------------------
+    @np.errstate(all="ignore")
     def compare(
         self,
         reference: str,
