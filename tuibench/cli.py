@@ -6,11 +6,14 @@ Textual is imported only when the explorer starts, so `report` and `inspect` run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,9 +23,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _alpha(text: str) -> float:
-    v = float(text)
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"alpha must be between 0 and 1, not {text}")
+    from tuibench.core.options import alpha_problem
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text}") from None
+    if why := alpha_problem(v):
+        raise argparse.ArgumentTypeError(f"{why}, not {text}")
     return v
 
 
@@ -34,6 +42,12 @@ def _percent(text: str) -> float:
     if not 0 < v < 100:
         raise argparse.ArgumentTypeError(f"threshold must be between 0 and 100 (%), not {text}")
     return v
+
+
+def _name(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
 
 
 def _positive(text: str) -> int:
@@ -52,7 +66,10 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         "system column, or several paths, each one system",
     )
     p.add_argument(
-        "--reference", metavar="NAME", help="system to compare against (default: the first system)"
+        "--reference",
+        type=_name,
+        metavar="NAME",
+        help="system to compare against (default: the first system)",
     )
     p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     p.add_argument(
@@ -93,8 +110,8 @@ def report_parser() -> argparse.ArgumentParser:
         "reference and print the table (headless: for scripts and CI).",
     )
     _stat_options(p)
-    p.add_argument("--benchmark", metavar="GLOB", help="only benchmarks matching GLOB")
-    p.add_argument("--metric", metavar="GLOB", help="only metrics matching GLOB")
+    p.add_argument("--benchmark", type=_name, metavar="GLOB", help="only benchmarks matching GLOB")
+    p.add_argument("--metric", type=_name, metavar="GLOB", help="only metrics matching GLOB")
     p.add_argument(
         "--only-significant",
         action="store_true",
@@ -139,6 +156,77 @@ def inspect_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; whatever goes wrong, one line on stderr and an exit code a CI gate can
+    trust: 1 only ever means "regression found", an error is 2."""
+    try:
+        code = _dispatch(argv)
+        _flush_stdout()  # a full disk or a closed pipe shows here, not at interpreter exit
+        return code
+    except _StdoutError as exc:
+        _abandon_stdout()
+        _say(f"tuibench: cannot write to standard output: {_one_line(exc.__cause__ or exc)}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _abandon_stdout()
+        _say("tuibench: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
+        _abandon_stdout()
+        return EXIT_USAGE
+    except MemoryError:
+        _abandon_stdout()
+        _say("tuibench: out of memory (the results are too large for this machine)")
+        return EXIT_USAGE
+    except OSError as exc:
+        _abandon_stdout()
+        _say(f"tuibench: {_one_line(exc)}")
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: still one line, and never exit 1
+        _abandon_stdout()
+        _say(f"tuibench: internal error: {type(exc).__name__}: {_one_line(exc)}")
+        return EXIT_USAGE
+
+
+class _StdoutError(Exception):
+    """Writing to stdout failed (not a closed pipe): e.g. `> /dev/full`."""
+
+
+def _emit(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _StdoutError from exc
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _StdoutError from exc
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _abandon_stdout() -> None:
+    """Drop what is still buffered for stdout, which failed or was closed, so that the
+    interpreter's final flush neither fails again nor prints a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (tests)
+        pass
+
+
+def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "report":
         return report(report_parser().parse_args(argv[1:]))
@@ -151,7 +239,8 @@ def _say(message: str) -> None:
     """One line for a person on stderr; names in it are data and shown escaped."""
     from tuibench.core.text import printable
 
-    print(printable(message), file=sys.stderr)
+    with contextlib.suppress(OSError):  # stderr is gone too: the exit code is all that is left
+        print(printable(message), file=sys.stderr, flush=True)
 
 
 def _print_problems(problems: list) -> None:
@@ -165,6 +254,19 @@ def _output_refusal(output: str, paths: list[str], files: list | None = None) ->
     if not output:
         return "an empty file name"
     return refusal(resolve(output), paths, input_files=[f.path for f in files or ()])
+
+
+def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | None:
+    """What --benchmark/--metric matched nothing of, or None: an empty table is no answer."""
+    if cmp.rows.height or not (benchmark or metric):
+        return None
+    if benchmark and metric:
+        what = f"no metric matches both --benchmark {benchmark!r} and --metric {metric!r}"
+    elif benchmark:
+        what = f"no benchmark matches --benchmark {benchmark!r}"
+    else:
+        what = f"no metric matches --metric {metric!r}"
+    return what + " (`tuibench inspect PATH` lists what was read)"
 
 
 def report(args: argparse.Namespace) -> int:
@@ -192,7 +294,12 @@ def report(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     analysis = Analysis(rs, args.subselections, args.seed, trim_outliers=args.trim_outliers)
     cmp = analysis.compare(reference, args.alpha, fdr=args.fdr, threshold=args.threshold)
-    cmp = cmp.filter(args.benchmark, args.metric, args.only_significant)
+    cmp = cmp.filter(args.benchmark, args.metric)
+    if why := _nothing_matches(cmp, args.benchmark, args.metric):
+        _say(f"tuibench: {why}")
+        return EXIT_USAGE
+    if args.only_significant:  # the family stays the matching rows: see Comparison.filter
+        cmp = cmp.filter(only_significant=True)
     if args.format == "json":
         text = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
     elif args.format in ("csv", "tsv"):
@@ -215,7 +322,7 @@ def report(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         _say(f"tuibench: wrote {path}")
     else:
-        sys.stdout.write(text)
+        _emit(text)
     if args.fail_on_regression and cmp.regressions:
         _say(f"tuibench: {cmp.regressions} significant regression(s)")
         return EXIT_REGRESSION
@@ -227,7 +334,7 @@ def inspect(args: argparse.Namespace) -> int:
     from tuibench.core.text import printable
 
     def out(line: str) -> None:  # every line holds names: show them escaped
-        sys.stdout.write(printable(line) + "\n")
+        _emit(printable(line) + "\n")
 
     rs = load(args.paths)
     by_system: dict[str, list] = {}
