@@ -85,7 +85,7 @@ class AlphaInput(NumberInput):
             "A change is significant when its p-value is below alpha.",
             f"{current:g}",
             parse_alpha,
-            f"alpha must be a number between {MIN_ALPHA:g} and 1 (exclusive)",
+            f"alpha must be a number between 0 and 1 (exclusive), at least {MIN_ALPHA:g}",
         )
 
 
