@@ -23,6 +23,7 @@ from tuibench.core.model import (
     natural_key,
 )
 from tuibench.core.problems import Problem
+from tuibench.core.units import common_unit
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
@@ -102,7 +103,8 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         progress(len(found.units), len(found.units), "")
 
     order = _system_order(systems, listed)
-    samples, metrics, file_stats = _assemble(frames, order, overrides, problems)
+    paths = [f.path for f in files]
+    samples, metrics, file_stats = _assemble(frames, order, overrides, problems, paths)
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
         f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
@@ -161,7 +163,11 @@ def _notes(frames: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _assemble(
-    frames: list[pl.DataFrame], order: list[str], overrides: list[Override], problems: list[Problem]
+    frames: list[pl.DataFrame],
+    order: list[str],
+    overrides: list[Override],
+    problems: list[Problem],
+    paths: list[str],
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """Concatenate, number iterations and samples, sort, and build the metric catalogue.
 
@@ -214,14 +220,11 @@ def _assemble(
         )
     else:
         df = df.with_columns(c("iteration").fill_null(c("_file_iteration")))
-    # Runs of rows that share file, names, iteration, unit and direction: about one per
-    # iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples.
-    run_keys = ["_file", *group, "iteration", "unit", "better"]
-    run_id = df.select(pl.struct(run_keys).rle_id()).to_series().to_numpy()
-    starts = np.flatnonzero(np.r_[True, run_id[1:] != run_id[:-1]]) if len(run_id) else run_id
-    runs = df.select(run_keys)[starts].with_columns(
-        pl.Series("n", np.diff(np.r_[starts, df.height]))
-    )
+    starts, runs = _runs(df)
+    df, changed = _one_unit_per_metric(df, runs, paths, problems)
+    df, dropped = _without_duplicates(df, runs, paths, problems)
+    if changed or dropped:  # rare: rows converted or left out, so the runs moved
+        starts, runs = _runs(df)
     metrics = _catalogue(runs, overrides, problems)
     per_file = runs.group_by("_file").agg(
         c("n").sum(),
@@ -244,6 +247,99 @@ def _assemble(
         metrics,
         file_stats,
     )
+
+
+RUN_KEYS = ["_file", "system", "benchmark", "metric", "iteration", "unit", "better"]
+
+
+def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
+    """Runs of rows that share file, names, iteration, unit and direction: about one per
+    iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples."""
+    run_id = df.select(pl.struct(RUN_KEYS).rle_id()).to_series().to_numpy()
+    starts = np.flatnonzero(np.r_[True, run_id[1:] != run_id[:-1]]) if len(run_id) else run_id
+    runs = df.select(RUN_KEYS)[starts].with_columns(
+        pl.Series("n", np.diff(np.r_[starts, df.height]))
+    )
+    return starts, runs
+
+
+def _one_unit_per_metric(
+    df: pl.DataFrame, runs: pl.DataFrame, paths: list[str], problems: list[Problem]
+) -> tuple[pl.DataFrame, bool]:
+    """Convert a metric measured in several time or size units (ms here, s there) to one
+    unit; a metric whose units do not convert is set aside as a problem, never compared."""
+    per_metric = (
+        runs.filter(pl.col("unit").is_not_null())
+        .group_by("benchmark", "metric", "unit", maintain_order=True)
+        .agg(pl.col("_file").first())
+        .group_by("benchmark", "metric", maintain_order=True)
+        .agg("unit", "_file")
+        .filter(pl.col("unit").list.len() > 1)
+    )
+    if per_metric.is_empty():
+        return df, False
+    factors, set_aside = [], []
+    for bench, metric, units, first_files in per_metric.iter_rows():
+        common = common_unit(units)
+        if common is None:
+            set_aside.append((bench, metric))
+            where = ", ".join(f"{u} in {paths[f]}" for u, f in zip(units, first_files, strict=True))
+            problems.append(
+                Problem(
+                    bench,
+                    f"metric {metric!r} is measured in units that do not convert into one "
+                    f"another ({where}); its values were left out rather than compared "
+                    "across units",
+                )
+            )
+            continue
+        target, by_unit = common
+        factors.extend((bench, metric, u, f, target) for u, f in by_unit.items())
+    if set_aside:
+        gone = pl.DataFrame(set_aside, schema=["benchmark", "metric"], orient="row")
+        gone = gone.cast({k: df.schema[k] for k in gone.columns})
+        df = df.join(gone, on=["benchmark", "metric"], how="anti", maintain_order="left")
+    if factors:
+        table = pl.DataFrame(
+            factors, schema=["benchmark", "metric", "unit", "_factor", "_unit"], orient="row"
+        ).cast({k: df.schema[k] for k in ("benchmark", "metric")})
+        df = df.join(table, on=["benchmark", "metric", "unit"], how="left", maintain_order="left")
+        df = df.with_columns(
+            (pl.col("value") * pl.col("_factor").fill_null(1.0)).alias("value"),
+            pl.col("_unit").fill_null(pl.col("unit")).alias("unit"),
+        ).drop("_factor", "_unit")
+    return df, True
+
+
+def _without_duplicates(
+    df: pl.DataFrame, runs: pl.DataFrame, paths: list[str], problems: list[Problem]
+) -> tuple[pl.DataFrame, bool]:
+    """The same (system, benchmark, metric, iteration) from two files would pool the same
+    results twice: keep the first file's samples and name both files."""
+    keys = ["system", "benchmark", "metric", "iteration"]
+    files = runs.group_by(keys, maintain_order=True).agg(pl.col("_file").unique().sort())
+    files = files.filter(pl.col("_file").list.len() > 1)
+    if files.is_empty():
+        return df, False
+    later = files.with_columns(
+        pl.col("_file").list.first().alias("_first"), pl.col("_file").list.slice(1)
+    ).explode("_file")
+    pairs = later.group_by("_first", "_file", maintain_order=True).agg(
+        pl.len(), pl.struct(pl.col(keys).cast(pl.String)).first().alias("example")
+    )
+    for first, dup, n, ex in pairs.sort("_first", "_file").iter_rows():
+        what = f"{ex['benchmark']} {ex['metric']}, iteration {ex['iteration']} of {ex['system']}"
+        more = f" and {n - 1} more" if n > 1 else ""
+        problems.append(
+            Problem(
+                paths[dup],
+                f"the same results as {paths[first]} ({what}{more}): this file's samples of "
+                "those were left out, so that they do not count twice",
+            )
+        )
+    drop = later.select("_file", *keys)
+    df = df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
+    return df, True
 
 
 def _sort(df: pl.DataFrame, group: list[str], starts: np.ndarray, renumber: bool) -> pl.DataFrame:
@@ -321,14 +417,6 @@ def _catalogue(
     )
     rows = []
     for bench, metric, units, betters in per_metric.iter_rows():
-        if len(units) > 1:
-            problems.append(
-                Problem(
-                    bench,
-                    f"metric {metric!r} has different units in different files "
-                    f"({', '.join(units)}); values were compared as they are",
-                )
-            )
         stated = [b for b in betters if b != "unknown"]
         if len(stated) > 1:
             problems.append(

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import polars as pl
 
-from tuibench.core.formats.base import READER_SCHEMA, ReadResult, empty_frame
+from tuibench.core.formats.base import READER_SCHEMA, ReadResult, empty_frame, open_text
 from tuibench.core.problems import Problem
 
 NAME = "native"
 REQUIRED = ("benchmark", "metric", "value")
 OPTIONAL = ("iteration", "sample", "unit", "better", "system")
+INT64_LIMIT = 2.0**63  # iteration and sample numbers are 64-bit integers
 MAX_LISTED = 5  # bad rows listed one by one before summarising the rest
 
 
@@ -64,7 +65,7 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     if magic == b"PAR1":
         df = pl.read_parquet(path)
         return df.rename({c: c.strip().lower() for c in df.columns}), 0, []
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    with open_text(path) as fh:  # `.csv.gz` and `.tsv.gz` are read decompressed
         text = fh.read()
     body = text.lstrip("\ufeff")
     skipped = len(body) - len(body.lstrip("\r\n \t"))
@@ -194,7 +195,7 @@ def _bad_mask(df: pl.DataFrame, cols: dict[str, pl.Expr]) -> pl.Expr:
         if c in cols and not df.schema[c].is_integer():
             given = pl.col(c).is_not_null() & (pl.col(c).cast(pl.String).str.len_bytes() > 0)
             x = cols[c]
-            bad = bad | (given & (x.is_null() | (x != x.floor())))
+            bad = bad | (given & (x.is_null() | (x != x.floor()) | (x.abs() >= INT64_LIMIT)))
     if "better" in cols:
         b = cols["better"]
         bad = bad | (b.is_not_null() & ~b.is_in(["lower", "higher"]))
@@ -217,4 +218,8 @@ def _reason(row: dict) -> str:
         x = row.get(f"__{col}")
         if row.get(col) not in (None, "") and (x is None or x != int(x)):
             return f"{col} {row[col]!r} is not a whole number"
+        if x is not None and abs(x) >= INT64_LIMIT:
+            return (
+                f"{col} {row[col]!r} does not fit a 64-bit integer (at most ±9223372036854775807)"
+            )
     return f"better must be 'lower' or 'higher', not {row['better']!r}"
