@@ -66,9 +66,12 @@ async def test_launch_shows_root_summary_and_header(make_app, loaded):
         for part in ("results", "ref base", "α 0.05", "3 systems", "1 problem"):
             assert part in text
         assert app.current_node == Node()
+        pane = app.main.query_one(DetailPane)
+        assert app.focused is pane and pane.mode == "answer"
+        await pilot.press("v")  # the table of every metric
+        assert pane.mode == "summary"
         rows = shown(app, "summary")
         assert len(rows) == 5
-        assert app.focused is app.main.query_one(BenchTree)
 
 
 async def test_unknown_reference_falls_back(make_app, loaded):
@@ -101,7 +104,7 @@ async def test_tree_keys(make_app, loaded):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         tree = app.main.query_one(BenchTree)
-        await pilot.press("j")
+        await pilot.press("tab", "j")
         assert app.current_node == Node(("db",))
         await pilot.press("l")  # expanded already: to the first child
         assert app.current_node == Node(("db", "read"))
@@ -132,6 +135,8 @@ async def test_narrow_terminal_gives_the_tables_the_width(make_app, loaded):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         left = app.main.query_one("#left")
+        assert not left.display  # the answer has the focus and the width
+        await pilot.press("tab")
         await goto(pilot, DB_READ_TPS)
         assert left.display
         await pilot.press("enter")
@@ -193,6 +198,7 @@ async def test_reference_picker(make_app, loaded):
         await pilot.press("r", "down", "down", "enter")
         assert app.session.state.reference == "tuned"
         assert "ref tuned" in header(app)
+        await pilot.press("v")
         assert app.main.query_one("#summary", TableView).plain_columns()[2] == "tuned"
 
 
@@ -247,7 +253,7 @@ async def test_filter(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.press("slash", *"DB/*/tps")
+        await pilot.press("v", "slash", *"DB/*/tps")
         assert app.session.visible == [("db/read", "tps"), ("db/write", "tps")]
         assert "filter DB/*/tps" in header(app)
         assert len(shown(app, "summary")) == 2
@@ -271,7 +277,10 @@ async def test_filter_keeps_keys_typed_straight_after_slash(make_app, loaded):
         await loaded(pilot)
         for key, char in (("slash", "/"), ("w", "w"), ("r", "r"), ("i", "i")):
             app._driver.send_message(events.Key(key, char))
-        await pilot.pause(0.2)
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if app.session.state.filter_text == "wri":
+                break
         assert app.main.query_one("#filter", Input).value == "wri"
         assert app.session.visible == [("db/write", "tps")]
         assert not isinstance(app.screen, ProblemsScreen)
@@ -290,6 +299,7 @@ async def test_significant_only_and_sort(make_app, loaded):
         await pilot.press("f")
         assert len(app.session.visible) == 5
         await goto(pilot, Node())
+        await pilot.press("v")
         natural = [r[1] for r in shown(app, "summary")]
         await pilot.press("s")
         assert "worst regression first" in header(app)
@@ -478,6 +488,7 @@ async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
         await loaded(pilot)
         rs = load(["results"])
         cmp = Analysis(rs).compare("base")
+        await pilot.press("v")
         assert shown(app, "systems") == text(system_summary_table(cmp))
         await goto(pilot, DB_READ_TPS)
         assert shown(app, "noise") == noise_table(cmp, "db/read", "tps").rows

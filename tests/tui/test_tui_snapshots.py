@@ -38,8 +38,16 @@ async def press(pilot, *keys: str) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_root_summary(snap_compare, tui_data, loaded, size):
+def test_first_screen_is_the_answer(snap_compare, tui_data, loaded, size):
     assert snap_compare(app(), terminal_size=size, run_before=before(loaded))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_root_summary(snap_compare, tui_data, loaded, size):
+    async def table(pilot) -> None:
+        await press(pilot, "v")
+
+    assert snap_compare(app(), terminal_size=size, run_before=before(loaded, table))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -225,13 +225,20 @@ def _decimals(*xs: float | None) -> int:
     return 2 if finite and max(finite) < 0.01 else 1
 
 
-def fmt_size(change: Change) -> str:
-    """`-6.5% [-8.1, -4.9]`: the size and its 95 % interval, in percent."""
+def size_parts(change: Change) -> tuple[str, str]:
+    """(`-6.5%`, `[-8.1%, -4.9%]`): the size and its 95 % interval, in percent."""
+    if change.size is None:
+        return "n/a", ""
     d = _decimals(change.size, change.low, change.high)
     size = fmt_fraction(change.size, d)
     if change.low is None or change.high is None:
-        return f"{size} [unbounded]"
-    return f"{size} [{fmt_fraction(change.low, d)}, {fmt_fraction(change.high, d)}]"
+        return size, "[unbounded]"
+    return size, f"[{fmt_fraction(change.low, d)}, {fmt_fraction(change.high, d)}]"
+
+
+def fmt_size(change: Change) -> str:
+    """`-6.5% [-8.1%, -4.9%]`: the size and its 95 % interval, in percent."""
+    return " ".join(p for p in size_parts(change) if p)
 
 
 def fmt_p(p: float | None) -> str:

@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,6 +26,7 @@ from tuibench.core.problems import Problem
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, bindings
+from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
@@ -35,6 +36,7 @@ from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.state import SORT_LABELS, SORTS, Node, ViewState
+from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine
@@ -82,7 +84,7 @@ class FilterInput(Input):
         self.app.action_close_filter()
 
 
-class TuibenchApp(App[int]):
+class TuibenchApp(Navigation, TypeAhead, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS = bindings(APP_KEYS)
@@ -116,6 +118,8 @@ class TuibenchApp(App[int]):
         self.loaded = False  # True once loading finished, whatever its outcome
         self.export_format = "csv"
         self.zoomed = False
+        self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
+        self._pending: list[str] = []  # keys typed while loading
 
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets)."""
@@ -241,8 +245,9 @@ class TuibenchApp(App[int]):
         self.main.query_one("#main").display = True
         tree = self.main.query_one(BenchTree)
         tree.build(self.session, self.palette, self.root_label)
-        tree.focus()
         self.refresh_view()
+        self.focus_now(self.main.query_one(DetailPane))  # the answer, with its cursor
+        self._replay_pending_keys()
         # What is loaded lives until the end: keep it out of the collector's full passes,
         # which otherwise stall a reference switch now and then for 100 ms or more.
         gc.collect()
@@ -287,7 +292,7 @@ class TuibenchApp(App[int]):
         if session is None:
             return
         tree = self.main.query_one(BenchTree)
-        if tree.shown != session.visible:
+        if tree.shown != session.ordered:
             tree.build(session, self.palette, self.root_label)
         else:
             tree.relabel(session, self.palette)
@@ -311,12 +316,14 @@ class TuibenchApp(App[int]):
 
     @on(BenchTree.NodeHighlighted)
     def _on_highlight(self, event: BenchTree.NodeHighlighted) -> None:
-        if self.session is not None and event.node.data is not None:
-            self.main.query_one(DetailPane).show(event.node.data, self.session, self.palette)
+        if self.session is not None and event.node.data is not None and self.screen_stack:
+            pane = self.main.query_one(DetailPane)
+            if pane.node != event.node.data:
+                pane.show(event.node.data, self.session, self.palette)
 
     @on(BenchTree.Opened)
     def _on_open(self, event: BenchTree.Opened) -> None:
-        self.main.query_one(DetailPane).focus()
+        self.focus_now(self.main.query_one(DetailPane))
 
     # -- panes ----------------------------------------------------------------------------
     def action_switch_pane(self) -> None:
@@ -329,9 +336,9 @@ class TuibenchApp(App[int]):
         if pane.has_focus:
             self.zoomed = False
             self.main.query_one("#left").display = True  # a hidden tree cannot take focus
-            self.main.query_one(BenchTree).focus()
+            self.focus_now(self.main.query_one(BenchTree))
         else:
-            pane.focus()
+            self.focus_now(pane)
 
     def action_zoom(self) -> None:
         """Hide the tree (the tables take the width), or show it again with the focus."""
@@ -340,28 +347,28 @@ class TuibenchApp(App[int]):
         left = self.main.query_one("#left")
         if left.display:
             self.zoomed = True
-            self.main.query_one(DetailPane).focus()
+            self.focus_now(self.main.query_one(DetailPane))
         else:
             self.zoomed = False
             left.display = True
-            self.main.query_one(BenchTree).focus()
+            self.focus_now(self.main.query_one(BenchTree))
         self._arrange()
 
     def on_descendant_focus(self) -> None:
         self._arrange()
 
-    def on_resize(self) -> None:
-        self._arrange()
+    def on_resize(self, event: events.Resize) -> None:
+        self._arrange(event.size.width)  # `self.size` still holds the previous size here
 
-    def _arrange(self) -> None:
+    def _arrange(self, width: int | None = None) -> None:
         """Hide the tree when zoomed, or when the terminal is narrow and the tables have the
         focus."""
         try:
             pane = self.main.query_one(DetailPane)
             left = self.main.query_one("#left")
-        except NoMatches:  # not composed yet
+        except (NoMatches, IndexError):  # not composed yet, or closing
             return
-        narrow = self.size.width < NARROW
+        narrow = (width or self.size.width) < NARROW
         hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
         if left.display == hide:
             left.display = not hide
@@ -456,14 +463,6 @@ class TuibenchApp(App[int]):
         box.display = True
         self.main.set_focus(box)  # now: keys typed right after `/` belong to the filter
 
-    def on_key(self, event: events.Key) -> None:
-        """Keys typed right after `/` went to the tree before the filter had the focus, and
-        come back up here: they belong to the filter."""
-        focused = self.focused
-        if isinstance(focused, FilterInput) and event.is_printable and event.character:
-            event.stop()
-            focused.insert_text_at_cursor(event.character)
-
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         if self.session is not None and event.value != self.session.state.filter_text:
@@ -476,7 +475,7 @@ class TuibenchApp(App[int]):
     def action_close_filter(self) -> None:
         box = self.main.query_one("#filter", FilterInput)
         box.display = bool(box.value)
-        self.main.query_one(BenchTree).focus()
+        self.focus_now(self.main.query_one(BenchTree))
 
     def action_toggle_significant(self) -> None:
         if self.session is not None:
@@ -484,6 +483,12 @@ class TuibenchApp(App[int]):
             self.update_state(significant_only=on_now)
             if on_now and not self.session.visible:
                 self.say("No metric changed significantly against this reference.")
+
+    def action_toggle_answer(self) -> None:
+        if self.session is not None:
+            self.update_state(answer_first=not self.session.state.answer_first)
+            if not self.current_node.is_root:
+                self.go_to(Node())
 
     def action_cycle_sort(self) -> None:
         if self.session is not None:

@@ -96,6 +96,32 @@ APP_KEYS: list[Key] = [
         "Drop outlying samples (Tukey fences per iteration) and recompute, or keep them",
     ),
     Key(
+        "tuibench.answer",
+        "v",
+        "toggle_answer",
+        "Answer/table",
+        "At the top: the answer (counts, worst changes) or the table of every metric",
+        show=True,
+        group="View",
+    ),
+    Key(
+        "tuibench.next_flagged",
+        "n",
+        "next_flagged(1)",
+        "Next change",
+        "Go to the next significantly changed metric, regressions first, worst first",
+        show=True,
+        group="Navigation",
+    ),
+    Key(
+        "tuibench.previous_flagged",
+        "N",
+        "next_flagged(-1)",
+        "Previous change",
+        "Go to the previous significantly changed metric in that order",
+        group="Navigation",
+    ),
+    Key(
         "tuibench.filter",
         "slash",
         "filter",
@@ -183,7 +209,16 @@ APP_KEYS: list[Key] = [
         key_display="?",
         group="Other",
     ),
-    Key("tuibench.quit", "q", "quit", "Quit", "Quit tuibench", show=True, group="Other"),
+    Key(
+        "tuibench.quit",
+        "q,ctrl+c",
+        "quit",
+        "Quit",
+        "Quit tuibench",
+        show=True,
+        key_display="q",
+        group="Other",
+    ),
 ]
 
 TREE_KEYS: list[Key] = [

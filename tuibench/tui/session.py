@@ -15,6 +15,7 @@ import dataclasses
 import polars as pl
 
 from tuibench.core import tables
+from tuibench.core.answer import Answer, build_answer
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.model import ResultSet
 from tuibench.core.tables import Table
@@ -23,6 +24,7 @@ from tuibench.tui.state import Mark, Node, ViewState, name_matcher
 METRIC = ["benchmark", "metric"]
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
+ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 
 
 class Session:
@@ -40,6 +42,8 @@ class Session:
             chain = [Node(parts, metric)] + [Node(parts[:i]) for i in range(len(parts), -1, -1)]
             self._ancestors[(bench, metric)] = chain
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
+        self._answer: tuple[tuple, Answer] | None = None
+        self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
         self.cmp: Comparison
         self.visible: list[tuple[str, str]] = []  # catalogue order
         self.ordered: list[tuple[str, str]] = []  # in the summary order of `state.sort`
@@ -129,15 +133,63 @@ class Session:
         )
         return dataclasses.replace(self.cmp, rows=rows)
 
+    def view_key(self) -> tuple:
+        """Everything in the state that changes what the tables show (not the cursor)."""
+        s = self.state
+        key = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
+        key += tuple(sorted(s.analysis_options().items()))
+        return (*key, s.filter_text, s.significant_only, id(self.analysis))
+
+    def answer(self) -> Answer:
+        """The first screen: per system the counts and the significant changes, worst first.
+
+        Over every metric, or over those the filter shows when a name filter is set.
+        """
+        key = self.view_key()
+        if self._answer is None or self._answer[0] != key:
+            cmp = self.comparison_under(Node()) if self.state.filter_text else self.cmp
+            self._answer = (key, build_answer(cmp, limit=ANSWER_LIMIT))
+        return self._answer[1]
+
+    def severity_order(self) -> list[tuple[str, str]]:
+        """Shown metrics where some system changed significantly: those with a regression
+        first, worst first; then those with only improvements, largest first."""
+        key = self.view_key()
+        if self._severity is None or self._severity[0] != key:
+            order = self._severity_order()
+            self._severity = (key, order, {k: i for i, k in enumerate(order)})
+        return self._severity[1]
+
+    def severity_position(self, key: tuple[str, str] | None) -> int | None:
+        self.severity_order()
+        return None if key is None or self._severity is None else self._severity[2].get(key)
+
+    def _severity_order(self) -> list[tuple[str, str]]:
+        rows = self.cmp.rows.filter(pl.col("verdict").is_in(["worse", "better"]))
+        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
+        badness = pl.col("change") * direction  # > 0: worse than the reference
+        per = rows.group_by(METRIC, maintain_order=True).agg(
+            badness.filter(pl.col("verdict") == "worse").max().alias("worst"),
+            (-badness).filter(pl.col("verdict") == "better").max().alias("best"),
+        )
+        per = per.with_columns(pl.col("worst").is_null().alias("_only_better")).sort(
+            ["_only_better", "worst", "best"],
+            descending=[False, True, True],
+            nulls_last=True,
+            maintain_order=True,
+        )
+        shown = self.flags if not self._filtered() else set(self.visible)
+        return [k for k in per.select(METRIC).iter_rows() if k in shown]
+
+    def _filtered(self) -> bool:
+        return bool(self.state.filter_text)
+
     def summary(self, node: Node) -> Table | None:
         """The mmtests-style summary of the metrics below a group; None when none is shown.
 
         The last few are kept: stepping back to a reference shows its summary at once.
         """
-        s = self.state
-        key = (node, s.reference, tuple(sorted(s.compare_options().items())), s.sort)
-        key += tuple(sorted(s.analysis_options().items()))
-        key += (s.filter_text, s.significant_only)
+        key = (node, *self.view_key())
         table = self._summaries.pop(key) if key in self._summaries else self._summary(node)
         self._summaries[key] = table
         while len(self._summaries) > SUMMARIES_KEPT:

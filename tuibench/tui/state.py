@@ -95,6 +95,7 @@ class ViewState:
     fdr: bool = False  # significance from Benjamini-Hochberg adjusted p-values
     threshold: float | None = None  # practical margin, percent
     trim_outliers: bool = False  # an option of the analysis: recomputed in the worker
+    answer_first: bool = True  # the root shows the answer; False: the mmtests table
 
     def compare_options(self) -> dict[str, object]:
         """Keyword arguments of `Analysis.compare()` besides the reference."""

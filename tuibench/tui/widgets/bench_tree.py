@@ -58,7 +58,7 @@ class BenchTree(Tree[Node]):
         self._sizes = {}
         filtered = bool(session.state.filter_text or session.state.significant_only)
         expand_all = filtered or len(session.visible) * 2 <= EXPAND_ALL_UP_TO
-        for bench, metric in session.visible:
+        for bench, metric in session.ordered:  # the sort orders the tree too
             parts = tuple(bench.split("/"))
             parent = self.root
             for depth in range(1, len(parts) + 1):
@@ -77,7 +77,7 @@ class BenchTree(Tree[Node]):
             leaf_key = Node(parts, metric)
             self._by_key[leaf_key] = parent.add_leaf(Text(metric), data=leaf_key)
         self.root.expand()
-        self.shown = list(session.visible)
+        self.shown = list(session.ordered)
         self.relabel(session, palette)
         self.select(current)
 

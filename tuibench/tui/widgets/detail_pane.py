@@ -8,10 +8,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.widgets import Static
 
+from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import SORT_LABELS, Node
+from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
 
@@ -26,15 +29,56 @@ class DetailPane(VerticalScroll):
     """Scrolls down; left and right scroll the tables that are wider than the pane."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "scroll_down", "Scroll down", show=False, id="tuibench.pane.down"),
-        Binding("k", "scroll_up", "Scroll up", show=False, id="tuibench.pane.up"),
-        Binding("escape", "app.switch_pane", "Tree", show=False, id="tuibench.pane.back"),
+        Binding("j,down", "cursor(1)", "Down", show=False, id="tuibench.pane.down"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="tuibench.pane.up"),
+        Binding("enter", "open_row", "Open", id="tuibench.pane.open"),
+        Binding("escape", "app.back", "Back", show=False, id="tuibench.pane.back"),
         Binding("tab,shift+tab", "app.switch_pane", "Tree", show=False, id="tuibench.switch_pane"),
         Binding("h,left", "scroll_tables(-1)", "Scroll left", show=False, id="tuibench.pane.left"),
         Binding(
             "l,right", "scroll_tables(1)", "Scroll right", show=False, id="tuibench.pane.right"
         ),
     ]
+
+    # -- the row cursor of the answer and of group tables ----------------------------------
+    def cursor_target(self) -> AnswerView | TableView | None:
+        """The list whose rows the cursor moves over, when it shows one."""
+        if self.mode == "answer":
+            return self.query_one(AnswerView)
+        if self.mode == "summary":
+            table = self.query_one("#summary", TableView)
+            return table if table.row_nodes else None
+        return None
+
+    def action_cursor(self, step: int) -> None:
+        target = self.cursor_target()
+        if target is None or not target.move_cursor(step):
+            if step > 0:
+                self.scroll_down(animate=False)
+            else:
+                self.scroll_up(animate=False)
+            return
+        self.scroll_to_cursor()
+
+    def scroll_to_cursor(self) -> None:
+        """Keep the cursor's line in view (with the header of its table at the top)."""
+        target = self.cursor_target()
+        line = None if target is None else target.cursor_line
+        if target is None or line is None:
+            return
+        top = target.region.y - self.scrollable_content_region.y + round(self.scroll_y)
+        self.scroll_to_region(Region(0, top + line, 1, 1), animate=False, immediate=True)
+
+    def action_open_row(self) -> None:
+        target = self.cursor_target()
+        if target is not None:
+            target.open_cursor()
+
+    def set_cursor_line(self, line: int) -> None:
+        target = self.cursor_target()
+        if target is not None:
+            target.set_cursor(line)
+            self.call_after_refresh(self.scroll_to_cursor)
 
     def action_scroll_tables(self, direction: int) -> None:
         """Move every table sideways by one column (the naming columns stay)."""
@@ -46,10 +90,12 @@ class DetailPane(VerticalScroll):
         self.node: Node | None = None
         self.table: Table | None = None  # what mark / export / copy act on
         self._shown: dict[str, Text | str] = {}
+        self.mode = "message"
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
         yield Static(id="pane-message")
+        yield AnswerView(id="answer")
         with Vertical(id="metric-view"):
             yield TableView(id="detail")
             yield Static("Data and noise", classes="heading section")
@@ -77,6 +123,8 @@ class DetailPane(VerticalScroll):
         self.node = node
         if node.is_metric:
             self._show_metric(node, session, palette)
+        elif node.is_root and session.state.answer_first and len(session.systems) > 1:
+            self._show_answer(session, palette)
         else:
             self._show_summary(node, session, palette)
 
@@ -95,6 +143,8 @@ class DetailPane(VerticalScroll):
             widget.update(content)
 
     def _mode(self, mode: str) -> None:
+        self.mode = mode
+        self.query_one(AnswerView).display = mode == "answer"
         self.query_one("#metric-view").display = mode == "metric"
         self.query_one("#summary-view").display = mode == "summary"
         self.query_one("#pane-message").display = mode == "message"
@@ -136,6 +186,23 @@ class DetailPane(VerticalScroll):
         notes.rstrip()
         self._set("#pane-notes", notes)
 
+    def _show_answer(self, session: Session, palette: Palette) -> None:
+        from tuibench.core.answer import legend
+
+        answer = session.answer()
+        self._mode("answer")
+        self.table = session.summary(Node())  # what mark / export / copy act on
+        title = Text()
+        title.append("The answer", "bold")
+        n = len(answer.systems)
+        others = f"{n} system{'s' if n != 1 else ''}"
+        title.append(f" · {others} against {printable(answer.reference)}", palette.muted)
+        title.append(" · v: the table of every metric", palette.muted)
+        self._set("#pane-title", title)
+        self.query_one(AnswerView).show(answer, palette, (session.view_key(), palette))
+        notes = legend(answer) + " enter: open a change's metric; n / N: the next / previous."
+        self._set("#pane-notes", Text(notes, style=palette.muted))
+
     def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:
         table = session.summary(node)
         if table is None:
@@ -156,7 +223,7 @@ class DetailPane(VerticalScroll):
             palette.muted,
         )
         self._set("#pane-title", title)
-        self.query_one("#summary", TableView).show(table, palette)
+        self.query_one("#summary", TableView).show(table, palette, session.metrics_under(node))
         systems = session.systems_summary(node)
         self.query_one("#systems", TableView).display = systems is not None
         self.query_one("#systems-heading", Static).display = systems is not None

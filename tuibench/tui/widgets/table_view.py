@@ -14,10 +14,12 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tuibench.tui.palette import Palette
+from tuibench.tui.state import Node
 
 if TYPE_CHECKING:
     from tuibench.core.tables import Table
@@ -38,7 +40,11 @@ def cell_text(value: object) -> str:
 
 
 class TableView(ScrollView, can_focus=False):
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"table-view--header", "table-view--odd-row"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "table-view--header",
+        "table-view--odd-row",
+        "table-view--cursor",
+    }
 
     DEFAULT_CSS = """
     TableView {
@@ -54,12 +60,25 @@ class TableView(ScrollView, can_focus=False):
         & > .table-view--odd-row {
             background: $foreground 4%;
         }
+        & > .table-view--cursor {
+            background: $accent 30%;
+        }
     }
     """
+
+    class Open(Message):
+        """Enter or a click on a row that stands for a metric."""
+
+        def __init__(self, node: Node, row: int) -> None:
+            self.node, self.row = node, row
+            super().__init__()
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.table: Table | None = None
+        # (benchmark, metric) of each row, when the rows are metrics: they open them
+        self.row_nodes: list[tuple[str, str]] | None = None
+        self.cursor: int | None = None
         self.fixed_columns = 0
         self._header: list[str] = []
         self._rows: list[list[str]] = []
@@ -69,7 +88,18 @@ class TableView(ScrollView, can_focus=False):
         self._right: set[int] = set()
 
     # -- content --------------------------------------------------------------------------
-    def show(self, table: Table, palette: Palette) -> None:
+    def show(
+        self, table: Table, palette: Palette, row_nodes: list[tuple[str, str]] | None = None
+    ) -> None:
+        """Show `table`; with `row_nodes` (one metric per row) its rows get a cursor that
+        opens them."""
+        if row_nodes is not None and len(row_nodes) != len(table.rows):
+            row_nodes = None
+        keep = self.row_nodes[self.cursor] if self.row_nodes and self.cursor is not None else None
+        self.row_nodes = row_nodes
+        self.cursor = None
+        if row_nodes:
+            self.cursor = row_nodes.index(keep) if keep in row_nodes else 0
         self.table = table
         self._header = [cell_text(c) for c in table.columns]
         self._rows = [[cell_text(v) for v in row] for row in table.rows]
@@ -99,6 +129,51 @@ class TableView(ScrollView, can_focus=False):
     @property
     def row_count(self) -> int:
         return len(self._rows)
+
+    # -- cursor ---------------------------------------------------------------------------
+    @property
+    def rows(self) -> list[int]:
+        """The lines (0 is the header) that the cursor can be on."""
+        return [r + 1 for r in range(len(self.row_nodes or []))]
+
+    @property
+    def cursor_node(self) -> Node | None:
+        if self.row_nodes is None or self.cursor is None or self.cursor >= len(self.row_nodes):
+            return None
+        return Node.of_metric(*self.row_nodes[self.cursor])
+
+    def move_cursor(self, step: int) -> bool:
+        if not self.row_nodes:
+            return False
+        cursor = self.cursor or 0
+        new = min(max(cursor + step, 0), len(self.row_nodes) - 1)
+        if new == cursor and self.cursor is not None:
+            return False
+        self.set_cursor(new + 1)
+        return True
+
+    def set_cursor(self, line: int) -> None:
+        """Put the cursor on a line (1 = the first row)."""
+        if self.row_nodes and 1 <= line <= len(self.row_nodes):
+            self.cursor = line - 1
+            self.refresh()
+
+    @property
+    def cursor_line(self) -> int | None:
+        return None if self.cursor is None else self.cursor + 1
+
+    def open_cursor(self) -> bool:
+        node = self.cursor_node
+        if node is None:
+            return False
+        self.post_message(self.Open(node, self.cursor_line or 1))
+        return True
+
+    def on_click(self, event) -> None:
+        line = event.y
+        if self.row_nodes and 1 <= line <= len(self.row_nodes):
+            self.set_cursor(line)
+            self.open_cursor()
 
     # -- sideways -------------------------------------------------------------------------
     def _edges(self) -> list[int]:
@@ -177,7 +252,9 @@ class TableView(ScrollView, can_focus=False):
         elif y - 1 < len(self._rows):
             r = y - 1
             cells, styles = self._rows[r], self._styles[r]
-            if r % 2:
+            if r == self.cursor:
+                base = base + self.get_component_rich_style("table-view--cursor")
+            elif r % 2:
                 base = base + self.get_component_rich_style("table-view--odd-row")
         else:
             return Strip.blank(width, self.rich_style)

@@ -1,0 +1,190 @@
+"""The first screen (the answer), drilling down from a row and back, n / N, keys typed
+ahead or while loading, and the layout after resizes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from tuibench.core.answer import build_answer
+from tuibench.core.compare import Analysis
+from tuibench.core.load import load
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.state import Node
+from tuibench.tui.widgets.answer_view import AnswerView
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.table_view import TableView
+
+
+@pytest.fixture
+def make_app(tui_data, tmp_path):
+    def make(**kwargs) -> TuibenchApp:
+        return TuibenchApp(["results"], export_dir=str(tmp_path), **kwargs)
+
+    return make
+
+
+def core_answer(reference: str = "base"):
+    rs = load(["results"])
+    return build_answer(Analysis(rs).compare(reference), limit=200)
+
+
+def change_lines(app) -> list:
+    view = app.main.query_one(AnswerView)
+    return [line for line in view.lines if line.node is not None]
+
+
+async def test_first_screen_is_the_cores_answer(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        pane = app.main.query_one(DetailPane)
+        assert pane.mode == "answer" and app.focused is pane
+        expected = core_answer()
+        lines = change_lines(app)
+        want = [
+            (Node.of_metric(c.benchmark, c.metric), c.verdict)
+            for a in expected.systems
+            for c in a.changes
+        ]
+        assert [(line.node, line.verdict) for line in lines] == want
+        # systems best first, by the per-system geomean
+        view = app.main.query_one(AnswerView)
+        headings = ["".join(t for t, _ in line.parts) for line in view.lines if line.parts]
+        firsts = [h for h in headings if h.startswith("#")]
+        assert [h.split()[1] for h in firsts] == [a.system for a in expected.systems]
+        assert len(firsts) == 2
+
+
+async def test_enter_opens_the_row_and_escape_comes_back_to_it(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        lines = change_lines(app)
+        view = app.main.query_one(AnswerView)
+        await pilot.press("j")
+        second = view.cursor
+        assert view.cursor_node == lines[1].node
+        await pilot.press("enter")
+        assert app.current_node == lines[1].node
+        pane = app.main.query_one(DetailPane)
+        assert pane.mode == "metric" and pane.node == lines[1].node
+        await pilot.press("escape")
+        assert pane.mode == "answer" and app.current_node == Node()
+        assert view.cursor == second  # the same row
+        await pilot.press("escape")  # nothing to go back to: the tree
+        assert app.focused is app.main.query_one(BenchTree)
+
+
+async def test_group_table_rows_open_their_metric(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("v")  # the table of every metric
+        table = app.main.query_one("#summary", TableView)
+        keys = app.session.metrics_under(Node())
+        await pilot.press("j", "j")
+        assert table.cursor == 2
+        await pilot.press("enter")
+        assert app.current_node == Node.of_metric(*keys[2])
+        await pilot.press("escape")
+        assert app.main.query_one(DetailPane).mode == "summary"
+        assert table.cursor == 2
+        # a click on a row opens it too
+        await pilot.click(table, offset=(5, 2))
+        await pilot.pause()
+        assert app.current_node == Node.of_metric(*keys[1])
+
+
+async def test_n_and_shift_n_follow_the_severity_order(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        rows = app.session.cmp.rows
+        # worst regression first: the largest bad change among "worse" rows
+        worst = {}
+        for r in rows.iter_rows(named=True):
+            if r["verdict"] == "worse":
+                bad = r["change"] * (-1 if r["better"] == "higher" else 1)
+                key = (r["benchmark"], r["metric"])
+                worst[key] = max(worst.get(key, -1e9), bad)
+        order = sorted(worst, key=lambda k: -worst[k])
+        assert app.session.severity_order()[: len(order)] == order
+        await pilot.press("n")
+        assert app.current_node == Node.of_metric(*order[0])
+        await pilot.press("n")
+        assert app.current_node == Node.of_metric(*app.session.severity_order()[1])
+        await pilot.press("N")
+        assert app.current_node == Node.of_metric(*order[0])
+        await pilot.press("N")  # wraps around to the last
+        assert app.current_node == Node.of_metric(*app.session.severity_order()[-1])
+
+
+async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
+    import tuibench.core.load as load_module
+
+    gate = threading.Event()
+    real = load_module.load
+
+    def slow_load(*args, **kwargs):
+        gate.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(load_module, "load", slow_load)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("j", "j", "enter")  # while loading
+        assert not app.loaded
+        gate.set()
+        await loaded(pilot)
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if app.main.query_one(DetailPane).mode == "metric":
+                break
+        third = change_lines(app)[2].node
+        assert app.current_node == third
+
+
+async def test_keys_typed_right_after_tab_reach_the_new_focus(make_app, loaded):
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        for key in ("tab", "j", "j"):  # in one burst, as pasted
+            app._driver.send_message(events.Key(key, None))
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if app.current_node == Node(("db", "read")):
+                break
+        assert app.focused is app.main.query_one(BenchTree)
+        assert app.current_node == Node(("db", "read"))
+
+
+async def test_layout_follows_every_resize(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        left = app.main.query_one("#left")
+        await pilot.press("tab")  # the tree has the focus: it shows at any width
+        assert left.display
+        await pilot.press("tab")  # the tables have it
+        for width, shown in [(80, False), (140, True), (90, False), (100, True)]:
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            assert app.size.width == width
+            assert left.display is shown, width
+
+
+async def test_ctrl_c_quits(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("ctrl+c")
+        await asyncio.sleep(0)
+    assert app.return_code in (0, None)
+    assert not app.is_running

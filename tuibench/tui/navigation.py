@@ -1,0 +1,81 @@
+"""Moving between places: opening a row's metric, back to the same row, jumping to the next
+flagged metric in severity order. A part of the app, kept apart from the rest of it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tuibench.tui.state import Node
+from tuibench.tui.widgets.answer_view import AnswerView
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.table_view import TableView
+
+if TYPE_CHECKING:
+    from tuibench.tui.app import TuibenchApp
+
+BACK_KEPT = 32  # places `escape` can go back to
+
+
+class Navigation:
+    """Mixed into the app: `self` is the TuibenchApp."""
+
+    _back: list[tuple[Node, int]]
+
+    def go_to(self: TuibenchApp, node: Node) -> None:
+        """Put the tree's cursor on `node` and show it."""
+        tree = self.main.query_one(BenchTree)
+        tree.select(node)
+        if self.session is not None:
+            self.main.query_one(DetailPane).show(tree.current, self.session, self.palette)
+
+    def open_row(self: TuibenchApp, node: Node, row: int) -> None:
+        """Open a row's metric; `escape` comes back to this row of this place."""
+        here = self.main.query_one(DetailPane).node or Node()
+        self._back = [*self._back[-BACK_KEPT + 1 :], (here, row)]
+        self.go_to(node)
+        pane = self.main.query_one(DetailPane)
+        pane.scroll_home(animate=False)
+        self.focus_now(pane)
+
+    # Handlers by name: `@on` is not seen on a class that is not a message pump.
+    def on_answer_view_open(self: TuibenchApp, event: AnswerView.Open) -> None:
+        event.stop()
+        self.open_row(event.node, event.row)
+
+    def on_table_view_open(self: TuibenchApp, event: TableView.Open) -> None:
+        event.stop()
+        self.open_row(event.node, event.row)
+
+    def action_back(self: TuibenchApp) -> None:
+        """Escape in the tables: back to the row a metric was opened from, else the tree."""
+        if not self._back:
+            self.action_switch_pane()
+            return
+        node, row = self._back.pop()
+        self.go_to(node)
+        pane = self.main.query_one(DetailPane)
+        pane.set_cursor_line(row)
+
+    def action_next_flagged(self: TuibenchApp, step: int) -> None:
+        """`n` / `N`: the next or previous metric where some system changed significantly,
+        regressions first, each group worst first."""
+        session = self.session
+        if session is None:
+            return
+        order = session.severity_order()
+        if not order:
+            self.say("No metric changed significantly against this reference.", timeout=3)
+            return
+        current = self.main.query_one(DetailPane).node or self.current_node
+        key = (current.benchmark, current.metric) if current.is_metric else None
+        position = session.severity_position(key)
+        if position is None:
+            i = 0 if step > 0 else len(order) - 1
+        else:
+            i = position + step
+            if not 0 <= i < len(order):
+                i %= len(order)
+                self.say("Wrapped around: back to the " + ("worst" if step > 0 else "last"))
+        self.go_to(Node.of_metric(*order[i]))
+        self.main.query_one(DetailPane).scroll_home(animate=False)

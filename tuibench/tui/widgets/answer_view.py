@@ -1,0 +1,225 @@
+"""The first screen: per system against the reference, the counts and the significant
+changes worst first, one per line, each line opening its metric.
+
+A line-API widget drawn from plain strings: a line is cheap whatever the number of metrics,
+and the columns are sized from the strings' lengths (no Rich measuring). Numbers come first
+after the glyph, so they are never cut; the name takes what is left, shortened in the
+middle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tuibench.core.text import printable
+from tuibench.tui.format import shorten_middle
+from tuibench.tui.palette import Palette
+from tuibench.tui.state import Node
+
+if TYPE_CHECKING:
+    from tuibench.core.answer import Answer, SystemAnswer
+
+
+@dataclass(frozen=True)
+class Line:
+    parts: list[tuple[str, Style | None]]  # fixed text (headings, notes)
+    cells: list[str] | None = None  # a change: glyph, size, interval, p, verdict, name, note
+    verdict: str | None = None
+    node: Node | None = None  # what enter opens
+
+
+def view_lines(answer: Answer, palette: Palette) -> list[Line]:
+    from tuibench.core.answer import GLYPH, fmt_p, size_parts  # polars: after the first frame
+
+    lines: list[Line] = []
+    muted = palette.muted
+    ranked = len(answer.systems) > 1
+    if not answer.systems:
+        text = f"Only {printable(answer.reference)}: nothing to compare it with."
+        return [Line([(text, None)])]
+    for rank, a in enumerate(answer.systems, 1):
+        if lines:
+            lines.append(Line([]))
+        lines.append(Line(_heading(a, answer.reference, rank if ranked else 0, palette)))
+        lines.append(Line(_counts(a, palette)))
+        if a.changes:
+            what = "gain" if answer.percent == "gain" else "change"
+            lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "metric", ""]))
+        for c in a.changes:
+            cells = [GLYPH.get(c.verdict, " "), *size_parts(c), fmt_p(c.p), c.verdict]
+            cells += [printable(c.name), " (one iteration)" if c.single_iteration else ""]
+            lines.append(Line([], cells, c.verdict, Node.of_metric(c.benchmark, c.metric)))
+        if a.more:
+            more = f"   … {a.more} more significant changes: f and s order them in the tree"
+            lines.append(Line([(more, muted)]))
+        if not a.changes and not a.more:
+            lines.append(Line([("   No significant change.", muted)]))
+    return lines
+
+
+def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> list:
+    from tuibench.core.answer import geomean_text
+
+    parts: list[tuple[str, Style | None]] = []
+    if rank:
+        parts.append((f"#{rank} ", palette.accent_style))
+    parts.append((printable(a.system), Style(bold=True)))
+    parts.append((f" vs {printable(reference)}", palette.muted))
+    g = geomean_text(a)
+    if g:
+        parts.append((f"  {g}", None))
+    return parts
+
+
+def _counts(a: SystemAnswer, palette: Palette) -> list:
+    sep = (" · ", palette.muted)
+    parts: list[tuple[str, Style | None]] = [
+        ("  ", None),
+        (f"▼{a.worse} worse", palette.worse_style if a.worse else palette.muted),
+        sep,
+        (f"▲{a.better} better", palette.better_style if a.better else palette.muted),
+        sep,
+        (f"{a.same} same", None),
+    ]
+    for n, what in [
+        (a.other, "undecided"),
+        (a.unknown, "of unknown direction"),
+        (a.single_iteration, "from one iteration"),
+    ]:
+        if n:
+            parts += [sep, (f"{n} {what}", palette.warning_style)]
+    return parts
+
+
+class AnswerView(ScrollView, can_focus=False):
+    """The answer, with a cursor on the change lines; the pane around it scrolls."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"answer-view--cursor"}
+    DEFAULT_CSS = """
+    AnswerView {
+        width: 100%;
+        height: auto;
+        overflow: hidden hidden;
+        & > .answer-view--cursor {
+            background: $accent 30%;
+        }
+    }
+    """
+
+    class Open(Message):
+        def __init__(self, node: Node, row: int) -> None:
+            self.node, self.row = node, row
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[Line] = []
+        self.cursor: int | None = None
+        self._widths: list[int] = []
+        self._palette: Palette | None = None
+        self._key: object = None
+
+    def show(self, answer: Answer, palette: Palette, key: object) -> None:
+        """Show `answer` (built for `key`: the same key keeps the cursor)."""
+        if key == self._key and palette is self._palette:
+            return
+        keep = self.cursor_node
+        self._key, self._palette = key, palette
+        self.lines = view_lines(answer, palette)
+        widths = [0] * 5
+        for line in self.lines:
+            if line.cells:
+                widths = [max(w, len(c)) for w, c in zip(widths, line.cells, strict=False)]
+        self._widths = widths
+        rows = self.rows
+        self.cursor = None
+        if rows:
+            self.cursor = next((i for i in rows if self.lines[i].node == keep), rows[0])
+        self.virtual_size = Size(self.size.width, len(self.lines))
+        self.refresh(layout=True)
+
+    # -- cursor ---------------------------------------------------------------------------
+    @property
+    def rows(self) -> list[int]:
+        return [i for i, line in enumerate(self.lines) if line.node is not None]
+
+    @property
+    def cursor_line(self) -> int | None:
+        return self.cursor
+
+    @property
+    def cursor_node(self) -> Node | None:
+        if self.cursor is None or self.cursor >= len(self.lines):
+            return None
+        return self.lines[self.cursor].node
+
+    def move_cursor(self, step: int) -> bool:
+        """Move to the next (or previous) change line; False when there is none."""
+        rows = self.rows
+        if not rows:
+            return False
+        i = rows.index(self.cursor) if self.cursor in rows else 0
+        j = min(max(i + step, 0), len(rows) - 1)
+        if j == i and self.cursor in rows:
+            return False
+        self.set_cursor(rows[j])
+        return True
+
+    def set_cursor(self, line: int) -> None:
+        if 0 <= line < len(self.lines) and self.lines[line].node is not None:
+            self.cursor = line
+            self.refresh()
+
+    def open_cursor(self) -> bool:
+        node = self.cursor_node
+        if node is None:
+            return False
+        self.post_message(self.Open(node, self.cursor or 0))
+        return True
+
+    def on_click(self, event) -> None:
+        line = event.y + round(self.scroll_y)
+        if 0 <= line < len(self.lines) and self.lines[line].node is not None:
+            self.set_cursor(line)
+            self.open_cursor()
+
+    # -- drawing --------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width or self.size.width
+        base = self.rich_style
+        if y >= len(self.lines):
+            return Strip.blank(width, base)
+        line = self.lines[y]
+        if y == self.cursor:
+            base = base + self.get_component_rich_style("answer-view--cursor")
+        if line.cells is None:
+            segments = [Segment(t, base + s if s else base) for t, s in line.parts]
+        else:
+            segments = self._change(line, width, base)
+        return Strip(segments).extend_cell_length(width, base).crop(0, width)
+
+    def _change(self, line: Line, width: int, base: Style) -> list[Segment]:
+        palette = self._palette
+        glyph, size, interval, p, verdict, name, note = line.cells or [""] * 7
+        w = self._widths
+        if line.node is None:  # the column heads
+            style = name_style = base + Style(dim=True)
+        else:
+            style = base + palette.style(line.verdict) if palette else base
+            name_style = base
+        numbers = f"{size:>{w[1]}} {interval:<{w[2]}}  {p:<{w[3]}}  {verdict:<{w[4]}}  "
+        room = max(8, width - 5 - len(numbers) - len(note))
+        return [
+            Segment(f"   {glyph} ", style),
+            Segment(numbers, style),
+            Segment(shorten_middle(name, room), name_style),
+            Segment(note, base + Style(dim=True)),
+        ]
