@@ -294,10 +294,16 @@ TREE_KEYS: list[Key] = [
 
 # Keys Textual provides, listed on the help screen only.
 BUILTIN_KEYS: list[tuple[str, str, str]] = [
-    ("up/down/pgup/pgdn", "In the tables: scroll (also j/k)", "Navigation"),
+    ("up/down/pgup/pgdn", "In the tables: move the row cursor (also j/k), or scroll", "Navigation"),
+    ("enter / click", "In the answer or a group's table: open the row's metric", "Navigation"),
     ("left/right", "In the tables: scroll wide tables sideways (also h/l)", "Navigation"),
     ("ctrl+p", "Command palette: every action, and 'reference: <system>'", "Other"),
-    ("escape", "Close a dialog; in the filter, clear it; in the tables, back to the tree", "Other"),
+    (
+        "escape",
+        "Close a dialog; in the filter, clear it; in the tables, back to the row a metric "
+        "was opened from, else to the tree",
+        "Other",
+    ),
 ]
 
 GROUPS = ["Navigation", "Comparison", "View", "Tables", "Other"]
