@@ -59,6 +59,7 @@ def test_multi_run_files_keep_the_n_order_and_add_no_phantom(path):
     rs = load([REAL / path])
     assert rs.problems == []
     assert rs.system_names == RUNS  # not natural order: 5.8-vanilla is mmtests' reference
+    assert [f.system for f in rs.files] == [", ".join(RUNS)]  # what inspect lists
     got = verdicts(rs, rs.system_names[0])
     changed = {k: v for k, v in got.items() if v != "same"}
     assert changed == {

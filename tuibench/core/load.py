@@ -86,7 +86,11 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
             pl.lit(result.global_iterations).alias("_global"),
         )
         frames.append(frame)
-        system_label = default_system or ", ".join(sorted(frame["system"].unique().to_list()))
+        named = frame["system"].unique().to_list()
+        if default_system is not None and set(named) <= {default_system}:
+            system_label = default_system
+        else:  # the rows name their systems (a multi-run file): list them, in file order
+            system_label = ", ".join(result.systems or sorted(named))
         files.append(
             FileRecord(
                 display_path(unit.path),
