@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -371,11 +372,21 @@ def inspect(args: argparse.Namespace) -> int:
     return EXIT_OK if total else EXIT_USAGE
 
 
+def _is_terminal() -> bool:
+    """Keys come from stdin and the screen goes to stdout: both must be a terminal that can
+    draw (TERM=dumb cannot)."""
+    try:
+        ttys = sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
+    return ttys and os.environ.get("TERM") != "dumb"
+
+
 def explore(args: argparse.Namespace) -> int:
-    if not sys.stdout.isatty():
+    if not _is_terminal():
         _say(
             "tuibench: the explorer needs a terminal; for a table on stdout use "
-            "`tuibench report " + " ".join(args.paths) + "`"
+            f"`{shlex.join(['tuibench', 'report', *args.paths])}`"
         )
         return EXIT_USAGE
     from tuibench.tui.app import run

@@ -28,6 +28,10 @@ from tuibench.core.units import common_unit
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
 
+class LoadCancelled(Exception):
+    """Raised by a progress callback to stop loading; load() lets it through."""
+
+
 def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet:
     """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
     found = discover(paths)

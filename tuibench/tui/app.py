@@ -1,6 +1,6 @@
 """The explorer: `tuibench results/`.
 
-The first frame appears at once; loading and the analysis run in a thread worker that
+The first frame appears at once; loading and the analysis run in a thread that
 reports progress. Every key changes `ViewState`, then `Session.recompute()` and
 `refresh_view()` update everything on screen: one path, whatever the option.
 """
@@ -8,8 +8,13 @@ reports progress. Every key changes `ViewState`, then `Session.recompute()` and
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gc
+import signal
+import threading
 import time
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -120,6 +125,7 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         self.zoomed = False
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         self._pending: list[str] = []  # keys typed while loading
+        self.stop_loading = threading.Event()
 
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets)."""
@@ -172,14 +178,37 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         self.main.query_one("#filter").display = False
         self.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
+        self._exit_on_signals()
         self.load_results()
 
+    def _exit_on_signals(self) -> None:
+        """SIGTERM and SIGHUP leave like `q` does: Textual then restores the terminal
+        (alternate screen off, mouse tracking off, cursor shown) before the process ends."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is None:  # not on this platform
+                continue
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, partial(self.exit, return_code=128 + sig))
+
+    def on_unmount(self) -> None:
+        self.stop_loading.set()
+
     # -- loading ------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load")
     def load_results(self) -> None:
+        """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
+        next file's progress call raise LoadCancelled, so the work also stops soon."""
+        threading.Thread(target=self._load, name="tuibench-load", daemon=True).start()
+
+    def _load(self) -> None:
+        from tuibench.core.load import LoadCancelled
+
         last = [0.0]
 
         def progress(done: int, total: int, path: str) -> None:
+            if self.stop_loading.is_set():
+                raise LoadCancelled
             now = time.monotonic()
             if done == total or now - last[0] >= PROGRESS_EVERY:
                 last[0] = now
@@ -195,6 +224,8 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 trim = self.initial_options["trim_outliers"]
                 analysis = Analysis(rs, self.subselections, self.seed, trim_outliers=trim)
+        except LoadCancelled:
+            return
         except Exception as exc:  # a bug in a reader must not take the explorer down
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return

@@ -1,0 +1,203 @@
+"""The terminal is always restored: signals, ctrl+c and quitting while files load, checked on
+the bytes a real explorer process writes to a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pty = pytest.importorskip("pty")
+fcntl = pytest.importorskip("fcntl")
+termios = pytest.importorskip("termios")
+
+import struct  # noqa: E402
+
+ENTER = b"\x1b[?1049h"  # alternate screen on
+RESTORE = (
+    b"\x1b[?1049l",  # alternate screen off
+    b"\x1b[?25h",  # cursor shown
+    b"\x1b[?1000l",  # mouse tracking off (buttons, any motion, SGR encoding)
+    b"\x1b[?1003l",
+    b"\x1b[?1006l",
+)
+SLOW_LOAD = (  # every file takes 0.2 s to read: loading 120 files would take 24 s
+    "import time, tuibench.core.load as load\n"
+    "read = load.read_file\n"
+    "load.read_file = lambda path: (time.sleep(0.2), read(path))[1]\n"
+    "from tuibench.cli import main\n"
+    "raise SystemExit(main())\n"
+)
+
+
+class Terminal:
+    """A process on the slave side of a pty; everything it writes is collected."""
+
+    def __init__(self, args: list[str], env: dict | None = None, stdin_tty: bool = True):
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+        def controlling_terminal() -> None:
+            os.setsid()
+            if stdin_tty:
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(
+            args,
+            stdin=slave if stdin_tty else subprocess.DEVNULL,
+            stdout=slave,
+            stderr=slave,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})},
+            preexec_fn=controlling_terminal,
+        )
+        os.close(slave)
+        self.master: int | None = master
+        self.out = bytearray()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 65536)
+            except (OSError, TypeError):
+                return
+            if not chunk:
+                return
+            self.out.extend(chunk)
+
+    def wait_for(self, text: bytes, timeout: float = 30.0) -> None:
+        end = time.monotonic() + timeout
+        while text not in self.out:
+            if time.monotonic() > end or self.proc.poll() is not None:
+                raise AssertionError(f"{text!r} never shown: {bytes(self.out[-500:])!r}")
+            time.sleep(0.05)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def hang_up(self) -> None:
+        os.close(self.master)
+        self.master = None
+
+    def finish(self, timeout: float = 10.0) -> tuple[int, float]:
+        start = time.monotonic()
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"still running {timeout} s later") from None
+        took = time.monotonic() - start
+        self._reader.join(2)
+        if self.master is not None:
+            os.close(self.master)
+        return code, took
+
+    def assert_restored(self) -> None:
+        after = bytes(self.out[self.out.rfind(ENTER) :])
+        missing = [seq for seq in RESTORE if seq not in after]
+        assert not missing, f"not restored: {missing}; last bytes {after[-300:]!r}"
+
+
+def explorer(path: Path, **kw) -> Terminal:
+    return Terminal([sys.executable, "-m", "tuibench", str(path)], **kw)
+
+
+@pytest.fixture
+def results(tmp_path, make_system) -> Path:
+    for system, value in (("base", 10.0), ("new", 11.0)):
+        rows = [
+            ("bench", "metric", i, value + i / 10 + s / 100) for i in range(3) for s in range(3)
+        ]
+        make_system(tmp_path, system, rows)
+    return tmp_path
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_signals_restore_the_terminal_and_exit(results, sig):
+    term = explorer(results)
+    term.wait_for(b"metric")
+    term.proc.send_signal(sig)
+    code, _ = term.finish()
+    assert code == 128 + sig
+    term.assert_restored()
+
+
+def test_ctrl_c_quits_cleanly(results):
+    term = explorer(results)
+    term.wait_for(b"metric")
+    term.type(b"\x03")
+    code, _ = term.finish()
+    assert code == 0
+    term.assert_restored()
+    assert b"Traceback" not in term.out
+
+
+def test_a_closed_terminal_ends_the_explorer(results):
+    term = explorer(results)
+    term.wait_for(b"metric")
+    term.hang_up()  # the kernel sends SIGHUP, and the terminal is gone
+    code, _ = term.finish()
+    assert code == 128 + signal.SIGHUP
+
+
+@pytest.mark.parametrize("how", ["q", "sigterm"])
+def test_quitting_while_files_load_exits_at_once(tmp_path, make_system, how):
+    for i in range(60):
+        for system in ("base", "new"):
+            make_system(tmp_path / system, f"part{i}", [("b", "m", 0, 1.0)])
+    term = Terminal([sys.executable, "-c", SLOW_LOAD, str(tmp_path)])
+    term.wait_for(b" / 120 files")
+    if how == "q":
+        term.type(b"q")
+    else:
+        term.proc.send_signal(signal.SIGTERM)
+    code, took = term.finish()
+    assert code == (0 if how == "q" else 128 + signal.SIGTERM)
+    assert took < 5, f"took {took:.1f} s to quit; the load alone takes 24 s"
+    term.assert_restored()
+
+
+def test_stdin_that_is_not_a_terminal_is_refused(results):
+    term = explorer(results, stdin_tty=False)
+    code, _ = term.finish()
+    assert code == 2
+    assert b"the explorer needs a terminal" in term.out
+    assert ENTER not in term.out
+
+
+def test_a_dumb_terminal_is_refused(results):
+    term = explorer(results, env={"TERM": "dumb"})
+    code, _ = term.finish()
+    assert code == 2
+    assert b"the explorer needs a terminal" in term.out
+    assert ENTER not in term.out
+
+
+def test_stdout_that_is_not_a_terminal_says_the_same(results):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tuibench", str(results)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("tuibench: the explorer needs a terminal")
+
+
+def test_load_lets_the_cancel_exception_through(results):
+    from tuibench.core.load import LoadCancelled, load
+
+    seen = []
+
+    def progress(done: int, total: int, path: str) -> None:
+        seen.append(done)
+        raise LoadCancelled
+
+    with pytest.raises(LoadCancelled):
+        load([results], progress=progress)
+    assert seen == [0]  # stopped at the first file
