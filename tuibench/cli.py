@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -58,6 +59,27 @@ def _positive(text: str) -> int:
     return v
 
 
+STATS = ("min", "max", "stddev", "coeffvar", "bmean95")
+
+
+def _stat_list(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in STATS]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"unknown statistic(s) {', '.join(bad)}; choose from {','.join(STATS)}"
+        )
+    return names
+
+
+class _TrimAlias(argparse.Action):
+    """--trim-outliers: --iteration-value trimmed under its old name."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        namespace.iteration_value = "trimmed"
+        namespace.trim_outliers = True
+
+
 def _stat_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "paths",
@@ -95,10 +117,35 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         "inconclusive from the change's 95%% interval against +/-PCT (default: off)",
     )
     p.add_argument(
+        "--iteration-value",
+        choices=["subselection", "mean", "median", "trimmed"],
+        default="subselection",
+        help="what stands for an iteration: subselection (median of subset means, "
+        "mmtests' method; default), mean, median (robust to outlying samples), or trimmed "
+        "(the mean inside the 1.5 IQR Tukey fences)",
+    )
+    p.set_defaults(trim_outliers=False)
+    p.add_argument(
         "--trim-outliers",
+        action=_TrimAlias,
+        nargs=0,
+        help="the same as --iteration-value trimmed: drop samples outside the 1.5 IQR Tukey "
+        "fences of their iteration before computing anything (the untrimmed centre is "
+        "kept beside)",
+    )
+    p.add_argument(
+        "--percent",
+        choices=["gain", "change"],
+        default="gain",
+        help="sizes as the gain (positive = better, as mmtests prints them; default) or the "
+        "signed change (positive = a bigger number)",
+    )
+    p.add_argument(
+        "--trust-single-iteration",
         action="store_true",
-        help="drop samples outside the 1.5 IQR Tukey fences of their iteration before "
-        "computing anything (the untrimmed centre is kept beside)",
+        help="count significant changes where a side has a single iteration as better or "
+        "worse (by default they are marked and left out of the counts, the summary and "
+        "--fail-on-regression: a test on one process's samples raises false alarms)",
     )
 
 
@@ -117,6 +164,14 @@ def report_parser() -> argparse.ArgumentParser:
         "--only-significant",
         action="store_true",
         help="only metrics where some system changed significantly",
+    )
+    p.add_argument(
+        "--stats",
+        type=_stat_list,
+        default=[],
+        metavar="LIST",
+        help="add mmtests' spread rows to the text-layout tables, comma-separated from "
+        "min,max,stddev,coeffvar,bmean95",
     )
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
@@ -293,8 +348,16 @@ def report(args: argparse.Namespace) -> int:
             f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
         )
         return EXIT_USAGE
-    analysis = Analysis(rs, args.subselections, args.seed, trim_outliers=args.trim_outliers)
-    cmp = analysis.compare(reference, args.alpha, fdr=args.fdr, threshold=args.threshold)
+    analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
+    args.trim_outliers = args.iteration_value == "trimmed"
+    cmp = analysis.compare(
+        reference,
+        args.alpha,
+        fdr=args.fdr,
+        threshold=args.threshold,
+        trust_single_iteration=args.trust_single_iteration,
+    )
+    cmp = dataclasses.replace(cmp, percent=args.percent)
     cmp = cmp.filter(args.benchmark, args.metric)
     if why := _nothing_matches(cmp, args.benchmark, args.metric):
         _say(f"tuibench: {why}")
@@ -311,7 +374,7 @@ def report(args: argparse.Namespace) -> int:
         facts = run_facts(args.paths, args.subselections, args.seed)
         text = render_shareable(Shareable(cmp, "", facts=facts), args.format)
     else:
-        tables = [summary_table(cmp)]
+        tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
         text = render(tables, args.format)
@@ -391,4 +454,5 @@ def explore(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tuibench.tui.app import run
 
+    args.trim_outliers = args.iteration_value == "trimmed"
     return run(args)

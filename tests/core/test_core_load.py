@@ -112,7 +112,13 @@ def test_overrides_and_direction_inference(tmp_path, make_system):
         ("ns/op", "x", "lower"),
         ("allocs/op", "x", "lower"),
         ("s", "time", "lower"),
-        (None, "time", "lower"),
+        ("MiB", "rss", "lower"),
+        ("B/op", "x", "lower"),
+        # Nothing says which way is better: unknown, never a guess.
+        (None, "time", None),
+        (None, "loops", None),
+        ("widgets/op", "x", None),
+        ("", "score", None),
     ],
 )
 def test_infer_better(unit, metric, want):

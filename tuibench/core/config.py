@@ -30,11 +30,27 @@ _RATE_METRIC = re.compile(
 )
 
 
-def infer_better(unit: str | None, metric: str) -> str:
-    """Rates (`/s`, `per_second`, `ops`, `tps`, `MB/s`) are higher-is-better; the rest lower."""
-    if unit:
-        return "higher" if _RATE_UNIT.search(unit.strip()) else "lower"
-    return "higher" if _RATE_METRIC.search(metric) else "lower"
+# Costs: times, sizes and allocation counts, alone or per operation (`ns/op`, `B/op`).
+_COST_UNIT = re.compile(
+    r"^(ns|us|µs|μs|ms|s|sec|secs|seconds?|min|minutes?|h|hours?|cycles|"
+    r"b|bytes?|[kmgtp]i?b|allocs?)(/op|/iter|/call)?$",
+    re.IGNORECASE,
+)
+
+
+def infer_better(unit: str | None, metric: str) -> str | None:
+    """The direction a metric improves in, when its unit or name says; None when unknown.
+
+    Rates (`/s`, `per_second`, `ops`, `tps`, `MB/s`, or a rate-like name) are higher-is-better;
+    times, sizes and allocations (`ns`, `s`, `B`, `MiB`, `ns/op`, `allocs/op`) lower. Anything
+    else (a counter, a score, a custom `x/op` unit, no unit) says nothing: None, never a guess.
+    """
+    u = (unit or "").strip()
+    if u and _RATE_UNIT.search(u):
+        return "higher"
+    if u and _COST_UNIT.match(u):
+        return "lower"
+    return "higher" if _RATE_METRIC.search(metric) else None
 
 
 @dataclass(frozen=True)

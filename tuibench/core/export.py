@@ -191,6 +191,8 @@ def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
         "fdr": cmp.fdr,
         "threshold": cmp.threshold,
         "trim_outliers": cmp.trim_outliers,
+        "iteration_value": cmp.iteration_value,
+        "trust_single_iteration": cmp.trust_single_iteration,
         "systems": cmp.systems,
         "rows": records(cmp.rows),
         "summary": records(cmp.summary()),

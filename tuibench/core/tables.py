@@ -49,12 +49,47 @@ def fmt_num(x: float | None) -> str:
     return f"{x:.{decimals}f}"
 
 
-def fmt_change(change: float | None, significant: bool) -> str:
-    """mmtests marks: `(  -1.08%)` or, when significant, `*  -1.08%*`."""
-    if change is None or not math.isfinite(change):
+def fmt_change(
+    change: float | None,
+    significant: bool,
+    gain: float | None = None,
+    better: str | None = "lower",
+    percent: str = "gain",
+    single: bool = False,
+) -> str:
+    """An mmtests cell: `(   1.08%)`, or when significant `*   1.08%*`.
+
+    percent "gain" (the default, as mmtests prints it): positive = better; "change": the
+    signed change, positive = a bigger number. Where the direction is unknown the size is
+    always the signed change, marked `(? +1.08%)`, or `?  +1.08%?` when significant. A
+    significant change where a side has one iteration (and that is not trusted) is marked
+    `~   1.08%~`: not a star.
+    """
+    known = better in ("lower", "higher")
+    size = gain if percent == "gain" and known else change
+    if size is None or not math.isfinite(size):
         return "(    n/a)"
-    pct = f"{change * 100:7.2f}%"
-    return f"*{pct}*" if significant else f"({pct})"
+    size = size * 100 + 0.0  # never -0.00%
+    if not known:
+        return f"?{size:+7.2f}%?" if significant else f"(?{size:+6.2f}%)"
+    pct = f"{size:7.2f}%"
+    if significant:
+        return f"~{pct}~" if single else f"*{pct}*"
+    return f"({pct})"
+
+
+def size_word(percent: str) -> str:
+    """What a table's sizes are: `gain` (positive = better) or `change` (positive = bigger)."""
+    return "gain" if percent == "gain" else "change"
+
+
+def cell_meaning(verdict: str, single: bool) -> str | None:
+    """The colour meaning of a verdict cell: worse, better, changed, or none."""
+    if verdict in ("worse", "better"):
+        return "single" if single else verdict
+    if verdict == "changed":
+        return "changed"
+    return None
 
 
 def fmt_p(p: float | None) -> str:
@@ -66,7 +101,7 @@ def fmt_p(p: float | None) -> str:
 def fmt_ci(lo: float | None, hi: float | None) -> str:
     if lo is None or hi is None:
         return "-"
-    return f"[{fmt_num(lo)}, {fmt_num(hi)}]"
+    return f"[{fmt_num(lo)},{fmt_num(hi)}]"
 
 
 def _metric_name(bench: str, metric: str, unit: str | None) -> str:
@@ -74,12 +109,27 @@ def _metric_name(bench: str, metric: str, unit: str | None) -> str:
     return f"{name} ({unit})" if unit else name
 
 
-def summary_table(cmp: Comparison, title: str = "") -> Table:
-    """mmtests compare layout for every metric in `cmp` (already filtered by the caller)."""
+STAT_ROWS = {  # --stats: mmtests' spread rows, from the pooled samples
+    "min": ("Min", "_mm_min"),
+    "max": ("Max", "_mm_max"),
+    "stddev": ("Stddev", "_mm_sd"),
+    "coeffvar": ("CoeffVar", "_mm_coeffvar"),
+    "bmean95": ("B{mean}.95", "_mm_bmean95"),
+}
+
+
+def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | None = None) -> Table:
+    """mmtests compare layout for every metric in `cmp` (already filtered by the caller).
+
+    extra_stats: names of STAT_ROWS to add under each metric, as mmtests prints them.
+    """
     systems = cmp.systems
     col = {s: i + 2 for i, s in enumerate(systems)}
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
+    extra = [k for k in (extra_stats or []) if k in STAT_ROWS]
+    percent = cmp.percent
+    trusted = cmp.trust_single_iteration
     # One pass over the rows (they come grouped by metric): a group_by per table costs
     # more than the table itself at thousands of metrics.
     fields = [
@@ -87,69 +137,164 @@ def summary_table(cmp: Comparison, title: str = "") -> Table:
         "metric",
         "unit",
         "mean_kind",
+        "better",
         "system",
         "center",
         "change",
+        "gain",
         "significant",
         "verdict",
+        "single_iteration",
     ]
+    frame = cmp.full_rows() if extra else cmp.rows
+    stat_cols = [STAT_ROWS[k][1] for k in extra]
     key = None
-    for bench, metric, unit, mean_kind, system, centre, change, sig, verdict in cmp.rows.select(
-        fields
-    ).iter_rows():
+    n_extra = len(extra)
+    unknown_seen = single_seen = False
+    for r in frame.select(fields + stat_cols).iter_rows():
+        bench, metric, unit, mean_kind, better, system, centre, change, gain = r[:9]
+        sig, verdict, single = r[9:12]
         if (bench, metric) != key:
             key = (bench, metric)
-            rows.append(
-                [MEAN_LABEL.get(mean_kind, mean_kind), _metric_name(bench, metric, unit)]
-                + ["-"] * len(systems)
-            )
+            label = MEAN_LABEL.get(mean_kind, mean_kind)
+            name = _metric_name(bench, metric, unit)
+            rows.append([label, name] + ["-"] * len(systems))
+            for k in extra:
+                head = STAT_ROWS[k][0].format(mean=label)
+                if k in ("stddev", "coeffvar") and mean_kind == "hmean":
+                    head = "H" + head
+                rows.append([head, name] + ["-"] * len(systems))
         c = col[system]
-        rows[-1][c] = f"{fmt_num(centre)} {fmt_change(change, sig)}"
-        if verdict in ("worse", "better"):
-            marks[(len(rows) - 1, c)] = verdict
-    test = "Welch's t-test across iterations"
-    if cmp.fdr:
-        test += ", Benjamini-Hochberg adjusted over all rows shown"
-    notes = [
-        f"Reference: {cmp.reference}. Each cell: centre (signed change vs the reference). "
-        f"*  x.xx%* marks a significant change ({test}, "
-        f"p < {cmp.alpha:g}); (  x.xx%) is not significant.",
-        "Amean: arithmetic mean, lower is better. Hmean: harmonic mean, for rates, "
-        "higher is better.",
-    ]
-    if cmp.threshold is not None:
-        notes.append(
-            f"Colours follow the verdicts against a practical margin of ±{cmp.threshold:g}%: "
-            "worse or better only when the whole 95% interval of the change lies beyond it."
+        main = len(rows) - 1 - n_extra
+        single_mark = bool(single) and not trusted
+        rows[main][c] = (
+            f"{fmt_num(centre)} {fmt_change(change, sig, gain, better, percent, single_mark)}"
         )
+        unknown_seen |= better not in ("lower", "higher")
+        single_seen |= single_mark and bool(sig)
+        meaning = cell_meaning(verdict, single_mark)
+        if meaning:
+            marks[(main, c)] = meaning
+        for i, value in enumerate(r[12:]):
+            rows[main + 1 + i][c] = fmt_num(value)
     return Table(
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *systems],
         rows,
-        notes,
+        _summary_notes(cmp, unknown_seen, single_seen, bool(extra)),
         marks,
         numeric=set(col.values()),
         slug="summary",
     )
 
 
+def _summary_notes(cmp: Comparison, unknown: bool, single: bool, extra: bool) -> list[str]:
+    test = "Welch's t-test across iterations"
+    if cmp.fdr:
+        test += ", Benjamini-Hochberg adjusted over all rows shown"
+    if cmp.percent == "gain":
+        size = "gain against the reference, positive = better, as mmtests prints it"
+    else:
+        size = "signed change against the reference, positive = a bigger number"
+    notes = [
+        f"Reference: {cmp.reference}. Each cell: centre ({size}). "
+        f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
+        "(  x.xx%) is not significant.",
+        "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
+        "unknown. Hmean: harmonic mean, for rates, higher is better.",
+    ]
+    if unknown:
+        notes.append(
+            "(? +x.xx%): the direction is unknown (nothing says whether lower or higher is "
+            "better): the signed change; ?  +x.xx%? when significant (changed, neither better "
+            'nor worse). Set it in tuibench.toml: [metrics."bench:metric"] better = "lower".'
+        )
+    if single:
+        notes.append(
+            "~  x.xx%~: significant on the samples of a single iteration (one process): the "
+            "test cannot know how much separate runs differ; not counted as better or worse "
+            "(--trust-single-iteration counts it)."
+        )
+    if extra:
+        notes.append(
+            "Min, Max, Stddev, CoeffVar (percent), B*mean.95 (the mean of the best 95%): "
+            "mmtests' statistics of all samples pooled (harmonic SD for Hmean)."
+        )
+    notes += chance_notes(cmp)
+    if cmp.threshold is not None:
+        notes.append(
+            f"Colours follow the verdicts against a practical margin of ±{cmp.threshold:g}%: "
+            "worse or better only when the whole 95% interval of the change lies beyond it."
+        )
+    return notes
+
+
+def chance_notes(cmp: Comparison) -> list[str]:
+    """How many flags chance alone would give, and why --fdr left nothing (if it did)."""
+    n = cmp.comparisons
+    if n < 20:
+        return []
+    flagged = int(cmp.rows["significant"].sum())
+    if not cmp.fdr:
+        return [
+            f"{n} comparisons at alpha {cmp.alpha:g}: about {cmp.alpha * n:.0f} would be "
+            f"flagged by chance alone even with no real change ({flagged} are). --fdr "
+            "controls the false discovery rate over all of them."
+        ]
+    if flagged:
+        return []
+    p = cmp.rows["p_adjusted"].drop_nulls()
+    its = cmp.rows.filter(~pl.col("is_reference"))["iterations"]
+    smallest = f"{p.min():.2g}" if p.len() else "-"
+    return [
+        f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
+        f"{smallest}, not below {cmp.alpha:g}. With {its.min()} to {its.max()} iterations "
+        "per system a real change rarely reaches the p that so many comparisons require; "
+        "10 or more iterations per system suit suites of hundreds of metrics."
+    ]
+
+
 def fmt_pct(x: float | None, decimals: int = 1) -> str:
     """A signed percentage: `+3.1%`, `-0.42%`; '-' when undefined."""
     if x is None or not math.isfinite(x):
         return "-"
-    return f"{x * 100:+.{decimals}f}%"
+    return f"{x * 100 + 0.0:+.{decimals}f}%"
 
 
-def fmt_ratio_change(ratio: float | None, lo: float | None, hi: float | None) -> str:
-    """The ratio of centres as a change with its interval: `-3.1% [-4.0%, -2.2%]`."""
+def fmt_ratio_change(
+    ratio: float | None,
+    lo: float | None,
+    hi: float | None,
+    better: str | None = None,
+    percent: str = "change",
+) -> str:
+    """The ratio of centres as a size with its interval: `-3.1% [-4.0%, -2.2%]`.
+
+    percent "change": ratio - 1; "gain": oriented so that positive is better (1 - ratio for
+    lower-is-better metrics). Unknown direction: the change, marked `?`.
+    """
     if ratio is None or not math.isfinite(ratio):
         return "n/a"
     spread = [abs(v - 1) for v in (ratio, lo, hi) if v is not None and math.isfinite(v)]
     decimals = 2 if max(spread) < 0.01 else 1
-    centre = fmt_pct(ratio - 1, decimals)
+    flip = percent == "gain" and better == "lower"
+    mark = "?" if better not in ("lower", "higher") else ""
+
+    def size(r: float) -> str:
+        return fmt_pct((1 - r) if flip else (r - 1), decimals)
+
+    centre = mark + size(ratio)
     if lo is None or hi is None:
         return f"{centre} [unbounded]"
-    return f"{centre} [{fmt_pct(lo - 1, decimals)}, {fmt_pct(hi - 1, decimals)}]"
+    a, b = (hi, lo) if flip else (lo, hi)
+    return f"{centre} [{size(a)}, {size(b)}]"
+
+
+def oriented(size: float | None, better: str | None, percent: str) -> float | None:
+    """A change-like fraction in the table's convention (gain: positive = better)."""
+    if size is None or percent != "gain" or better == "higher":
+        return size
+    return -size if better == "lower" else size
 
 
 def fmt_half_width(centre: float | None, lo: float | None, hi: float | None) -> str:
@@ -181,35 +326,51 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     notes: list[str] = []
     unit = mean_kind = None
     p_key = "p_adjusted" if cmp.fdr else "p_welch"
+    trusted = cmp.trust_single_iteration
     for r in part.iter_rows(named=True):
         unit, mean_kind = r["unit"], r["mean_kind"]
         ref = r["is_reference"]
         centre = fmt_num(r["center"])
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
         overlap = r["ci_overlap"]
+        single = bool(r["single_iteration"]) and not trusted and not ref
+        size = fmt_ratio_change(
+            r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], cmp.percent
+        )
+        verdict = r["verdict"] + ("~" if single and r["significant"] else "")
+        verdict += "!" if r["robust"] is False else ""
         rows.append(
             [
                 _system_label(r),
                 f"{centre} {half}" if half else centre,
-                "" if ref else fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"]),
+                "" if ref else size,
                 "" if ref else fmt_p(r[p_key]),
-                r["verdict"],
+                verdict,
                 "" if overlap is None else ("overlap" if overlap else "apart"),
             ]
         )
-        if r["verdict"] in ("worse", "better", "reference"):
-            marks[(len(rows) - 1, 2)] = r["verdict"]
-            marks[(len(rows) - 1, 4)] = r["verdict"]
+        meaning = "reference" if ref else cell_meaning(r["verdict"], single)
+        if meaning:
+            marks[(len(rows) - 1, 2)] = meaning
+            marks[(len(rows) - 1, 4)] = meaning
         if r["note"]:
             notes.append(f"{r['system']}: {r['note']}")
     label = MEAN_LABEL.get(mean_kind or "", "")
     centre_head = f"{label} ({unit})" if unit else label
     p_head = "p (BH)" if cmp.fdr else "p Welch"
-    columns = ["system", centre_head, "change [95% CI]", p_head, "verdict", "CIs"]
+    word = size_word(cmp.percent)
+    columns = ["system", centre_head, f"{word} [95% CI]", p_head, "verdict", "CIs"]
+    what = (
+        "gain: the change oriented so that positive is better"
+        if cmp.percent == "gain"
+        else "change: ratio of centres - 1 (positive = a bigger number)"
+    )
     notes.append(
-        "±: half the centre's 95% interval, relative to it. change: ratio of centres - 1, "
-        "with its 95% interval (Fieller). CIs: do the 95% intervals of the system and the "
-        "reference overlap?"
+        f"±: half the centre's 95% interval, relative to it. {what}, with its 95% interval "
+        "(Fieller); ?: direction unknown, the signed change. verdict~: significant on one "
+        "iteration's samples only (not counted); verdict!: per-iteration medians give "
+        "another verdict. CIs: do the 95% intervals of the system and the reference "
+        "overlap (not mmtests' rule: see mmtests_sig)?"
     )
     if cmp.threshold is not None:
         notes.append(
@@ -250,7 +411,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             _system_label(r),
             f"{r['iterations']}x{_per_iter(r)}",
             fmt_ci(r["ci_low"], r["ci_high"]),
-            "" if r["is_reference"] else fmt_p(r["p_utest"]),
+            "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
             rsd,
             outliers,
             "" if needed is None else str(needed),
@@ -258,14 +419,16 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         if trimmed:
             row.append(fmt_num(r["center_raw"]))
         rows.append(row)
-    columns = ["system", "n", "95% CI", "p U", "RSD", "outliers", "needed"]
+    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", "need"]
     if trimmed:
         columns.append("raw")
     notes = [
-        "n: iterations x samples per iteration. p U: Mann-Whitney U test on all samples. "
+        "n: iterations x samples per iteration. p U: Mann-Whitney U test on all samples, "
+        f"and shift: the shift it tests ({size_word(cmp.percent)}, Hodges-Lehmann, relative to "
+        "the reference's median). "
         "RSD: relative standard deviation of all samples (flagged noisy above 10%, "
-        "very-noisy above 25%). outliers: beyond Tukey's 1.5 IQR fences in their "
-        "iteration, low/high (beyond 3 IQR). needed: iterations per system to detect the "
+        "very-noisy above 25%). out: outliers beyond Tukey's 1.5 IQR fences in their "
+        "iteration, low/high (beyond 3 IQR). need: iterations per system to detect the "
         "change with power 0.8."
     ]
     if trimmed:
@@ -283,10 +446,19 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     )
 
 
+def _p_with_shift(r: dict, percent: str) -> str:
+    p = fmt_p(r["p_utest"])
+    shift = oriented(r["utest_shift"], r["better"], percent)
+    if shift is None or not math.isfinite(shift):
+        return p
+    mark = "" if r["better"] in ("lower", "higher") else "?"
+    return f"{p} {mark}{fmt_pct(shift)}"
+
+
 def system_summary_table(cmp: Comparison, title: str = "") -> Table:
-    """Per system against the reference: the geometric mean of its ratios over the metrics
-    both have (above 1 is better), with a 95 % t interval across metrics, and how many
-    metrics are better, worse or the same."""
+    """Per system against the reference: the geometric mean of its ratios over every metric
+    of the comparison that can speak for it (above 1 is better), with a 95 % bootstrap
+    interval, and how many of those metrics are better, worse or the same."""
     summary = cmp.summary()
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
@@ -305,11 +477,20 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
             marks[(len(rows) - 1, 3)] = "better"
         elif hi is not None and hi < 1:
             marks[(len(rows) - 1, 3)] = "worse"
+    reasons: dict[str, int] = {}
+    for r in summary.iter_rows(named=True):
+        for why, n in (r["left_out_reasons"] or {}).items():
+            reasons[why] = reasons.get(why, 0) + n
+    why = ", ".join(f"{why} {n}" for why, n in reasons.items() if n)
     notes = [
-        f"Against {cmp.reference}, over the metrics both systems have (left out: metrics only "
-        "one side has, or whose ratio is undefined). Geomean: geometric mean of the ratios "
-        "of centres oriented so that above 1 is better (reference/system for lower-is-better "
-        "metrics), with a 95% Student t interval on the log ratios across metrics."
+        f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
+        "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
+        "better (reference/system for lower-is-better metrics); its 95% interval is a "
+        "bootstrap that resamples each system's iterations jointly across its metrics, so it "
+        "reflects the run-to-run noise of this suite, not how other benchmarks would move.",
+        "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
+        "iteration on a side, duplicates of another metric of the same benchmark (a constant "
+        "multiple or reciprocal of it) and constants" + (f" ({why})." if why else "."),
     ]
     return Table(
         title or f"Systems against {cmp.reference}",

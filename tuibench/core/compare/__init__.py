@@ -8,18 +8,23 @@ then `decide` (decide.py); the result is a `Comparison` (comparison.py).
 from tuibench.core.compare.analysis import Analysis
 from tuibench.core.compare.columns import (
     GROUP,
+    LEFT_OUT_REASONS,
     METRIC,
+    PRIVATE_COLUMNS,
     ROW_COLUMNS,
     RSD_NOISY,
     RSD_VERY_NOISY,
     SUMMARY_COLUMNS,
 )
-from tuibench.core.compare.comparison import Comparison
-from tuibench.core.compare.decide import decide
+from tuibench.core.compare.comparison import PERCENTS, Comparison
+from tuibench.core.compare.decide import decide, gain_expr
 
 __all__ = [
     "GROUP",
+    "LEFT_OUT_REASONS",
     "METRIC",
+    "PERCENTS",
+    "PRIVATE_COLUMNS",
     "ROW_COLUMNS",
     "RSD_NOISY",
     "RSD_VERY_NOISY",
@@ -27,4 +32,5 @@ __all__ = [
     "Analysis",
     "Comparison",
     "decide",
+    "gain_expr",
 ]

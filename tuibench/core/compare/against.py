@@ -152,6 +152,44 @@ def utest(x: Against, utest_p: np.ndarray, pooled: np.ndarray, p: np.ndarray) ->
     return UTest(p_u, min_p, n_u1, n_u2)
 
 
+def single_iteration(x: Against) -> np.ndarray:
+    """A side has a single iteration: the test then sees the samples of one process only."""
+    return (x.k == 1) | (x.other & (x.rk == 1))
+
+
+def with_median_values(x: Against) -> dict[str, np.ndarray]:
+    """Welch's p, the change and the ratio's interval with per-iteration medians instead of
+    the chosen iteration value: what the verdict would be without a few outlying samples."""
+    a = dict(x.a)
+    a["_y_mean"], a["_y_var"], a["center"] = a["_y_mean_med"], a["_y_var_med"], a["_center_med"]
+    m = gather_reference(a, x.r, x.reference)
+    w = welch_test(m)
+    change, _ = changes(m)
+    _, lo, hi, _ = ratio_interval(m, w)
+    return {"p": w.p, "change": change, "ratio_ci_low": lo, "ratio_ci_high": hi}
+
+
+def utest_shift(
+    x: Against, sorted_samples: np.ndarray, start: np.ndarray, n: np.ndarray
+) -> np.ndarray:
+    """The shift the U test is about, relative to the reference's median: the Hodges-Lehmann
+    estimate (median of all pairwise differences), or the difference of the medians where
+    the pairs are too many."""
+    shift, _ = stats.hodges_lehmann(sorted_samples, start, n, start[x.ref], n[x.ref])
+    ref_median = stats.group_medians(sorted_samples, start[x.ref], n[x.ref])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = shift / np.abs(ref_median)
+    return np.where(x.other & x.exists & (ref_median != 0), rel, np.nan)
+
+
+def mmtests_cidiff(x: Against) -> np.ndarray:
+    """mmtests' cidiff against the reference (Compare.pm), from the pooled samples' means and
+    standard deviations; NaN on the reference row and where undefined."""
+    a, refv = x.a, x.refv
+    out = stats.cidiff(a["_mm_mean"], a["_mm_sd"], refv("_mm_mean"), refv("_mm_sd"))
+    return np.where(x.other, out, np.nan)
+
+
 def power_hint(
     x: Against, p: np.ndarray, alpha: float, threshold: float | None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -189,18 +227,49 @@ def row_notes(
     needed: np.ndarray,
     hint: np.ndarray,
     alpha: float,
+    bench: pl.Series,
+    metric: pl.Series,
 ) -> pl.Series:
     """The notes that depend on the reference, one string (or null) per row."""
     is_ref, has_ref, other, p = x.is_ref, x.has_ref, x.other, w.p
     samples_for = stats.mwu_samples_for(alpha)
     zero_var = (w.v1 == 0) & (w.v2 == 0) & other
+    unknown = ~is_ref & ~np.isin(x.a["better"], ["lower", "higher"])
+    single = other & w.use_s & ~np.isnan(p)
+    two = other & ~w.use_s & (np.minimum(x.k, x.rk) == 2)
+    ref_nonpos = ~is_ref & x.exists & ~has_ref & (x.refv("_s_n") > 0)
     return notes(
-        (~is_ref & ~has_ref, f"the reference {x.reference} has no results for this metric"),
-        (other & w.use_s & ~np.isnan(p), "one iteration on a side: Welch's test on raw samples"),
+        (~is_ref & ~x.exists, f"the reference {x.reference} has no results for this metric"),
+        (
+            ref_nonpos,
+            f"the reference {x.reference} has no centre here (a harmonic mean of "
+            "non-positive values is undefined): no change and no verdict",
+        ),
+        (
+            single,
+            "one iteration on a side: the test compares the samples of a single process and "
+            "cannot know how much separate runs differ, so it raises false alarms; not "
+            "counted as better or worse (--trust-single-iteration counts it)",
+        ),
+        (
+            two,
+            "two iterations on a side: the interval is wide and the test weak; a change "
+            "may go unnoticed",
+        ),
         (~is_ref & has_ref & np.isnan(p) & ~np.isnan(x.centre), "too few values for a test"),
         (zero_var & (p == 0), "no variation on either side: the difference is exact"),
         (zero_var & (p == 1), "identical constant values on both sides"),
         (has_ref & (x.rcentre == 0) & ~is_ref, "reference centre is zero: no relative change"),
+        (
+            unknown,
+            pl.format(
+                "direction unknown: nothing says whether lower or higher is better, so this "
+                'is only "changed" or "same"; to set it, add to tuibench.toml: '
+                '[metrics."{}:{}"] better = "lower" (or "higher")',
+                pl.col("_bench"),
+                pl.col("_metric"),
+            ),
+        ),
         (
             u.min_p >= alpha,
             pl.format(
@@ -226,6 +295,8 @@ def row_notes(
             ),
         ),
         data={
+            "_bench": bench,
+            "_metric": metric,
             "n1": u.n1.astype(np.int64),
             "n2": u.n2.astype(np.int64),
             "min_p": u.min_p,

@@ -19,21 +19,26 @@ from tuibench.core.compare.against import (
     changes,
     gather_reference,
     interval_overlap,
+    mmtests_cidiff,
     power_hint,
     ratio_interval,
     row_notes,
+    single_iteration,
     utest,
+    utest_shift,
     welch_test,
+    with_median_values,
 )
 from tuibench.core.compare.columns import (
     GROUP,
     METRIC,
+    PRIVATE_COLUMNS,
     ROW_COLUMNS,
     RSD_NOISY,
     RSD_VERY_NOISY,
 )
 from tuibench.core.compare.comparison import Comparison
-from tuibench.core.compare.decide import decide
+from tuibench.core.compare.decide import decide, gain_expr
 from tuibench.core.compare.frames import (
     join_notes,
     notes,
@@ -41,6 +46,7 @@ from tuibench.core.compare.frames import (
     rle_groups,
     with_reader_notes,
 )
+from tuibench.core.compare.summary import BootstrapData, SummarySource, duplicate_metrics
 from tuibench.core.model import ResultSet
 
 # Undefined numbers (NaN) leave as null, so that they never read as numbers.
@@ -55,6 +61,8 @@ NAN_IS_NULL = (
     "p_welch",
     "p_utest",
     "utest_min_p",
+    "utest_shift",
+    "mmtests_cidiff",
     "rsd",
     "center_raw",
     "change_raw",
@@ -88,9 +96,12 @@ def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
 class Analysis:
     """Reference-independent statistics of a ResultSet.
 
-    trim_outliers: drop, before anything else is computed, every sample outside the mild
-    Tukey fences (1.5 IQR) of its own iteration; the rows then also carry the centre, change
-    and RSD of the untrimmed samples (`center_raw`, `change_raw`, `rsd_raw`).
+    iteration_value: what stands for an iteration (`stats.ITERATION_VALUES`):
+    `subselection` (the median of B subselection means, mmtests' method), `mean`, `median`,
+    or `trimmed` (the mean of the samples inside the iteration's mild Tukey fences, 1.5 IQR;
+    every other figure then also comes from the kept samples, and the rows carry the centre,
+    change and RSD of all samples beside: `center_raw`, `change_raw`, `rsd_raw`).
+    trim_outliers: the same as iteration_value="trimmed".
     """
 
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
@@ -102,13 +113,20 @@ class Analysis:
         subselections: int = 100,
         seed: int = 0,
         trim_outliers: bool = False,
+        iteration_value: str = "subselection",
     ):
         if subselections < 1:
             raise ValueError("subselections must be at least 1")
+        if iteration_value not in stats.ITERATION_VALUES:
+            raise ValueError(
+                f"unknown iteration value {iteration_value!r}; choose one of "
+                + ", ".join(stats.ITERATION_VALUES)
+            )
         self.rs = rs
         self.subselections = subselections
         self.seed = seed
-        self.trim_outliers = trim_outliers
+        self.iteration_value = "trimmed" if trim_outliers else iteration_value
+        self.trim_outliers = self.iteration_value == "trimmed"
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         clock = time.perf_counter()
         self.iterations = self._iterations()
@@ -119,6 +137,10 @@ class Analysis:
         clock = time.perf_counter()
         self._pairs()
         self.timings["u-test pairs"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
+        self._boot = BootstrapData.build(self)
+        self.timings["summary data"] = time.perf_counter() - clock
         clock = time.perf_counter()
         stats.iterations_needed(np.zeros(0), 0.05)  # solve the default power table now
         self.timings["power table"] = time.perf_counter() - clock
@@ -144,18 +166,31 @@ class Analysis:
         out = {"outliers_low": n_low, "outliers_high": n_high, "outliers_extreme": n_ext}
         self._hmean_it = hmean
         self._raw = (values, ids, starts, counts)
-        if self.trim_outliers:
+        # Beside the chosen value, always: the median (is the verdict robust?) and the plain
+        # mean of every sample (the untrimmed centre; finding duplicate metrics).
+        median = stats.iteration_medians(values, starts, counts)
+        mean_raw = stats.iteration_means(values, starts, counts, hmean)
+        kind = self.iteration_value
+        if kind == "trimmed":
             keep = (values >= np.repeat(low, counts)) & (values <= np.repeat(high, counts))
             values, ids = values[keep], ids[keep]
             counts = counts - n_low - n_high
             starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if len(starts) else starts
-        v = stats.iteration_values(values, starts, counts, hmean, self.subselections, self.seed)
+            v = stats.iteration_means(values, starts, counts, hmean)
+        elif kind == "mean":
+            v = mean_raw
+        elif kind == "median":
+            v = median
+        else:
+            v = stats.iteration_values(values, starts, counts, hmean, self.subselections, self.seed)
         self._sample_iter = ids  # iteration index of every analysed sample
         self._values = values
         self._it_starts, self._it_counts = starts, counts
         return keys.drop("mean_kind").with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
             pl.Series("value", v, dtype=pl.Float64),
+            pl.Series("median", median, dtype=pl.Float64),
+            pl.Series("mean_raw", mean_raw, dtype=pl.Float64),
             *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
         )
 
@@ -196,6 +231,15 @@ class Analysis:
             "nonpos": nonpos,
         }
 
+    def _it_centre(self, v: np.ndarray, gid: np.ndarray, ng: int) -> dict[str, np.ndarray]:
+        """Mean and variance of iteration values on the arithmetic scale, and the centre."""
+        hmean = self._hmean_g
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.where(hmean[gid], 1.0 / v, v)
+            _, y_mean, y_var = stats.group_moments(y, gid, ng)
+            centre = np.where(hmean, 1.0 / y_mean, y_mean)
+        return {"y_mean": y_mean, "y_var": y_var, "centre": centre}
+
     def _groups(self) -> pl.DataFrame:
         it = self.iterations
         gid, gstarts = rle_groups(it, GROUP)
@@ -217,17 +261,17 @@ class Analysis:
             k: stats.group_sums(it[k].to_numpy(), gid, ng)
             for k in ("outliers_low", "outliers_high", "outliers_extreme")
         }
+        raw_values, raw_iter, _, _ = self._raw
+        raw_group = gid[raw_iter] if ng else np.zeros(0, np.int64)
         if self.trim_outliers:  # the same figures from every sample, for comparison
-            raw_values, raw_iter, raw_starts, raw_counts = self._raw
-            raw_group = gid[raw_iter] if ng else np.zeros(0, np.int64)
             _, m_r, v_r = stats.group_moments(raw_values, raw_group, ng)
             rsd_raw = stats.relative_sd(m_r, v_r)
-            v_raw = stats.iteration_values(
-                raw_values, raw_starts, raw_counts, self._hmean_it, self.subselections, self.seed
-            )
-            centre_raw = self._centres(v_raw, raw_values, raw_group, gid, ng)["centre"]
+            centre_raw = self._it_centre(it["mean_raw"].to_numpy(), gid, ng)["centre"]
+            centre_raw = np.where(c["nonpos"], np.nan, centre_raw)
         else:
             rsd_raw, centre_raw = rsd, c["centre"]
+        med = self._it_centre(it["median"].to_numpy(), gid, ng)
+        spread = self._mmtests_spread(raw_values, raw_group, ng, keys)
 
         nonpos, ci_high = c["nonpos"], c["ci_high"]
         note = notes(
@@ -271,6 +315,10 @@ class Analysis:
                 pl.Series("_s_mean", c["s_mean"]),
                 pl.Series("_s_var", c["s_var"]),
                 pl.Series("_g", np.arange(ng, dtype=np.int64)),
+                pl.Series("_y_mean_med", med["y_mean"]),
+                pl.Series("_y_var_med", med["y_var"]),
+                pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
+                *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
                 note.alias("_note"),
             )
             .with_columns(values_list["iteration_values"], values_list["samples"])
@@ -287,10 +335,14 @@ class Analysis:
                 {n: i for i, n in enumerate(names)}, default=-1, return_dtype=pl.Int64
             )
         ).to_numpy()
-        frame = frame.with_columns(pl.Series("_m", m_id), pl.Series("_s", s_id))
+        frame = frame.with_columns(
+            pl.Series("_m", m_id),
+            pl.Series("_s", s_id),
+            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
+        )
         # Everything compare() reads, as numpy once.
         wanted = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
-        wanted += ("var_within", "var_between")
+        wanted += ("var_within", "var_between", "better")
         self._a = {
             col: frame[col].to_numpy()
             for col in frame.columns
@@ -298,6 +350,16 @@ class Analysis:
         }
         self._gid, self._gstarts = gid, gstarts
         return frame
+
+    def _mmtests_spread(
+        self, raw_values: np.ndarray, raw_group: np.ndarray, ng: int, keys: pl.DataFrame
+    ) -> dict[str, np.ndarray]:
+        """mmtests' statistics of every group's pooled samples (all of them, untrimmed)."""
+        order = np.lexsort((raw_values, raw_group))
+        counts = np.bincount(raw_group, minlength=ng).astype(np.int64)
+        starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if ng else counts
+        higher = (keys["better"] == "higher").fill_null(False).to_numpy()
+        return stats.pooled_spread(raw_values[order], starts, counts, self._hmean_g, higher)
 
     # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
     def _pairs(self) -> None:
@@ -317,9 +379,14 @@ class Analysis:
         labels = np.repeat(a["_s"].astype(np.int8 if s < 128 else np.int64), counts)
         blocks = np.bincount(a["_m"], weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
-        u, n, tie = stats.mwu_pairs(self._values[idx], labels, bstarts, blocks, s)
+        pooled = self._values[idx]
+        u, n, tie = stats.mwu_pairs(pooled, labels, bstarts, blocks, s)
         self._utest_p = stats.mwu_pvalue(u, n[:, :, None], n[:, None, :], tie)
         self._pooled = n
+        # Every row's samples, sorted within the row: medians and the U test's shift.
+        row = np.repeat(np.arange(ng), counts)
+        self._sorted = pooled[np.lexsort((pooled, row))]
+        self._row_start, self._row_n = new_starts, counts
 
     # -- step 3: against the reference ---------------------------------------------------
     @np.errstate(all="ignore")
@@ -329,6 +396,7 @@ class Analysis:
         alpha: float = 0.05,
         fdr: bool = False,
         threshold: float | None = None,
+        trust_single_iteration: bool = False,
     ) -> Comparison:
         """Every row against `reference`.
 
@@ -336,6 +404,8 @@ class Analysis:
         p-values over all non-reference rows instead of the raw ones. threshold: a practical
         margin in percent (2 means +/-2 %); verdicts are then worse, better, equivalent or
         inconclusive from the ratio's 95 % interval (see `decide`).
+        trust_single_iteration: count rows where a side has one iteration as better or worse
+        (in `regressions` and the summary) like any other; by default they are set apart.
         """
         if reference not in self.rs.system_names:
             raise ValueError(
@@ -349,7 +419,12 @@ class Analysis:
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
         u = utest(x, self._utest_p, self._pooled, w.p)
+        shift = utest_shift(x, self._sorted, self._row_start, self._row_n)
         needed, hint = power_hint(x, w.p, alpha, threshold)
+        med = with_median_values(x)  # the same test on per-iteration medians
+        mm_cidiff = mmtests_cidiff(x)
+        single = single_iteration(x)
+        na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
         rows = self.groups.with_columns(
             pl.Series("is_reference", x.is_ref),
             pl.Series("change", change),
@@ -360,12 +435,43 @@ class Analysis:
             pl.Series("ci_overlap", interval_overlap(x)).fill_nan(None).cast(pl.Boolean),
             pl.Series("p_utest", u.p),
             pl.Series("utest_min_p", u.min_p),
+            pl.Series("utest_shift", shift),
+            pl.Series("single_iteration", single),
+            pl.Series("mmtests_cidiff", mm_cidiff),
+            pl.Series("mmtests_sig", np.abs(mm_cidiff) > 1),
             rsd_flag(),
             pl.lit(self.trim_outliers).alias("trimmed"),
+            pl.lit(self.iteration_value).alias("iteration_value"),
             pl.Series("change_raw", change_raw),
             pl.Series("iterations_needed", needed).fill_nan(None).cast(pl.Int64),
-            join_notes(self.groups["_note"], row_notes(x, w, u, unbounded, needed, hint, alpha)),
+            pl.Series("_na", na),
+            pl.Series("_p_med", med["p"]),
+            pl.Series("_change_med", med["change"]),
+            pl.Series("_rlo_med", med["ratio_ci_low"]),
+            pl.Series("_rhi_med", med["ratio_ci_high"]),
+            join_notes(
+                self.groups["_note"],
+                row_notes(
+                    x,
+                    w,
+                    u,
+                    unbounded,
+                    needed,
+                    hint,
+                    alpha,
+                    self.groups["benchmark"],
+                    self.groups["metric"],
+                ),
+            ).alias("_note_base"),
         ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)
+        rows = rows.with_columns(gain_expr())
+        # mmtests' judgement exists only against a reference with a value.
+        rows = rows.with_columns(
+            pl.when(pl.col("mmtests_cidiff").is_null() & ~pl.col("is_reference"))
+            .then(None)
+            .otherwise(pl.col("mmtests_sig"))
+            .alias("mmtests_sig")
+        )
         # Reference first within each metric, then the systems in their order.
         rows = rows[np.argsort(x.m * 2 + ~x.is_ref, kind="stable")]
         systems = [reference] + [n for n in self.rs.system_names if n != reference]
@@ -374,9 +480,23 @@ class Analysis:
                 pl.lit(None, pl.Float64).alias("p_adjusted"),
                 pl.lit(False).alias("significant"),
                 pl.lit("", pl.String).alias("verdict"),
-            ).select(ROW_COLUMNS),
+                pl.lit(None, pl.Boolean).alias("robust"),
+                pl.lit(None, pl.String).alias("note"),
+            ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS),
             alpha,
             fdr,
             threshold,
         )
-        return Comparison(reference, alpha, systems, rows, fdr, threshold, self.trim_outliers)
+        return Comparison(
+            reference,
+            alpha,
+            systems,
+            rows.select(ROW_COLUMNS),
+            fdr,
+            threshold,
+            self.trim_outliers,
+            iteration_value=self.iteration_value,
+            trust_single_iteration=trust_single_iteration,
+            source=SummarySource(rows, self._boot, self.duplicates, self.seed),
+            private=rows.select(*GROUP, *PRIVATE_COLUMNS),
+        )

@@ -21,6 +21,7 @@ ROW_COLUMNS = [
     "ci_low",
     "ci_high",
     "change",
+    "gain",
     "ratio",
     "ratio_ci_low",
     "ratio_ci_high",
@@ -28,14 +29,20 @@ ROW_COLUMNS = [
     "p_adjusted",
     "significant",
     "ci_overlap",
+    "mmtests_sig",
+    "mmtests_cidiff",
     "p_utest",
     "utest_min_p",
+    "utest_shift",
     "verdict",
+    "robust",
+    "single_iteration",
     "rsd",
     "rsd_flag",
     "outliers_low",
     "outliers_high",
     "outliers_extreme",
+    "iteration_value",
     "trimmed",
     "center_raw",
     "change_raw",
@@ -46,6 +53,25 @@ ROW_COLUMNS = [
     "note",
 ]
 
+# Carried by the rows for decide() and the tables, never exported: the verdict's inputs
+# with per-iteration medians, the reference-independent note, the frame row, and mmtests'
+# statistics of the pooled samples (for `--stats`).
+PRIVATE_COLUMNS = [
+    "_row",
+    "_na",
+    "_p_med",
+    "_change_med",
+    "_rlo_med",
+    "_rhi_med",
+    "_note_base",
+    "_mm_min",
+    "_mm_max",
+    "_mm_mean",
+    "_mm_sd",
+    "_mm_coeffvar",
+    "_mm_bmean95",
+]
+
 RSD_NOISY, RSD_VERY_NOISY = 10.0, 25.0  # percent (Goldilocks' yellow and red)
 
 # Per-system summary columns (the `summary` list of `tuibench report --format json`).
@@ -53,10 +79,21 @@ SUMMARY_COLUMNS = [
     "system",
     "metrics",
     "left_out",
+    "left_out_reasons",
     "geomean_ratio",
     "geomean_ci_low",
     "geomean_ci_high",
     "better",
     "worse",
     "same",
+]
+
+# Why a metric is left out of a system's summary (the fields of `left_out_reasons`).
+LEFT_OUT_REASONS = [
+    "only one side has it",
+    "no ratio",
+    "direction unknown",
+    "one iteration on a side",
+    "duplicate",
+    "constant",
 ]

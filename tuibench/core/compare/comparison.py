@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 import polars as pl
 
-from tuibench.core import stats
-from tuibench.core.compare.columns import METRIC, SUMMARY_COLUMNS
+from tuibench.core.compare.columns import GROUP, METRIC
 from tuibench.core.compare.decide import decide
 from tuibench.core.compare.frames import glob
+from tuibench.core.compare.summary import SummarySource, summarise
+
+PERCENTS = ("gain", "change")
 
 
 @dataclass
@@ -23,6 +24,21 @@ class Comparison:
     fdr: bool = False
     threshold: float | None = None  # percent
     trim_outliers: bool = False
+    iteration_value: str = "subselection"
+    # Rows where a side has one iteration count as better / worse only when trusted.
+    trust_single_iteration: bool = False
+    # How people read sizes: "gain" (positive = better) or "change" (positive = bigger).
+    percent: str = "gain"
+    source: SummarySource | None = dataclasses.field(default=None, repr=False, compare=False)
+    # PRIVATE_COLUMNS of the rows, keyed by GROUP (None for rows built by hand): joined back
+    # on those keys, so that copies with rows reordered or cut keep them right.
+    private: pl.DataFrame | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def full_rows(self) -> pl.DataFrame:
+        """The rows with their private columns beside."""
+        if self.private is None:
+            return self.rows
+        return self.rows.join(self.private, on=GROUP, how="left", maintain_order="left")
 
     def filter(
         self,
@@ -35,86 +51,58 @@ class Comparison:
         The kept rows are the family of the false discovery rate: p_adjusted, significant
         and verdict are recomputed over them. `only_significant` then keeps the metrics
         where some system is significant, without changing that family (a family chosen by
-        its own results would make the adjustment meaningless).
+        its own results would make the adjustment meaningless). The per-system summary
+        stays over every metric of the comparison.
         """
-        rows = self.rows
+        rows = self.full_rows()
         if benchmark:
             rows = rows.filter(glob(pl.col("benchmark"), benchmark))
         if metric:
             rows = rows.filter(glob(pl.col("metric"), metric))
-        rows = decide(rows, self.alpha, self.fdr, self.threshold)
+        if self.private is not None:
+            rows = decide(rows, self.alpha, self.fdr, self.threshold)
         if only_significant:
             hit = rows.filter(pl.col("significant")).select(METRIC).unique()
             rows = rows.join(hit, on=METRIC, how="semi", maintain_order="left")
-        return dataclasses.replace(self, rows=rows)
+        return self.with_full_rows(rows)
+
+    def with_full_rows(self, rows: pl.DataFrame) -> Comparison:
+        """A copy holding `rows` (public and private columns together)."""
+        if self.private is None:
+            return dataclasses.replace(self, rows=rows)
+        private = [c for c in self.private.columns if c not in GROUP]
+        return dataclasses.replace(
+            self, rows=rows.drop(private), private=rows.select(*GROUP, *private)
+        )
+
+    def counted(self) -> pl.Expr:
+        """Rows whose better / worse verdict counts: all, unless a side has one iteration
+        and that is not trusted."""
+        if self.trust_single_iteration or "single_iteration" not in self.rows.columns:
+            return pl.lit(True)
+        return ~pl.col("single_iteration").fill_null(False)
 
     @property
     def regressions(self) -> int:
-        return int((self.rows["verdict"] == "worse").sum())
+        """Significantly worse rows that count (for --fail-on-regression)."""
+        return self.rows.filter((pl.col("verdict") == "worse") & self.counted()).height
+
+    @property
+    def comparisons(self) -> int:
+        """How many tests these rows hold (non-reference rows with a p-value)."""
+        return self.rows.filter(~pl.col("is_reference") & pl.col("p_welch").is_not_null()).height
 
     def summary(self) -> pl.DataFrame:
-        """Per non-reference system: the geometric mean of its ratios to the reference.
-
-        Over the metrics both the system and the reference have in these rows (with a
-        positive ratio); `left_out` counts the others (only one side has them, or the ratio
-        is undefined). Ratios are oriented so that above 1 is better (reference / system for
-        lower-is-better metrics). The 95 % interval is a Student t interval on the log
-        ratios across metrics. better / worse / same count the verdicts of the metrics used
-        (same: every other verdict).
-        """
-        rows = self.rows
-        ref_metrics = rows.filter(pl.col("is_reference")).select(METRIC)
-        oriented = (
-            pl.when(pl.col("better") == "higher")
-            .then(pl.col("ratio").log())
-            .otherwise(-pl.col("ratio").log())
-        )
-        usable = ~pl.col("is_reference") & (pl.col("ratio") > 0) & pl.col("ratio").is_finite()
-        used = rows.filter(usable).with_columns(oriented.alias("_l"))
-        per = used.group_by("system").agg(
-            pl.len().alias("metrics"),
-            pl.col("_l").mean().alias("_mean"),
-            pl.col("_l").std().alias("_sd"),
-            (pl.col("verdict") == "better").sum().alias("better"),
-            (pl.col("verdict") == "worse").sum().alias("worse"),
-        )
-        others = rows.filter(~pl.col("is_reference"))
-        own = others.group_by("system").agg(pl.len().alias("_rows"))
-        with_ref = others.join(ref_metrics, on=METRIC, how="semi").group_by("system").agg(pl.len())
-        n_ref = ref_metrics.height
-        out = []
-        for system in self.systems[1:]:
-            p = per.filter(pl.col("system") == system)
-            n_rows = _first(own.filter(pl.col("system") == system), "_rows", 0)
-            n_both = _first(with_ref.filter(pl.col("system") == system), "len", 0)
-            union = n_ref + n_rows - n_both
-            if p.height:
-                k, mean, sd, better, worse = p.row(0)[1:]
-            else:
-                k, mean, sd, better, worse = 0, None, None, 0, 0
-            lo = hi = None
-            if k >= 2 and sd is not None:
-                half = float(stats.t_quantile(0.975, np.array([k - 1.0]))[0]) * sd / np.sqrt(k)
-                lo, hi = float(np.exp(mean - half)), float(np.exp(mean + half))
-            out.append(
-                {
-                    "system": system,
-                    "metrics": int(k),
-                    "left_out": int(union - k),
-                    "geomean_ratio": None if mean is None else float(np.exp(mean)),
-                    "geomean_ci_low": lo,
-                    "geomean_ci_high": hi,
-                    "better": int(better),
-                    "worse": int(worse),
-                    "same": int(k - better - worse),
-                }
+        """Per non-reference system against the reference (see summary.py), over every
+        metric of the comparison whatever the filters."""
+        cache = self.source.cache if self.source is not None else {}
+        key = ("summary", self.trust_single_iteration)
+        if key not in cache:
+            cache[key] = summarise(
+                self.full_rows(),
+                self.reference,
+                self.systems,
+                self.source,
+                self.trust_single_iteration,
             )
-        schema = {
-            c: pl.String if c == "system" else pl.Float64 if c.startswith("geomean") else pl.Int64
-            for c in SUMMARY_COLUMNS
-        }
-        return pl.DataFrame(out, schema=schema)
-
-
-def _first(df: pl.DataFrame, col: str, default: int) -> int:
-    return int(df[col][0]) if df.height else default
+        return cache[key]

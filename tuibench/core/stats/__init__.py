@@ -15,8 +15,10 @@ The method (DESIGN.md, "Statistics"):
 """
 
 from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK
+from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
+from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
 from tuibench.core.stats.moments import (
     group_moments,
     group_sums,
@@ -25,7 +27,13 @@ from tuibench.core.stats.moments import (
     t_interval,
     t_quantile,
 )
+from tuibench.core.stats.per_iteration import (
+    ITERATION_VALUES,
+    iteration_means,
+    iteration_medians,
+)
 from tuibench.core.stats.power import POWER, POWER_TABLE_MAX, iterations_needed
+from tuibench.core.stats.shift import MAX_PAIRS, group_medians, hodges_lehmann
 from tuibench.core.stats.subselection import (
     SUBSET_FRACTION,
     group_shift,
@@ -48,24 +56,35 @@ __all__ = [
     "CHUNK",
     "EXACT_MAX",
     "EXTREME",
+    "ITERATION_VALUES",
+    "MAX_PAIRS",
     "MILD",
     "POWER",
     "POWER_TABLE_MAX",
     "SORT_CHUNK",
     "SUBSET_FRACTION",
+    "Z975",
     "bh_adjust",
+    "cidiff",
     "fieller",
+    "group_medians",
     "group_moments",
     "group_shift",
     "group_sums",
+    "hodges_lehmann",
+    "iteration_means",
+    "iteration_medians",
     "iteration_values",
     "iterations_needed",
+    "joint_weights",
     "mwu_min_p",
     "mwu_pairs",
     "mwu_pvalue",
     "mwu_samples_for",
     "pooled_moments",
+    "pooled_spread",
     "relative_sd",
+    "resampled_means",
     "selection_matrix",
     "subset_size",
     "t_interval",

@@ -1,0 +1,293 @@
+"""The per-system summary: the geometric mean of a system's ratios to the reference.
+
+Always over every metric of the comparison (filters hide rows; they do not change it), and
+without the metrics that cannot speak for the suite: only one side has them, no ratio, the
+direction is unknown, one iteration on a side, a duplicate of another metric of the same
+benchmark (a constant multiple or the reciprocal of it in every iteration, such as a rate
+computed from a time), or a constant. `left_out` counts them, `left_out_reasons` says why.
+
+The 95 % interval comes from the measurement uncertainty: a bootstrap that resamples each
+system's iterations jointly across its metrics (an iteration is one run of the suite, so
+the metrics it measured move together), seeded and vectorised (one matrix product per block
+of replicates; the only loop is over systems).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+
+from tuibench.core import stats
+from tuibench.core.compare.columns import LEFT_OUT_REASONS, METRIC, SUMMARY_COLUMNS
+
+if TYPE_CHECKING:
+    from tuibench.core.compare.analysis import Analysis
+
+REPLICATES = 1000
+BLOCK = 250  # replicates per matrix product: bounds memory at many metrics
+DIGITS = 6  # relative precision (in log units) at which two metrics are duplicates
+
+
+def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.DataFrame:
+    """(benchmark, metric, duplicate_of) for every metric that is a constant multiple or the
+    reciprocal of an earlier metric of the same benchmark in every iteration of every system.
+
+    Compared on the plain per-iteration means (harmonic for Hmean metrics, so that a rate
+    computed from a time is exactly the reciprocal of it up to a constant). Metrics that do
+    not vary, or have a non-positive mean, are never duplicates.
+    """
+    it = iterations.select(
+        *METRIC, "system", "iteration", pl.col("mean_raw").alias("v")
+    ).with_columns(pl.col(c).cast(pl.String) for c in (*METRIC, "system"))
+    v = pl.col("v")
+    bad = it.group_by(METRIC).agg((~(v > 0) | ~v.is_finite()).fill_null(True).any().alias("_bad"))
+    it = it.join(bad, on=METRIC).filter(~pl.col("_bad")).with_columns(pl.col("v").log())
+    z = pl.col("v") - pl.col("v").mean().over(METRIC)
+    sig = (
+        it.with_columns((z * 10**DIGITS).round().cast(pl.Int64).alias("z"))
+        .sort(*METRIC, "system", "iteration")
+        .group_by(METRIC, maintain_order=True)
+        .agg(
+            pl.concat_str("system", pl.col("iteration").cast(pl.String), separator="\x00")
+            .str.join("\x01")
+            .hash()
+            .alias("keys"),
+            pl.col("z").hash().alias("_zh"),
+            (-pl.col("z")).hash().alias("_nzh"),
+            (pl.col("z") != 0).any().alias("varies"),
+            pl.len().alias("n"),
+        )
+        .filter(pl.col("varies") & (pl.col("n") >= 2))
+    )
+    # z.hash() is per element: combine into one hash per metric.
+    sig = sig.with_columns(
+        pl.col("_zh").list.eval(pl.element().cast(pl.String)).list.join(",").hash().alias("zh"),
+        pl.col("_nzh").list.eval(pl.element().cast(pl.String)).list.join(",").hash().alias("nzh"),
+    ).drop("_zh", "_nzh")
+    order = metrics.select(
+        pl.col("benchmark").cast(pl.String), pl.col("metric").cast(pl.String)
+    ).with_row_index("order")
+    sig = sig.join(order, on=METRIC)
+    earlier = sig.select("benchmark", "keys", "zh", "nzh", pl.col("metric").alias("of"), "order")
+    pairs = pl.concat(
+        [
+            sig.join(earlier.drop("nzh"), on=["benchmark", "keys", "zh"], suffix="_o"),
+            sig.join(
+                earlier.drop("zh").rename({"nzh": "zh"}),
+                left_on=["benchmark", "keys", "nzh"],
+                right_on=["benchmark", "keys", "zh"],
+                suffix="_o",
+            ).select(pl.exclude("zh_o")),
+        ],
+        how="diagonal",
+    ).filter(pl.col("order_o") < pl.col("order"))
+    return (
+        pairs.sort("order_o")
+        .group_by(METRIC, maintain_order=True)
+        .agg(pl.col("of").first().alias("duplicate_of"))
+        .select(*METRIC, "duplicate_of")
+    )
+
+
+@dataclass
+class BootstrapData:
+    """Every iteration value on the arithmetic scale, with its frame row and its iteration
+    label (dense per system), for the joint bootstrap."""
+
+    row: np.ndarray  # frame row of each iteration
+    label: np.ndarray  # iteration label, 0..L-1 within its system
+    y: np.ndarray  # value, or 1/value for Hmean metrics
+
+    @classmethod
+    def build(cls, analysis: Analysis) -> BootstrapData:
+        it, a = analysis.iterations, analysis._a
+        g = a["_g"]
+        row_of_group = np.empty(len(g), dtype=np.int64)
+        row_of_group[g] = np.arange(len(g))
+        row = row_of_group[analysis._gid] if len(g) else np.zeros(0, np.int64)
+        label = (
+            it.select((pl.col("iteration").rank("dense").over("system") - 1).cast(pl.Int64))
+            .to_series()
+            .to_numpy()
+        )
+        v = it["value"].to_numpy()
+        hmean = a["mean_kind"][row] == "hmean" if len(row) else np.zeros(0, bool)
+        with np.errstate(divide="ignore"):
+            y = np.where(hmean, 1.0 / v, v)
+        return cls(row, label, y)
+
+
+@dataclass
+class SummarySource:
+    """What the summary needs beyond a comparison's (possibly filtered) rows."""
+
+    rows: pl.DataFrame  # every row of the comparison, unfiltered
+    boot: BootstrapData | None
+    duplicates: pl.DataFrame
+    seed: int = 0
+    cache: dict = field(default_factory=dict)
+
+
+def _reasons(
+    rows: pl.DataFrame, duplicates: pl.DataFrame | None, trust_single: bool
+) -> pl.DataFrame:
+    """Every non-reference row with `_reason` (null when the metric is used) and `_l`, its
+    log ratio oriented so that positive is better."""
+    ref = rows.filter(pl.col("is_reference")).select(
+        *METRIC,
+        (pl.col("_row") if "_row" in rows.columns else pl.lit(None)).alias("_ref_row"),
+        *(
+            [pl.col("_mm_min").alias("_rmin"), pl.col("_mm_max").alias("_rmax")]
+            if "_mm_min" in rows.columns
+            else []
+        ),
+        pl.lit(True).alias("_has_ref"),
+    )
+    others = rows.filter(~pl.col("is_reference")).join(
+        ref, on=METRIC, how="left", maintain_order="left"
+    )
+    if duplicates is not None and duplicates.height:
+        others = others.join(duplicates, on=METRIC, how="left", maintain_order="left")
+    else:
+        others = others.with_columns(pl.lit(None, pl.String).alias("duplicate_of"))
+    constant = (
+        (pl.col("_mm_min") == pl.col("_mm_max"))
+        & (pl.col("_rmin") == pl.col("_rmax"))
+        & (pl.col("_mm_min") == pl.col("_rmin"))
+        if "_mm_min" in rows.columns
+        else pl.lit(False)
+    )
+    single = (
+        pl.col("single_iteration").fill_null(False)
+        if "single_iteration" in rows.columns and not trust_single
+        else pl.lit(False)
+    )
+    ratio = pl.col("ratio")
+    reason = (
+        pl.when(pl.col("_has_ref").is_null())
+        .then(pl.lit("only one side has it"))
+        .when(~((ratio > 0) & ratio.is_finite()).fill_null(False))
+        .then(pl.lit("no ratio"))
+        .when(~pl.col("better").is_in(["lower", "higher"]).fill_null(False))
+        .then(pl.lit("direction unknown"))
+        .when(single)
+        .then(pl.lit("one iteration on a side"))
+        .when(pl.col("duplicate_of").is_not_null())
+        .then(pl.lit("duplicate"))
+        .when(constant.fill_null(False))
+        .then(pl.lit("constant"))
+        .otherwise(None)
+    )
+    oriented = pl.when(pl.col("better") == "higher").then(ratio.log()).otherwise(-ratio.log())
+    return others.with_columns(reason.alias("_reason"), oriented.alias("_l"))
+
+
+def _bootstrap(
+    used: pl.DataFrame, boot: BootstrapData, seed: int, system: str, reference: str
+) -> tuple[float | None, float | None]:
+    """95 % percentile interval of the geometric mean, resampling iterations jointly."""
+    rows_s = used["_row"].to_numpy()
+    rows_r = used["_ref_row"].to_numpy()
+    m = len(rows_s)
+    if m == 0:
+        return None, None
+    hmean = (used["mean_kind"] == "hmean").to_numpy()
+    higher = (used["better"] == "higher").to_numpy()
+
+    def matrices(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
+        col[rows] = np.arange(m)
+        c = col[boot.row]
+        pick = c >= 0
+        labels = boot.label[pick]
+        nl = int(labels.max()) + 1 if pick.any() else 0
+        y, p = np.zeros((nl, m)), np.zeros((nl, m))
+        y[labels, c[pick]] = boot.y[pick]
+        p[labels, c[pick]] = 1.0
+        return y, p
+
+    ys, ps = matrices(rows_s)
+    yr, pr = matrices(rows_r)
+    if len(ys) < 2 or len(yr) < 2:
+        return None, None
+    rng = np.random.default_rng([seed, zlib.crc32(system.encode()), zlib.crc32(reference.encode())])
+    out = []
+    for lo in range(0, REPLICATES, BLOCK):
+        b = min(BLOCK, REPLICATES - lo)
+        cs = stats.resampled_means(ys, ps, stats.joint_weights(len(ys), b, rng))
+        cr = stats.resampled_means(yr, pr, stats.joint_weights(len(yr), b, rng))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference.
+            log_ratio = np.where(hmean, np.log(cr) - np.log(cs), np.log(cs) - np.log(cr))
+        oriented = np.where(higher, log_ratio, -log_ratio)
+        finite = np.isfinite(oriented)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(np.where(finite, oriented, 0.0).sum(axis=1) / finite.sum(axis=1))
+    reps = np.concatenate(out)
+    reps = reps[np.isfinite(reps)]
+    if len(reps) < REPLICATES // 2:
+        return None, None
+    lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
+    return float(np.exp(lo_q)), float(np.exp(hi_q))
+
+
+def summarise(
+    rows: pl.DataFrame,
+    reference: str,
+    systems: list[str],
+    source: SummarySource | None,
+    trust_single: bool = False,
+) -> pl.DataFrame:
+    """Per non-reference system: metrics used, left out (and why), the geometric mean of its
+    oriented ratios with the bootstrap interval, and its better / worse / same counts."""
+    full = source.rows if source is not None else rows
+    marked = _reasons(full, source.duplicates if source is not None else None, trust_single)
+    out = []
+    for system in systems:
+        if system == reference:
+            continue
+        mine = marked.filter(pl.col("system") == system)
+        only_ref = full.filter(pl.col("is_reference")).join(
+            mine.select(METRIC), on=METRIC, how="anti"
+        )
+        used = mine.filter(pl.col("_reason").is_null())
+        reasons = dict.fromkeys(LEFT_OUT_REASONS, 0)
+        reasons["only one side has it"] += only_ref.height
+        for reason, n in mine.group_by("_reason").agg(pl.len()).drop_nulls().iter_rows():
+            reasons[reason] += n
+        k = used.height
+        mean = float(used["_l"].mean()) if k else None
+        lo = hi = None
+        if k and source is not None and source.boot is not None:
+            lo, hi = _bootstrap(used, source.boot, source.seed, system, reference)
+        verdict = used["verdict"]
+        better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
+        out.append(
+            {
+                "system": system,
+                "metrics": k,
+                "left_out": sum(reasons.values()),
+                "left_out_reasons": reasons,
+                "geomean_ratio": None if mean is None else float(np.exp(mean)),
+                "geomean_ci_low": lo,
+                "geomean_ci_high": hi,
+                "better": better,
+                "worse": worse,
+                "same": k - better - worse,
+            }
+        )
+    schema = {
+        c: pl.String
+        if c == "system"
+        else pl.Struct({r: pl.Int64 for r in LEFT_OUT_REASONS})
+        if c == "left_out_reasons"
+        else pl.Float64
+        if c.startswith("geomean")
+        else pl.Int64
+        for c in SUMMARY_COLUMNS
+    }
+    return pl.DataFrame(out, schema=schema)

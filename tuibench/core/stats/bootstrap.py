@@ -1,0 +1,27 @@
+"""A bootstrap of per-system summaries that resamples whole iterations.
+
+An iteration (one run of the suite) measures every metric at once, so its metrics move
+together: resampling iteration labels jointly across metrics keeps that dependence, where
+resampling each metric apart would count derived metrics as independent evidence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def joint_weights(labels: int, b: int, rng: np.random.Generator) -> np.ndarray:
+    """B x L resampling counts: each row draws L iteration labels with replacement."""
+    draws = rng.integers(0, labels, size=(b, labels))
+    w = np.zeros((b, labels))
+    np.add.at(w, (np.repeat(np.arange(b), labels), draws.ravel()), 1.0)
+    return w
+
+
+def resampled_means(y: np.ndarray, present: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """B x M means of the iteration values y (L x M; 0 where absent) under weights w (B x L).
+
+    A metric with none of its iterations drawn in a replicate gets NaN there.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (w @ y) / (w @ present)
