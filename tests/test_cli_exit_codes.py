@@ -18,7 +18,8 @@ from tuibench.cli import main
 def results(tmp_path, make_system) -> Path:
     root = tmp_path / "results"
     for system, value in (("base", 10.0), ("new", 12.0)):
-        rows = [("b", "m", i, value + i / 10 + s / 100) for i in range(4) for s in range(3)]
+        # A time (unit s): lower is better, so the slower system is a regression.
+        rows = [("b", "m", i, value + i / 10 + s / 100, "s") for i in range(4) for s in range(3)]
         make_system(root, system, rows)
     return root
 
