@@ -19,6 +19,7 @@ from tuibench.core.formats.base import (
     ZSTD_MAGIC,
     JsonError,
     ReadResult,
+    TooLarge,
     cap_problems,
     empty_frame,
     load_json,
@@ -82,6 +83,8 @@ def read_file(path: Path) -> ReadResult:
     """Read one result file in whatever known format it is in."""
     try:
         result = _read_file(path)
+    except TooLarge as exc:
+        result = _fail(path, str(exc))
     except Exception as exc:  # a reader bug must not stop the rest of the data loading
         result = _fail(path, f"could not be read ({type(exc).__name__}: {exc})")
     result.problems = cap_problems(result.problems, path)

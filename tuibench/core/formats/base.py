@@ -19,6 +19,8 @@ import io
 import json
 import lzma
 import math
+import os
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,19 +187,81 @@ def cap_problems(problems: list[Problem], path: Path) -> list[Problem]:
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 XZ_MAGIC = b"\xfd7zXZ\x00"
 
+# A compressed file may expand to RATIO times its size (never less than FLOOR, never more
+# than CEILING). Real results compress 3 to 20 times; a file that expands further is a
+# decompression bomb, reported instead of filling the memory.
+DECOMPRESSED_RATIO = 50
+DECOMPRESSED_FLOOR = 32 * 2**20
+DECOMPRESSED_CEILING = 2**30
+_CHUNK = 2**20
 
-def open_binary(path: Path):
-    """Open a file, decompressing gzip, zstd (mmtests' `--json-export`) or xz on the fly."""
+
+class TooLarge(Exception):
+    """A compressed file that expands past its ceiling (the message says so, for people)."""
+
+
+def decompressed_limit(compressed_size: int) -> int:
+    return min(DECOMPRESSED_CEILING, max(DECOMPRESSED_FLOOR, DECOMPRESSED_RATIO * compressed_size))
+
+
+class _Capped(io.RawIOBase):
+    """The output of a decompressing stream, read in chunks; past the limit, TooLarge."""
+
+    def __init__(self, stream, kind: str, compressed_size: int):
+        self._stream = stream
+        self._kind = kind
+        self._limit = decompressed_limit(compressed_size)
+        self._count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self._stream.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self._count += n
+        if self._count > self._limit:
+            raise TooLarge(
+                f"{self._kind} file expands past {self._limit // 2**20} MiB ("
+                f"{DECOMPRESSED_RATIO} times its size, at most {DECOMPRESSED_CEILING // 2**30} "
+                "GiB): not read, as a guard against decompression bombs"
+            )
+        return n
+
+    def close(self) -> None:
+        self._stream.close()
+        super().close()
+
+
+def compression(path: Path) -> str | None:
+    """'gzip', 'zstd' or 'xz' when the file's first bytes say so."""
     with open(path, "rb") as fh:
         magic = fh.read(6)
     if magic[:2] == b"\x1f\x8b":
-        return gzip.open(path, "rb")
+        return "gzip"
     if magic[:4] == ZSTD_MAGIC:
+        return "zstd"
+    if magic == XZ_MAGIC:
+        return "xz"
+    return None
+
+
+def open_binary(path: Path):
+    """Open a file, decompressing gzip, zstd (mmtests' `--json-export`) or xz on the fly;
+    the output is capped (TooLarge)."""
+    kind = compression(path)
+    if kind == "gzip":
+        stream = gzip.open(path, "rb")
+    elif kind == "zstd":
         import zstandard  # only files that need it pay for the import
 
-        return zstandard.ZstdDecompressor().stream_reader(open(path, "rb"), closefd=True)
-    if magic == XZ_MAGIC:
-        return lzma.open(path, "rb")
+        stream = zstandard.ZstdDecompressor().stream_reader(open(path, "rb"), closefd=True)  # noqa: SIM115
+    elif kind == "xz":
+        stream = lzma.open(path, "rb")
+    else:
+        return open(path, "rb")
+    return io.BufferedReader(_Capped(stream, kind, os.path.getsize(path)), _CHUNK)
     return open(path, "rb")
 
 
@@ -220,7 +284,7 @@ def load_json(path: Path) -> object:
     try:
         with open_text(path) as fh:
             text = fh.read()
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
         raise JsonError(f"cannot read: {exc}", None) from exc
     try:
         return json.loads(text)
