@@ -249,20 +249,20 @@ def compression(path: Path) -> str | None:
 
 def open_binary(path: Path):
     """Open a file, decompressing gzip, zstd (mmtests' `--json-export`) or xz on the fly;
-    the output is capped (TooLarge)."""
+    the output is capped (TooLarge). The caller closes what it gets."""
     kind = compression(path)
+    if kind is None:
+        return open(path, "rb")
     if kind == "gzip":
-        stream = gzip.open(path, "rb")
+        stream = gzip.open(path, "rb")  # noqa: SIM115
     elif kind == "zstd":
         import zstandard  # only files that need it pay for the import
 
-        stream = zstandard.ZstdDecompressor().stream_reader(open(path, "rb"), closefd=True)  # noqa: SIM115
-    elif kind == "xz":
-        stream = lzma.open(path, "rb")
+        raw = open(path, "rb")  # noqa: SIM115
+        stream = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
     else:
-        return open(path, "rb")
+        stream = lzma.open(path, "rb")  # noqa: SIM115
     return io.BufferedReader(_Capped(stream, kind, os.path.getsize(path)), _CHUNK)
-    return open(path, "rb")
 
 
 def open_text(path: Path):
