@@ -178,7 +178,14 @@ def report_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--fail-on-regression",
         action="store_true",
-        help="exit 1 when some change is significantly worse",
+        help="exit 1 when some change is significantly worse (with --series: when the "
+        "last system starts a significantly worse level)",
+    )
+    p.add_argument(
+        "--series",
+        action="store_true",
+        help="treat the systems, in their order, as a series: list where each metric "
+        "changed level (change points) and rank the systems",
     )
     return p
 
@@ -362,9 +369,16 @@ def report(args: argparse.Namespace) -> int:
     if why := _nothing_matches(cmp, args.benchmark, args.metric):
         _say(f"tuibench: {why}")
         return EXIT_USAGE
+    matching = cmp  # the series' family: every matching metric, whatever changed
     if args.only_significant:  # the family stays the matching rows: see Comparison.filter
         cmp = cmp.filter(only_significant=True)
-    if args.format == "json":
+    series = None
+    if args.series:
+        from tuibench.core.series.report import render_series, series_report
+
+        series = series_report(analysis, matching, args.alpha)
+        text = render_series(series, args.format, rs.problems)
+    elif args.format == "json":
         text = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
@@ -387,7 +401,10 @@ def report(args: argparse.Namespace) -> int:
         _say(f"tuibench: wrote {path}")
     else:
         _emit(text)
-    if args.fail_on_regression and cmp.regressions:
+    if args.fail_on_regression and series is not None and series.regressions:
+        _say(f"tuibench: {series.regressions} worse level(s) starting at the last system")
+        return EXIT_REGRESSION
+    if args.fail_on_regression and series is None and cmp.regressions:
         _say(f"tuibench: {cmp.regressions} significant regression(s)")
         return EXIT_REGRESSION
     return EXIT_OK

@@ -18,7 +18,10 @@ segmentation and never over metrics):
    accepted the first split (the BH cutoff, or alpha), until no segment splits.
 4. Each change point's step is measured between the two levels around it (from the change
    point before it to the one after it): the change of centre with Fieller's 95 % interval
-   and Welch's p, as in the comparison against a reference.
+   and Welch's p, as in the comparison against a reference. Its reported `p_split` is
+   recomputed there too (Student's t between the two levels, times the splits the series
+   offers), so that a step found before its neighbours were split off reads with the
+   confidence its final levels give it.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ class ChangePoints:
     alpha: float
     fdr: bool
     tested: int  # metrics with at least one testable split
-    level: float  # the p_split every accepted split is below
+    level: float  # every split was accepted with a p_split below this
     notes: list[str] = field(default_factory=list)
 
     def last_system_regressions(self) -> pl.DataFrame:
@@ -144,12 +147,11 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
     cum = _cumulative(data)
     found_m: list[np.ndarray] = []
     found_c: list[np.ndarray] = []
-    found_p: list[np.ndarray] = []
 
     m = np.arange(nm)
     a, b = np.zeros(nm, np.int64), np.full(nm, ns, np.int64)
     if nm == 0 or ns < 2:
-        return _result(data, cum, [], [], [], alpha, fdr, 0, alpha)
+        return _result(data, cum, [], [], np.zeros(nm), alpha, fdr, 0, alpha)
     c, p_min, tried = _best_splits(data, cum, m, a, b)
     p_split = np.minimum(1.0, p_min * tried)
     # Every later split of a metric pays for all the splits its whole series offers, so
@@ -164,30 +166,33 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
         accept = p_split < alpha
         level = alpha
     while accept.any():
-        m, a, b, c, p_split = m[accept], a[accept], b[accept], c[accept], p_split[accept]
+        m, a, b, c = m[accept], a[accept], b[accept], c[accept]
         found_m.append(m)
         found_c.append(c)
-        found_p.append(p_split)
         m = np.r_[m, m]
         a, b = np.r_[a, c], np.r_[c, b]
         c, p_min, _ = _best_splits(data, cum, m, a, b)
         p_split = np.minimum(1.0, p_min * factor[m])
         accept = p_split < level
-    return _result(data, cum, found_m, found_c, found_p, alpha, fdr, tested, level)
+    return _result(data, cum, found_m, found_c, factor, alpha, fdr, tested, level)
 
 
-def _result(data, cum, found_m, found_c, found_p, alpha, fdr, tested, level) -> ChangePoints:
+def _result(data, cum, found_m, found_c, factor, alpha, fdr, tested, level) -> ChangePoints:
     ns = len(data.systems)
     m = np.concatenate(found_m) if found_m else np.zeros(0, np.int64)
     c = np.concatenate(found_c) if found_c else np.zeros(0, np.int64)
-    p_split = np.concatenate(found_p) if found_p else np.zeros(0)
     order = np.lexsort((c, m))
-    m, c, p_split = m[order], c[order], p_split[order]
+    m, c = m[order], c[order]
     same_prev = np.r_[False, m[1:] == m[:-1]]
     same_next = np.r_[m[:-1] == m[1:], False]
     lo = np.where(same_prev, np.r_[0, c[:-1]], 0)  # the level before starts here
     hi = np.where(same_next, np.r_[c[1:], ns], ns)  # the level after ends here
     step = _steps(data, cum, m, lo, c, hi)
+    # The split's p once the segmentation is final: Student's t between the two levels
+    # around it, times the splits its series offers (as when it was accepted).
+    n1, _, y1, v1 = _segments(cum, m, lo, c)
+    n2, _, y2, v2 = _segments(cum, m, c, hi)
+    p_split = np.minimum(1.0, _pooled_t(n1, y1, v1, n2, y2, v2)[0] * factor[m])
     present = data.count > 0
     names = np.array(data.systems, dtype=object)
     previous = _last_present_before(present, m, c)

@@ -1,0 +1,208 @@
+"""`tuibench report --series`: the change points (and the systems ranked) in every format."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import polars as pl
+
+from tuibench.core.export import json_value, render
+from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
+from tuibench.core.series.data import METRIC, SeriesData, series_data
+from tuibench.core.series.ranking import rank_summary, ranking_text
+from tuibench.core.tables import Table, fmt_num, fmt_p, fmt_ratio_change
+
+SUMMARY_RANK_COLUMNS = [
+    "system",
+    "rank",
+    "group",
+    "metrics",
+    "geomean_gain",
+    "gain_ci_low",
+    "gain_ci_high",
+    "p_next",
+    "apart_from_next",
+]
+
+
+@dataclass
+class SeriesReport:
+    changes: ChangePoints
+    ranked: pl.DataFrame  # SUMMARY_RANK_COLUMNS
+    reference: str
+
+    @property
+    def regressions(self) -> int:
+        """Worse steps at the last system of the series (the newest against the level before)."""
+        return self.changes.last_system_regressions().height
+
+
+def restrict(data: SeriesData, metrics: pl.DataFrame) -> SeriesData:
+    """The metrics of `data` that are in `metrics` (benchmark, metric), in `data`'s order."""
+    keep = (
+        data.keys.select(METRIC)
+        .join(
+            metrics.select(METRIC).unique().with_columns(pl.lit(True).alias("_k")),
+            on=METRIC,
+            how="left",
+            maintain_order="left",
+        )["_k"]
+        .fill_null(False)
+        .to_numpy()
+    )
+    return SeriesData(
+        data.keys.filter(pl.Series(keep)),
+        data.systems,
+        data.count[keep],
+        data.total[keep],
+        data.squares[keep],
+        data.shift[keep],
+        data.hmean[keep],
+    )
+
+
+def series_report(analysis, cmp, alpha: float = 0.05) -> SeriesReport:
+    """Change points of the metrics in `cmp` (already filtered), and the systems ranked."""
+    data = restrict(series_data(analysis), cmp.rows)
+    return SeriesReport(detect(data, alpha), rank_summary(cmp, alpha), cmp.reference)
+
+
+def _step(r: dict) -> str:
+    return f"{r['previous']} -> {r['system']}"
+
+
+def _level(value: float | None, first: str, last: str) -> str:
+    span = first if first == last else f"{first} .. {last}"
+    return f"{fmt_num(value)} ({span})"
+
+
+def changes_table(report: SeriesReport) -> Table:
+    """One row per change point: where, the two levels, the gain with its interval, p."""
+    cp = report.changes
+    rows = []
+    marks = {}
+    for r in cp.changes.iter_rows(named=True):
+        known = r["verdict"] != "changed"
+        if known:
+            size = fmt_ratio_change(
+                None if r["gain"] is None else 1 + r["gain"],
+                None if r["gain_ci_low"] is None else 1 + r["gain_ci_low"],
+                None if r["gain_ci_high"] is None else 1 + r["gain_ci_high"],
+            )
+        else:
+            size = "change " + fmt_ratio_change(
+                None if r["change"] is None else 1 + r["change"],
+                None if r["change_ci_low"] is None else 1 + r["change_ci_low"],
+                None if r["change_ci_high"] is None else 1 + r["change_ci_high"],
+            )
+        unit = f" ({r['unit']})" if r["unit"] else ""
+        rows.append(
+            [
+                f"{r['benchmark']} {r['metric']}{unit}",
+                _step(r),
+                _level(r["before"], r["level_from"], r["previous"]),
+                _level(r["after"], r["system"], r["level_to"]),
+                size,
+                fmt_p(r["p_split"]),
+                r["verdict"] + (" (last system)" if r["at_last"] else ""),
+            ]
+        )
+        if r["verdict"] in ("better", "worse"):
+            marks[(len(rows) - 1, 4)] = r["verdict"]
+    how = "Benjamini-Hochberg over the metrics, then" if cp.fdr else "per metric,"
+    notes = [
+        f"Series ({len(cp.systems)} systems, in order): " + ", ".join(cp.systems) + ".",
+        "Step: the system before -> the first system at the new level. Before/After: the "
+        "centre of the iteration values of each level (the systems it spans). Gain: after "
+        "against before, positive = better, with its 95 % interval; 'change' where the "
+        "metric's direction is unknown.",
+        f"Detection over {cp.tested} metric(s): binary segmentation with Student's t-test on "
+        "the iteration values at every split, Bonferroni over the splits of the series, "
+        f"{how} every accepted split has p < {cp.level:.3g} (alpha {cp.alpha:g}). "
+        "p: Student's t between the two levels, times the splits the series offers.",
+        *cp.notes,
+    ]
+    if not rows:
+        notes.insert(0, f"No change points among {cp.tested} tested metric(s).")
+    return Table(
+        "Change points along the series",
+        ["Metric", "Step", "Before", "After", "Gain [95% CI]", "p", "Verdict"],
+        rows,
+        notes,
+        marks,
+        numeric={2, 3, 5},
+        slug="changes",
+    )
+
+
+def ranking_table(report: SeriesReport) -> Table:
+    r = report.ranked
+    rows = [
+        [
+            x["rank"],
+            x["system"],
+            x["group"],
+            "0 (the reference)"
+            if x["system"] == report.reference
+            else fmt_ratio_change(
+                1 + x["geomean_gain"],
+                None if x["gain_ci_low"] is None else 1 + x["gain_ci_low"],
+                None if x["gain_ci_high"] is None else 1 + x["gain_ci_high"],
+            ),
+            x["metrics"],
+            fmt_p(x["p_next"]),
+        ]
+        for x in r.iter_rows(named=True)
+    ]
+    text = ranking_text(r["system"].to_list(), r["group"].to_list()) if r.height else ""
+    notes = [
+        f"Best first: {text}." if text else "No system has metrics with a known direction.",
+        f"Geometric mean gain against {report.reference} over the metrics whose direction "
+        "is known, with its 95 % t interval across metrics. Neighbours share a group when "
+        "their intervals overlap and Welch's test between them (p next) is not below "
+        f"alpha ({report.changes.alpha:g}): the data cannot tell them apart.",
+    ]
+    return Table(
+        f"Systems ranked against {report.reference}",
+        ["Rank", "System", "Group", "Geomean gain [95% CI]", "Metrics", "p next"],
+        rows,
+        notes,
+        numeric={0, 2, 4, 5},
+        slug="ranking",
+    )
+
+
+def changes_data_table(report: SeriesReport) -> Table:
+    """Every field of every change point (csv and tsv)."""
+    rows = [list(r) for r in report.changes.changes.select(CHANGE_COLUMNS).iter_rows()]
+    return Table("Change points", list(CHANGE_COLUMNS), rows, slug="changes")
+
+
+def series_document(report: SeriesReport, problems: list) -> dict:
+    """`tuibench report --series --format json` (keys documented in the README)."""
+
+    def records(frame: pl.DataFrame) -> list[dict]:
+        return [{k: json_value(v) for k, v in r.items()} for r in frame.iter_rows(named=True)]
+
+    cp = report.changes
+    return {
+        "systems": cp.systems,
+        "alpha": cp.alpha,
+        "fdr": cp.fdr,
+        "metrics_tested": cp.tested,
+        "level": cp.level,
+        "changes": records(cp.changes),
+        "reference": report.reference,
+        "ranking": records(report.ranked.select(SUMMARY_RANK_COLUMNS)),
+        "notes": cp.notes,
+        "problems": [p.to_dict() for p in problems],
+    }
+
+
+def render_series(report: SeriesReport, fmt: str, problems: list) -> str:
+    if fmt == "json":
+        return json.dumps(series_document(report, problems), indent=2, allow_nan=False) + "\n"
+    if fmt in ("csv", "tsv"):
+        return render(changes_data_table(report), fmt)
+    return render([changes_table(report), ranking_table(report)], fmt)
