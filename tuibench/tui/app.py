@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from tuibench.core.problems import Problem
+from tuibench.core.text import printable
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, bindings
@@ -128,8 +129,11 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         self.stop_loading = threading.Event()
 
     def say(self, message: str, **kwargs) -> None:
-        """A notification whose text is shown as it is (names from data hold brackets)."""
-        self.notify(message, markup=False, **kwargs)
+        """A notification whose text is shown as it is (names from data hold brackets) and
+        with control characters escaped (names are data)."""
+        if "title" in kwargs:
+            kwargs["title"] = printable(kwargs["title"])
+        self.notify(printable(message), markup=False, **kwargs)
 
     @property
     def results_label(self) -> str:
@@ -154,7 +158,7 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
         with Vertical(id="loading"):
-            yield Static(Text(f"Loading {self.results_label} …"), id="loading-text")
+            yield Static(Text(f"Loading {printable(self.results_label)} …"), id="loading-text")
             yield ProgressBar(id="loading-bar", show_eta=False)
             yield Static(id="loading-file")
         with Horizontal(id="main"):
@@ -238,7 +242,8 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
             label.update(Text(message.what + " …"))
             return
         bar.update(total=max(message.total, 1), progress=message.done)
-        label.update(Text(f"{message.done} / {message.total} files  {message.what}", style="dim"))
+        what = printable(message.what)
+        label.update(Text(f"{message.done} / {message.total} files  {what}", style="dim"))
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
@@ -286,7 +291,7 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
 
     def _nothing_loaded_text(self) -> Text:
         text = Text()
-        text.append(f"Nothing could be loaded from {self.results_label}.\n\n", "bold")
+        text.append(f"Nothing could be loaded from {printable(self.results_label)}.\n\n", "bold")
         n = len(self.problems)
         if n:
             text.append(f"{n} problem{'s' if n != 1 else ''}: press ")

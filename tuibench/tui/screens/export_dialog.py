@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Select, Static
 
+from tuibench.core.text import printable
 from tuibench.tui.export_files import (
     default_path,
     format_of,
@@ -91,7 +92,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
             yield Static("Export", classes="dialog-title")
             current = Text("current table")
             if r.current is not None:
-                current.append(f": {r.current[1].title}", "dim")
+                current.append(f": {printable(r.current[1].title)}", "dim")
             marked = Text(f"all marked tables ({len(r.marks)})")
             if r.current is not None and r.marks:  # a choice only where there is one
                 with RadioSet(id="export-what"):
@@ -187,7 +188,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
             why = "nothing to export"
         else:
             why = refusal(resolve(text), self.request.result_paths)
-        self.query_one("#export-error", Static).update(Text(why or ""))
+        self.query_one("#export-error", Static).update(Text(printable(why or "")))
         return why
 
     # -- writing ------------------------------------------------------------------------
@@ -203,7 +204,7 @@ class ExportDialog(ModalScreen[ExportDone | None]):
         target = resolve(text)
         if target.exists():
             question = Text()
-            question.append(str(target), "bold")
+            question.append(printable(str(target)), "bold")
             question.append(" already exists.\nReplace it?")
             self.app.push_screen(
                 ConfirmScreen(question, yes="Replace"),
@@ -219,15 +220,17 @@ class ExportDialog(ModalScreen[ExportDone | None]):
         try:
             text = self.text(fmt)
         except ValueError as exc:  # e.g. marked tables that one HTML report cannot hold
-            error.update(Text(str(exc)))
+            error.update(Text(printable(str(exc))))
             return
         try:
             path = write_atomic(target, text, overwrite=overwrite)
         except FileExistsError:
             if target.exists():
-                error.update(Text(f"{target} appeared meanwhile: press enter again to decide"))
+                error.update(
+                    Text(printable(f"{target} appeared meanwhile: press enter again to decide"))
+                )
             else:
-                error.update(Text(f"cannot write {target}: a file is in the way"))
+                error.update(Text(printable(f"cannot write {target}: a file is in the way")))
             return
         except OSError as exc:
             error.update(Text(f"cannot write: {exc.strerror or exc}"))

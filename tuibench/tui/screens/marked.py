@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tuibench.core.text import printable
 from tuibench.tui.state import Mark
 
 
@@ -22,9 +23,10 @@ class MarksChanged(Message):
 
 def mark_text(mark: Mark) -> Text:
     text = Text()
-    text.append(mark.table.title or mark.node.title(), "bold")
+    text.append(printable(mark.table.title or mark.node.title()), "bold")
     text.append(
-        f"\n  vs {mark.reference}, alpha {mark.alpha:g}, {len(mark.table.rows)} rows", "dim"
+        f"\n  vs {printable(mark.reference)}, alpha {mark.alpha:g}, {len(mark.table.rows)} rows",
+        "dim",
     )
     return text
 

@@ -13,16 +13,17 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tuibench.core.problems import Problem
+from tuibench.core.text import printable
 
 
 def problem_text(p: Problem) -> Text:
     text = Text()
-    text.append(p.path, "bold")
+    text.append(printable(p.path), "bold")
     if p.line is not None:
         text.append(f":{p.line}", "bold")
     if p.where:
-        text.append(f" (at {p.where})", "dim")
-    text.append("\n  " + p.reason)
+        text.append(f" (at {printable(p.where)})", "dim")
+    text.append("\n  " + printable(p.reason))
     return text
 
 

@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tuibench.core.text import printable
+
 if TYPE_CHECKING:
     from tuibench.core.model import SystemInfo
 
@@ -34,11 +36,11 @@ class ReferencePicker(ModalScreen[str | None]):
                 prompt = Text()
                 is_current = info.name == self.current
                 prompt.append("● " if is_current else "  ", "bold")
-                prompt.append(info.name, "bold")
+                prompt.append(printable(info.name), "bold")
                 if is_current:
                     prompt.append("  (current)", "dim")
                 if info.description:
-                    prompt.append("\n    " + info.description, "dim")
+                    prompt.append("\n    " + printable(info.description), "dim")
                 options.append(Option(prompt))
             yield OptionList(*options, id="reference-list")
             yield Static(

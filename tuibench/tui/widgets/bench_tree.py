@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from tuibench.core.text import printable
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
@@ -54,7 +55,7 @@ class BenchTree(Tree[Node]):
         current = self.current
         self.clear()
         self._by_key = {Node(): self.root}
-        self.root.set_label(Text(root_label))
+        self.root.set_label(Text(printable(root_label)))
         self._sizes = {}
         filtered = bool(session.state.filter_text or session.state.significant_only)
         expand_all = filtered or len(session.visible) * 2 <= EXPAND_ALL_UP_TO
@@ -65,7 +66,7 @@ class BenchTree(Tree[Node]):
                 key = Node(parts[:depth])
                 node = self._by_key.get(key)
                 if node is None:
-                    node = parent.add(Text(parts[depth - 1] or '""'), data=key)
+                    node = parent.add(Text(printable(parts[depth - 1]) or '""'), data=key)
                     self._by_key[key] = node
                     if key not in self._collapsed and (
                         expand_all or depth == 1 or key in self._expanded
@@ -75,7 +76,7 @@ class BenchTree(Tree[Node]):
                 self._sizes[key] = self._sizes.get(key, 0) + 1
             self._sizes[Node()] = self._sizes.get(Node(), 0) + 1
             leaf_key = Node(parts, metric)
-            self._by_key[leaf_key] = parent.add_leaf(Text(metric), data=leaf_key)
+            self._by_key[leaf_key] = parent.add_leaf(Text(printable(metric)), data=leaf_key)
         self.root.expand()
         self.shown = list(session.ordered)
         self.relabel(session, palette)

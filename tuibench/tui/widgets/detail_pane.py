@@ -153,19 +153,19 @@ class DetailPane(VerticalScroll):
         info = session.metric_info(node)
         detail = session.current_table(node)
         if info is None or detail is None:
-            self.show_message(Text(f"{node.title()} is not shown (filtered out)."))
+            self.show_message(Text(f"{printable(node.title())} is not shown (filtered out)."))
             return
         self._mode("metric")
         self.table = detail
         title = Text()
-        title.append(node.benchmark, "bold")
+        title.append(printable(node.benchmark), "bold")
         title.append(" › ", palette.muted)
-        title.append(node.metric or "", "bold")
+        title.append(printable(node.metric or ""), "bold")
         from tuibench.core.tables import MEAN_LABEL
 
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
         facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
-        title.append("   " + " · ".join(f for f in facts if f), palette.muted)
+        title.append("   " + printable(" · ".join(f for f in facts if f)), palette.muted)
         self._set("#pane-title", title)
         self.query_one("#detail", TableView).show(detail, palette)
         noise = session.noise(node)
@@ -180,9 +180,9 @@ class DetailPane(VerticalScroll):
         for note in [*detail.notes, *noise.notes, *iterations.notes]:
             if note.startswith(prefixes):  # about one system: a degenerate case, stand out
                 notes.append("• ", palette.warning_style)
-                notes.append(note + "\n")
+                notes.append(printable(note) + "\n")
             else:  # a legend of the table
-                notes.append(note + "\n", palette.muted)
+                notes.append(printable(note) + "\n", palette.muted)
         notes.rstrip()
         self._set("#pane-notes", notes)
 
@@ -217,7 +217,7 @@ class DetailPane(VerticalScroll):
         self.table = table
         count = len(table.rows)
         title = Text()
-        title.append(table.title, "bold")
+        title.append(printable(table.title), "bold")
         title.append(
             f" · {count} metric{'s' if count != 1 else ''} · {SORT_LABELS[session.state.sort]}",
             palette.muted,
@@ -229,8 +229,8 @@ class DetailPane(VerticalScroll):
         self.query_one("#systems-heading", Static).display = systems is not None
         legend = list(table.notes)
         if systems is not None:
-            self._set("#systems-heading", systems.title)
+            self._set("#systems-heading", printable(systems.title))
             self.query_one("#systems", TableView).show(systems, palette)
             legend += systems.notes
-        notes = Text("\n".join(legend), style=palette.muted)
+        notes = Text("\n".join(map(printable, legend)), style=palette.muted)
         self._set("#pane-notes", notes)

@@ -12,6 +12,7 @@ import math
 
 from textual_plotext import PlotextPlot
 
+from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
 
 PICTURES_KEPT = 12
@@ -153,8 +154,8 @@ class IterationPlot(PlotextPlot):
         if ticks:
             plt.yticks(ticks, si_labels(ticks))
             plt.ylim(ticks[0], ticks[-1])
-        plt.xticks(list(range(1, n + 1)), [str(r["system"]) for r in self.rows])
+        plt.xticks(list(range(1, n + 1)), [printable(str(r["system"])) for r in self.rows])
         plt.xlim(0.4, n + 0.6)
         title = "per-iteration values (dots) and 95% CI (bars)"
-        plt.title(f"{title}, {self.unit}" if self.unit else title)
+        plt.title(f"{title}, {printable(self.unit)}" if self.unit else title)
         self.refresh()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
 
 SEP = " │ "
@@ -34,7 +35,7 @@ class StatusLine(Static):
     ) -> None:
         text = Text()
         text.append("tuibench ", palette.accent_style)
-        text.append(path, "bold")
+        text.append(printable(path), "bold")
         self._items(text, items, palette)
         if systems is not None:
             text.append(SEP, palette.muted)
@@ -60,4 +61,4 @@ class StatusLine(Static):
             text.append(SEP, palette.muted)
             if label:
                 text.append(f"{label} ", palette.muted)
-            text.append(value, "bold")
+            text.append(printable(value), "bold")

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
 
@@ -36,7 +37,7 @@ def cell_text(value: object) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value).replace("\n", " ")
+    return printable(str(value))  # names are data: controls shown as \x1b
 
 
 class TableView(ScrollView, can_focus=False):
