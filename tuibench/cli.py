@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import json
 import os
 import shlex
 import sys
@@ -334,7 +333,7 @@ def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | No
 
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
-    from tuibench.core.export import render, report_document, write_atomic
+    from tuibench.core.export import render, report_json, write_atomic
     from tuibench.core.load import load
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
@@ -379,7 +378,7 @@ def report(args: argparse.Namespace) -> int:
         series = series_report(analysis, matching, args.alpha)
         text = render_series(series, args.format, rs.problems)
     elif args.format == "json":
-        text = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False) + "\n"
+        text = report_json(cmp, rs.problems)
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
     elif args.format in ("markdown", "latex"):

@@ -1,0 +1,130 @@
+"""Start-up: a tiny report and the explorer's first frame. Prints figures; asserts nothing.
+
+    python benchmarks/bench_startup.py [PATH] [--rounds 15]
+
+Every command runs as a fresh process, one warm-up each, then the commands alternate round
+after round; the figures are medians (and the quartiles) of wall time from process start.
+- `tuibench report PATH` (stdout to /dev/null). Target: under 0.35 s on sample_runs.
+- The explorer in a pseudo-terminal of 80x24 (TERM=xterm-256color): the time from starting
+  the process to the first frame on the terminal (the first bytes after the alternate screen
+  is entered that draw text: the header), and to the first frame that shows results (the
+  header names the reference: "ref <name>"). Then `q` quits it. Target: first frame under
+  0.3 s.
+- For scale: a bare interpreter, and importing what a report needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import re
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+
+
+def wall(args: list[str]) -> float:
+    t = time.perf_counter()
+    proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO)
+    elapsed = time.perf_counter() - t
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{args} failed:\n{proc.stderr.decode(errors='replace')[-2000:]}")
+    return elapsed
+
+
+def explorer(path: str, timeout: float = 30.0) -> tuple[float, float]:
+    """(first frame, first frame with results), seconds from process start, in a pty."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env.pop("NO_COLOR", None)
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tuibench", path],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=REPO,
+        start_new_session=True,
+    )
+    os.close(slave)
+    text, first, results = b"", None, None
+    try:
+        while results is None and time.perf_counter() - start < timeout:
+            ready, _, _ = select.select([master], [], [], 0.01)
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:
+                break
+            now = time.perf_counter() - start
+            text += CSI.sub(b"", chunk)
+            if first is None and b"tuibench" in text:
+                first = now
+            if re.search(rb"ref \S", text):
+                results = now
+        os.write(master, b"q")
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    finally:
+        os.close(master)
+    if first is None or results is None:
+        raise SystemExit(f"the explorer drew no frame with results within {timeout} s")
+    return first, results
+
+
+def summary(label: str, xs: list[float], target: float | None = None) -> str:
+    q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
+    out = f"{label:44} median {xs and statistics.median(xs):.3f} s  (quartiles {q[0]:.3f}-{q[2]:.3f})"
+    if target is not None:
+        out += f"  target < {target} s"
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path", nargs="?", default="sample_runs")
+    ap.add_argument("--rounds", type=int, default=15)
+    a = ap.parse_args()
+    py = sys.executable
+    commands = {
+        "python -c pass": lambda: wall([py, "-c", "pass"]),
+        "import numpy, polars, scipy.special": lambda: wall(
+            [py, "-c", "import numpy, polars, scipy.special"]
+        ),
+        f"tuibench report {a.path}": lambda: wall([py, "-m", "tuibench", "report", a.path]),
+        "explorer": lambda: explorer(a.path),
+    }
+    times: dict[str, list] = {k: [] for k in commands}
+    for run in commands.values():  # warm-up: caches, bytecode
+        run()
+    for _ in range(a.rounds):
+        for name, run in commands.items():
+            times[name].append(run())
+    print(f"{a.rounds} rounds, alternating; wall time from process start")
+    print(summary("python -c pass", times["python -c pass"]))
+    print(summary("import numpy, polars, scipy.special", times["import numpy, polars, scipy.special"]))
+    print(summary(f"tuibench report {a.path}", times[f"tuibench report {a.path}"], 0.35))
+    ex = times["explorer"]
+    print(summary("explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
+    print(summary("explorer: first frame with results", [r for _, r in ex]))
+
+
+if __name__ == "__main__":
+    main()

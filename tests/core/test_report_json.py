@@ -1,0 +1,55 @@
+"""`report --format json` is strict JSON: undefined numbers are null, never NaN or Infinity."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from tuibench.cli import main
+from tuibench.core.compare import Analysis
+from tuibench.core.export import report_document, report_json
+from tuibench.core.load import load
+
+
+def _reject(name: str):
+    raise AssertionError(f"not JSON: {name}")
+
+
+def _undefined_numbers(tmp_path, make_system):
+    """A harmonic-mean metric with a non-positive sample (no centre, NaN iteration value)
+    and a metric the reference has once (no interval, no test)."""
+    rng = np.random.default_rng(3)
+    for system in ("base", "new"):
+        rows = []
+        for i in range(4):
+            for v in 200 * (1 + rng.normal(0, 0.02, 6)):
+                rows.append(("io", "tput", i, v if (system, i) != ("new", 2) else -1.0, "MB/s"))
+            for v in 5 * (1 + rng.normal(0, 0.02, 6)):
+                rows.append(("cpu", "time", i, v, "s"))
+        rows.append(("once", "time", 0, 1.5, "s"))
+        make_system(tmp_path, system, rows)
+    return tmp_path
+
+
+def test_report_json_is_strict_json_with_null_for_undefined(tmp_path, make_system, capsys):
+    root = _undefined_numbers(tmp_path, make_system)
+    assert main(["report", str(root), "--format", "json"]) in (0, 1)
+    text = capsys.readouterr().out
+    doc = json.loads(text, parse_constant=_reject)  # byte-level: no NaN/Infinity tokens
+    tput = next(r for r in doc["rows"] if r["system"] == "new" and r["metric"] == "tput")
+    assert tput["center"] is None and None in tput["iteration_values"]
+    once = next(r for r in doc["rows"] if r["benchmark"] == "once" and r["system"] == "new")
+    assert once["p_welch"] is None and once["ci_low"] is None
+
+
+def test_report_json_holds_what_the_standard_encoder_wrote(tmp_path, make_system):
+    """Same values, key order and indentation as `json.dumps(..., indent=2)` used to give."""
+    rs = load([_undefined_numbers(tmp_path, make_system)])
+    cmp = Analysis(rs).compare("base")
+    text = report_json(cmp, rs.problems)
+    # allow_nan=False: the document itself holds no NaN or infinity either.
+    old = json.dumps(report_document(cmp, rs.problems), indent=2, allow_nan=False)
+    assert json.loads(text, parse_constant=_reject) == json.loads(old)
+    assert list(json.loads(text)["rows"][0]) == list(json.loads(old)["rows"][0])
+    assert text.splitlines()[:3] == old.splitlines()[:3]
