@@ -141,9 +141,6 @@ class Analysis:
         self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
         self._boot = BootstrapData.build(self)
         self.timings["summary data"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        stats.iterations_needed(np.zeros(0), 0.05)  # solve the default power table now
-        self.timings["power table"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed.
         del self._raw, self._values, self._sample_iter
 
