@@ -222,8 +222,9 @@ def _clean(df: pl.DataFrame, name: str) -> pl.Expr:
 
 
 def _needs_strip(df: pl.DataFrame, name: str) -> bool:
-    """Stripping copies the column; skip it when no value has surrounding blanks."""
-    return bool(df.select(pl.col(name).str.contains(r"^\s|\s$").any()).item())
+    """Stripping copies the column; skip it when no value has surrounding blanks. Checked on
+    the distinct values: a name repeats on every sample (at 10^7 rows, half the time)."""
+    return bool(df.select(pl.col(name).unique().str.contains(r"^\s|\s$").any()).item())
 
 
 def _bad_mask(df: pl.DataFrame, cols: dict[str, pl.Expr]) -> pl.Expr:
