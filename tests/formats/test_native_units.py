@@ -135,3 +135,13 @@ def test_iteration_or_sample_beyond_64_bits_is_a_problem_and_the_rest_loads(tmp_
             "(at most ±9223372036854775807)"),
     ]  # fmt: skip
     assert result.frame.select("iteration", "sample", "value").rows() == [(0, 0, 1.5), (1, 1, 4.0)]
+
+
+def test_a_folder_whose_file_names_its_systems_is_no_system(tmp_path):
+    folder = tmp_path / "all"
+    folder.mkdir()
+    (folder / "tidy.csv").write_text(
+        "system,benchmark,metric,value\nbase,b,t,1\nbase,b,t,2\nnew,b,t,3\nnew,b,t,4\n"
+    )
+    rs = load([folder])
+    assert rs.problems == [] and rs.system_names == ["base", "new"]  # no system "all"

@@ -276,6 +276,8 @@ def _one_unit_per_metric(
 ) -> tuple[pl.DataFrame, bool]:
     """Convert a metric measured in several time or size units (ms here, s there) to one
     unit; a metric whose units do not convert is set aside as a problem, never compared."""
+    if runs["unit"].drop_nulls().n_unique() < 2:  # the common case: nothing to convert
+        return df, False
     per_metric = (
         runs.filter(pl.col("unit").is_not_null())
         .group_by("benchmark", "metric", "unit", maintain_order=True)
@@ -319,12 +321,23 @@ def _one_unit_per_metric(
     return df, True
 
 
+def _files_share_a_system(runs: pl.DataFrame) -> bool:
+    """Whether two files give rows to one system (runs come file after file)."""
+    f = runs["_file"].to_numpy()
+    s = runs["system"].to_physical().to_numpy()
+    edge = np.r_[True, (f[1:] != f[:-1]) | (s[1:] != s[:-1])]
+    pairs = np.unique(np.stack([s[edge], f[edge]], axis=1), axis=0)
+    return bool(len(pairs)) and len(np.unique(pairs[:, 0])) < len(pairs)
+
+
 def _without_duplicates(
     df: pl.DataFrame, runs: pl.DataFrame, paths: list[str], problems: list[Problem]
 ) -> tuple[pl.DataFrame, bool]:
     """The same (system, benchmark, metric, iteration) from two files would pool the same
     results twice: keep the first file's samples and name both files."""
     keys = ["system", "benchmark", "metric", "iteration"]
+    if not _files_share_a_system(runs):  # the common case: nothing can come twice
+        return df, False
     files = runs.group_by(keys, maintain_order=True).agg(pl.col("_file").unique().sort())
     files = files.filter(pl.col("_file").list.len() > 1)
     if files.is_empty():
