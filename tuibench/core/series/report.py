@@ -10,6 +10,7 @@ import polars as pl
 from tuibench.core.export import json_value, render
 from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
+from tuibench.core.series.display import size_header, step_size
 from tuibench.core.series.ranking import rank_summary, ranking_text
 from tuibench.core.tables import Table, fmt_num, fmt_p, fmt_ratio_change
 
@@ -31,6 +32,7 @@ class SeriesReport:
     changes: ChangePoints
     ranked: pl.DataFrame  # SUMMARY_RANK_COLUMNS
     reference: str
+    percent: str = "gain"
 
     @property
     def regressions(self) -> int:
@@ -65,7 +67,7 @@ def restrict(data: SeriesData, metrics: pl.DataFrame) -> SeriesData:
 def series_report(analysis, cmp, alpha: float = 0.05) -> SeriesReport:
     """Change points of the metrics in `cmp` (already filtered), and the systems ranked."""
     data = restrict(series_data(analysis), cmp.rows)
-    return SeriesReport(detect(data, alpha), rank_summary(cmp, alpha), cmp.reference)
+    return SeriesReport(detect(data, alpha), rank_summary(cmp, alpha), cmp.reference, cmp.percent)
 
 
 def _step(r: dict) -> str:
@@ -83,19 +85,7 @@ def changes_table(report: SeriesReport) -> Table:
     rows = []
     marks = {}
     for r in cp.changes.iter_rows(named=True):
-        known = r["verdict"] != "changed"
-        if known:
-            size = fmt_ratio_change(
-                None if r["gain"] is None else 1 + r["gain"],
-                None if r["gain_ci_low"] is None else 1 + r["gain_ci_low"],
-                None if r["gain_ci_high"] is None else 1 + r["gain_ci_high"],
-            )
-        else:
-            size = "change " + fmt_ratio_change(
-                None if r["change"] is None else 1 + r["change"],
-                None if r["change_ci_low"] is None else 1 + r["change_ci_low"],
-                None if r["change_ci_high"] is None else 1 + r["change_ci_high"],
-            )
+        size = step_size(r, report.percent)
         unit = f" ({r['unit']})" if r["unit"] else ""
         rows.append(
             [
@@ -114,9 +104,10 @@ def changes_table(report: SeriesReport) -> Table:
     notes = [
         f"Series ({len(cp.systems)} systems, in order): " + ", ".join(cp.systems) + ".",
         "Step: the system before -> the first system at the new level. Before/After: the "
-        "centre of the iteration values of each level (the systems it spans). Gain: after "
-        "against before, positive = better, with its 95 % interval; 'change' where the "
-        "metric's direction is unknown.",
+        "centre of the iteration values of each level (the systems it spans). The step: "
+        "after against before with its 95 % interval, as a gain (positive = better) or, "
+        "with --percent change, the signed change; ? marks a metric whose direction is "
+        "unknown (its signed change).",
         f"Detection over {cp.tested} metric(s): binary segmentation with Student's t-test on "
         "the iteration values at every split, Bonferroni over the splits of the series, "
         f"{how} every accepted split has p < {cp.level:.3g} (alpha {cp.alpha:g}). "
@@ -127,7 +118,7 @@ def changes_table(report: SeriesReport) -> Table:
         notes.insert(0, f"No change points among {cp.tested} tested metric(s).")
     return Table(
         "Change points along the series",
-        ["Metric", "Step", "Before", "After", "Gain [95% CI]", "p", "Verdict"],
+        ["Metric", "Step", "Before", "After", size_header(report.percent), "p", "Verdict"],
         rows,
         notes,
         marks,
@@ -149,6 +140,8 @@ def ranking_table(report: SeriesReport) -> Table:
                 1 + x["geomean_gain"],
                 None if x["gain_ci_low"] is None else 1 + x["gain_ci_low"],
                 None if x["gain_ci_high"] is None else 1 + x["gain_ci_high"],
+                "higher",  # already a gain: positive = better
+                "gain",
             ),
             x["metrics"],
             fmt_p(x["p_next"]),

@@ -1,0 +1,68 @@
+"""The headless model behind the explorer's series and scaling views."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tuibench.core.compare import Analysis
+from tuibench.core.load import load
+from tuibench.core.series.display import step_size
+from tuibench.core.series.view import SeriesModel
+
+
+@pytest.fixture
+def analysis(tmp_path, make_system):
+    """v1 .. v5; `q/clients:N` latency gets 10 % worse at v4 for N = 4 and 8 only."""
+    rng = np.random.default_rng(8)
+    for i in range(1, 6):
+        rows = []
+        for clients in (1, 2, 4, 8):
+            slow = 1.1 if (i >= 4 and clients >= 4) else 1.0
+            for it in range(4):
+                value = clients * slow * (1 + 0.005 * rng.standard_normal())
+                rows.append((f"q/clients:{clients}", "latency", it, value, "ms"))
+        make_system(tmp_path, f"v{i}", rows)
+    return Analysis(load([tmp_path]))
+
+
+def test_marks_and_metric_table(analysis):
+    model = SeriesModel.build(analysis)
+    assert model.marks() == {("q/clients:4", "latency"): "v4", ("q/clients:8", "latency"): "v4"}
+    rows = model.metric_rows("q/clients:8", "latency")
+    assert [r["level"] for r in rows] == [1, 1, 1, 2, 2]
+    assert rows[3]["step"]["previous"] == "v3"
+    table = model.metric_table("q/clients:8", "latency", "ms")
+    assert table.rows[3][6].startswith("◆ -") and abs(rows[3]["step"]["gain"] + 0.1) < 0.01
+    assert table.marks == {(3, 6): "worse"}
+    assert "No change point" in model.metric_table("q/clients:1", "latency").notes[0]
+
+
+def test_group_lists_changes_largest_first(analysis):
+    model = SeriesModel.build(analysis)
+    table, keys = model.group_table("q")
+    assert len(table.rows) == 2 and set(keys) == {
+        ("q/clients:4", "latency"),
+        ("q/clients:8", "latency"),
+    }
+    sizes = [abs(r["change"]) for r in model.changes_under("q")]
+    assert sizes == sorted(sizes, reverse=True)
+    assert model.group_table("other")[0].rows == []
+
+
+def test_scaling_table_per_value(analysis):
+    model = SeriesModel.build(analysis)
+    assert model.families_of("q/clients:2") == [("q/clients:*", "clients")]
+    table = model.scaling_table(analysis.compare("v1"), "q/clients:*", "clients", "latency")
+    v5 = [r for r in table.rows if r[1] == "v5"]
+    assert [r[0] for r in v5] == ["1", "2", "4", "8"]
+    assert [r[6] for r in v5] == ["same", "same", "worse", "worse"]
+    assert "logarithmic axis" in table.notes[0]
+
+
+def test_step_size_reads_gain_change_and_unknown():
+    r = {"change": 0.1, "change_ci_low": 0.05, "change_ci_high": 0.15, "better": "lower"}
+    assert step_size(r) == "-10.0% [-15.0%, -5.0%]"
+    assert step_size(r, "change") == "+10.0% [+5.0%, +15.0%]"
+    assert step_size({**r, "better": "higher"}) == "+10.0% [+5.0%, +15.0%]"
+    assert step_size({**r, "better": None}).startswith("?+10.0%")
