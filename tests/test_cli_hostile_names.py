@@ -55,14 +55,17 @@ def assert_clean(text: str) -> None:
     assert "\t" not in text
 
 
+@pytest.mark.parametrize("extra", [[], ["--series"], ["--stats", "min,max"]])
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "html"])
-def test_report_human_formats_escape_names(hostile, capsys, fmt):
-    assert main(["report", str(hostile), "--format", fmt]) == 0
+def test_report_human_formats_escape_names(hostile, capsys, fmt, extra):
+    if extra == ["--stats", "min,max"] and fmt != "text":
+        pytest.skip("--stats adds rows to the text layout only")
+    assert main(["report", str(hostile), "--format", fmt, *extra]) == 0
     out, err = capsys.readouterr()
     assert_clean(out)
     assert_clean(err)
     assert "x1b]52;c;aGVsbG8=" in out  # shown, as text
-    assert "x1b]0;TITLE" in out
+    assert "x1b]0;TITLE" in out or extra == ["--series"]  # (a one-step series may name none)
     assert "x1b[31m.csv" in err  # the bad file's problem, on stderr
 
 

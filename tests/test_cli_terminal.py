@@ -201,3 +201,26 @@ def test_load_lets_the_cancel_exception_through(results):
     with pytest.raises(LoadCancelled):
         load([results], progress=progress)
     assert seen == [0]  # stopped at the first file
+
+
+CRASH_ON_HELP = (
+    "from tuibench.tui.app import TuibenchApp\n"
+    "def boom(self):\n"
+    "    raise RuntimeError('a bug\\nsecond line')\n"
+    "TuibenchApp.action_help = boom\n"
+    "from tuibench.cli import main\n"
+    "raise SystemExit(main())\n"
+)
+
+
+def test_a_bug_in_the_explorer_is_one_line_and_exit_2(results):
+    term = Terminal([sys.executable, "-c", CRASH_ON_HELP, str(results)])
+    term.wait_for(b"metric")
+    term.type(b"?")
+    code, _ = term.finish()
+    assert code == 2
+    term.assert_restored()
+    after = bytes(term.out[term.out.rfind(b"\x1b[?1049l") :])
+    assert b"Traceback" not in after
+    assert b"tuibench: internal error: RuntimeError: a bug" in after
+    assert b"second line" not in after

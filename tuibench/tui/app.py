@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import gc
 import signal
+import sys
 import threading
 import time
 from functools import partial
@@ -127,6 +128,7 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         self._pending: list[str] = []  # keys typed while loading
         self.stop_loading = threading.Event()
+        self.crash: Exception | None = None  # an unhandled exception that ended the app
 
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets) and
@@ -198,6 +200,14 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug: Textual exits the app; `run` then prints one line instead of a traceback
+        (kept with TEXTUAL=debug)."""
+        self.crash = error
+        super()._handle_exception(error)
+        if "debug" not in self.features:
+            self._exit_renderables.clear()
 
     # -- loading ------------------------------------------------------------------------
     def load_results(self) -> None:
@@ -659,4 +669,11 @@ def run(args: argparse.Namespace) -> int:
         trim_outliers=getattr(args, "trim_outliers", False),
     )
     app.run(mouse=not args.no_mouse)
+    if app.crash is not None:  # one line, like every other error, and never exit 1
+        error = app.crash
+        first = (str(error).strip().splitlines() or [""])[0]
+        print(
+            printable(f"tuibench: internal error: {type(error).__name__}: {first}"), file=sys.stderr
+        )
+        return 2
     return app.return_code or 0
