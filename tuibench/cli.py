@@ -462,6 +462,10 @@ def _is_terminal() -> bool:
 
 
 def explore(args: argparse.Namespace) -> int:
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:  # said here, before the screen is taken
+        _say("tuibench: no such file or folder: " + ", ".join(missing))
+        return EXIT_USAGE
     if not _is_terminal():
         _say(
             "tuibench: the explorer needs a terminal; for a table on stdout use "

@@ -188,3 +188,11 @@ async def test_ctrl_c_quits(make_app, loaded):
         await asyncio.sleep(0)
     assert app.return_code in (0, None)
     assert not app.is_running
+
+
+def test_a_missing_path_fails_before_the_screen_is_taken(tmp_path, capsys):
+    from tuibench.cli import main
+
+    assert main([str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "no such file or folder" in err and "nope" in err

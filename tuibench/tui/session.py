@@ -11,7 +11,9 @@ No Textual here: this module is tested and timed on its own.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
+import numpy as np
 import polars as pl
 
 from tuibench.core import tables
@@ -35,20 +37,19 @@ class Session:
         self.analysis = analysis
         self.state = state
         self.metrics: list[tuple[str, str]] = list(rs.metrics.select(METRIC).iter_rows())
-        # Every metric's leaf and the nodes above it, up to the root: counted on each switch.
-        self._ancestors: dict[tuple[str, str], list[Node]] = {}
-        for bench, metric in self.metrics:
-            parts = tuple(bench.split("/"))
-            chain = [Node(parts, metric)] + [Node(parts[:i]) for i in range(len(parts), -1, -1)]
-            self._ancestors[(bench, metric)] = chain
+        self._metric_ids = pl.DataFrame(
+            {"benchmark": [b for b, _ in self.metrics], "metric": [m for _, m in self.metrics]},
+            schema={"benchmark": pl.String, "metric": pl.String},
+        ).with_row_index("_mid")
+        self._nodes = NodeIndex(self.metrics)
+        self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self._answer: tuple[tuple, Answer] | None = None
         self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
         self.cmp: Comparison
         self.visible: list[tuple[str, str]] = []  # catalogue order
         self.ordered: list[tuple[str, str]] = []  # in the summary order of `state.sort`
-        self.flags: dict[tuple[str, str], tuple[bool, bool]] = {}  # (any worse, any better)
-        self.counts: dict[Node, tuple[int, int]] = {}
+        self.counts: NodeCounts
         self.recompute()
 
     def set_analysis(self, analysis: Analysis) -> None:
@@ -61,62 +62,74 @@ class Session:
         return self.rs.system_names
 
     def recompute(self) -> None:
-        """State -> comparison, visible metrics, counts and order. The only update path."""
+        """State -> comparison, visible metrics, counts and order. The only update path.
+
+        Vectorised over the metrics (integer ids, numpy): a key costs the same at ten
+        metrics or a hundred thousand, apart from the comparison itself."""
         s = self.state
         self.cmp = self.analysis.compare(s.reference, **s.compare_options())
-        rows = self.cmp.rows
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
-        per = rows.group_by(METRIC, maintain_order=True).agg(
-            (pl.col("verdict") == "worse").any().alias("worse"),
-            (pl.col("verdict") == "better").any().alias("better"),
-            pl.col("significant").any().alias("significant"),
-            badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
-            badness.filter(~pl.col("is_reference")).max().alias("worst"),
+        per = (
+            self.cmp.rows.group_by(METRIC)
+            .agg(
+                (pl.col("verdict") == "worse").any().alias("worse"),
+                (pl.col("verdict") == "better").any().alias("better"),
+                pl.col("significant").any().alias("significant"),
+                badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
+                badness.filter(~pl.col("is_reference")).max().alias("worst"),
+            )
+            .join(self._metric_ids, on=METRIC, how="inner")
         )
-        match = name_matcher(s.filter_text)
-        self.flags = {}
-        keys = []
-        for bench, metric, worse, better, sig, worst_sig, worst in per.iter_rows():
-            self.flags[(bench, metric)] = (bool(worse), bool(better))
-            if (sig or not s.significant_only) and match(bench, metric):
-                keys.append(((bench, metric), worst_sig, worst))
-        self.visible = [k for k, _, _ in keys]
+        n = len(self.metrics)
+        mid = per["_mid"].to_numpy()
+
+        def column(name: str, fill: float | bool) -> np.ndarray:
+            out = np.full(n, fill, dtype=type(fill) if isinstance(fill, bool) else float)
+            out[mid] = per[name].fill_null(fill).to_numpy()
+            return out
+
+        worse, better = column("worse", False), column("better", False)
+        self._compared = np.zeros(n, dtype=bool)
+        self._compared[mid] = True
+        shown = self._compared & self._matches(s.filter_text)
+        if s.significant_only:
+            shown &= column("significant", False)
+        ids = np.flatnonzero(shown)
         if s.sort == "worst":
-
-            def key(item: tuple) -> tuple:
-                _, worst_sig, worst = item
-                return (
-                    worst_sig is None,
-                    -(worst_sig or 0.0),
-                    worst is None,
-                    -(worst or 0.0),
-                )
-
-            self.ordered = [k for k, _, _ in sorted(keys, key=key)]  # stable: natural ties
+            worst_sig, worst = column("worst_sig", np.nan)[ids], column("worst", np.nan)[ids]
+            keys = (
+                -np.nan_to_num(worst, nan=0.0),
+                np.isnan(worst),
+                -np.nan_to_num(worst_sig, nan=0.0),
+                np.isnan(worst_sig),
+            )
+            order = ids[np.lexsort(keys)]  # stable: natural order between ties
         else:
-            self.ordered = list(self.visible)
-        self.counts = self._counts()
+            order = ids
+        self.visible = [self.metrics[i] for i in ids]
+        self.ordered = [self.metrics[i] for i in order]
+        self.counts = self._nodes.counts(shown & worse, shown & better)
 
-    def _counts(self) -> dict[Node, tuple[int, int]]:
-        counts: dict[Node, list[int]] = {Node(): [0, 0]}
-        for key in self.visible:
-            worse, better = self.flags[key]
-            for node in self._ancestors[key]:
-                c = counts.get(node)
-                if c is None:
-                    counts[node] = [int(worse), int(better)]
-                else:
-                    c[0] += worse
-                    c[1] += better
-        return {n: (c[0], c[1]) for n, c in counts.items()}
+    def _matches(self, text: str) -> np.ndarray:
+        """Which metrics the name filter lets through (the last answer is kept)."""
+        if self._match is None or self._match[0] != text:
+            match = name_matcher(text)
+            mask = np.fromiter((match(b, m) for b, m in self.metrics), bool, len(self.metrics))
+            self._match = (text, mask)
+        return self._match[1]
+
+    def is_compared(self, key: tuple[str, str]) -> bool:
+        """Whether a metric has rows in the comparison."""
+        i = self._nodes.metric_id.get(key)
+        return i is not None and bool(self._compared[i])
 
     # -- tables -------------------------------------------------------------------------
     def metrics_under(self, node: Node) -> list[tuple[str, str]]:
         """Visible metrics below `node`, in the summary order."""
         if node.is_metric:
             key = (node.benchmark, node.metric)
-            return [key] if key in self.flags else []
+            return [key] if self.is_compared(key) else []
         return [k for k in self.ordered if node.covers(k[0])]
 
     def comparison_under(self, node: Node) -> Comparison:
@@ -178,11 +191,8 @@ class Session:
             nulls_last=True,
             maintain_order=True,
         )
-        shown = self.flags if not self._filtered() else set(self.visible)
+        shown = set(self.visible)
         return [k for k in per.select(METRIC).iter_rows() if k in shown]
-
-    def _filtered(self) -> bool:
-        return bool(self.state.filter_text)
 
     def summary(self, node: Node) -> Table | None:
         """The mmtests-style summary of the metrics below a group; None when none is shown.
@@ -222,7 +232,7 @@ class Session:
     def current_table(self, node: Node) -> Table | None:
         """The table that `mark`, `export` and `copy` act on for `node`."""
         if node.is_metric:
-            return self.detail(node) if (node.benchmark, node.metric) in self.flags else None
+            return self.detail(node) if self.is_compared((node.benchmark, node.metric)) else None
         return self.summary(node)
 
     def metric_rows(self, node: Node) -> list[dict]:
@@ -263,3 +273,47 @@ class Session:
     def is_marked(self, node: Node) -> bool:
         s = self.state
         return any(m.node == node and m.reference == s.reference for m in s.marks)
+
+
+class NodeIndex:
+    """Integer ids for every node of the benchmark tree, and for each metric the ids of its
+    leaf and of every node above it: counts below every node are one `bincount`."""
+
+    def __init__(self, metrics: list[tuple[str, str]]):
+        ids: dict[Node, int] = {Node(): 0}
+        self.metric_id: dict[tuple[str, str], int] = {}
+        chains = []
+        for i, (bench, metric) in enumerate(metrics):
+            self.metric_id[(bench, metric)] = i
+            parts = tuple(bench.split("/"))
+            chain = [Node(parts, metric)] + [Node(parts[:d]) for d in range(len(parts), -1, -1)]
+            chains.append([ids.setdefault(node, len(ids)) for node in chain])
+        depth = max((len(c) for c in chains), default=1)
+        self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
+        for i, chain in enumerate(chains):
+            self.chains[i, : len(chain)] = chain
+        self.ids = ids
+
+    def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
+        def count(mask: np.ndarray) -> np.ndarray:
+            below = self.chains[mask].ravel()
+            return np.bincount(below[below >= 0], minlength=len(self.ids))
+
+        return NodeCounts(self.ids, count(worse), count(better))
+
+
+class NodeCounts(Mapping):
+    """Node -> (metrics below it where some system is worse, where some is better)."""
+
+    def __init__(self, ids: dict[Node, int], worse: np.ndarray, better: np.ndarray):
+        self._ids, self._worse, self._better = ids, worse, better
+
+    def __getitem__(self, node: Node) -> tuple[int, int]:
+        i = self._ids[node]
+        return int(self._worse[i]), int(self._better[i])
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 # Above this many nodes only the first level starts expanded.
 EXPAND_ALL_UP_TO = 300
+EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
 
 
 class BenchTree(Tree[Node]):
@@ -48,39 +49,102 @@ class BenchTree(Tree[Node]):
         self._palette: Palette | None = None
         self._collapsed: set[Node] = set()  # collapsed by the user
         self._expanded: set[Node] = set()  # expanded by the user
+        self._children: dict[Node, list[Node]] = {}
+        self._expand_all = False
+        self._batch = False  # adding many nodes: one invalidation at the end
 
     # -- building -----------------------------------------------------------------------
     def build(self, session: Session, palette: Palette, root_label: str) -> None:
-        """Show the visible metrics of `session`, keeping the cursor where it was."""
+        """Show the visible metrics of `session`, keeping the cursor where it was.
+
+        Only what is expanded exists as tree nodes: a node's children are added when it is
+        first expanded, so a rebuild costs what is on screen, not the number of metrics.
+        """
         current = self.current
-        self.clear()
-        self._by_key = {Node(): self.root}
-        self.root.set_label(Text(printable(root_label)))
-        self._sizes = {}
-        filtered = bool(session.state.filter_text or session.state.significant_only)
-        expand_all = filtered or len(session.visible) * 2 <= EXPAND_ALL_UP_TO
-        for bench, metric in session.ordered:  # the sort orders the tree too
-            parts = tuple(bench.split("/"))
-            parent = self.root
-            for depth in range(1, len(parts) + 1):
-                key = Node(parts[:depth])
-                node = self._by_key.get(key)
-                if node is None:
-                    node = parent.add(Text(printable(parts[depth - 1]) or '""'), data=key)
-                    self._by_key[key] = node
-                    if key not in self._collapsed and (
-                        expand_all or depth == 1 or key in self._expanded
-                    ):
-                        node.expand()
-                parent = node
-                self._sizes[key] = self._sizes.get(key, 0) + 1
-            self._sizes[Node()] = self._sizes.get(Node(), 0) + 1
-            leaf_key = Node(parts, metric)
-            self._by_key[leaf_key] = parent.add_leaf(Text(printable(metric)), data=leaf_key)
-        self.root.expand()
+        self._batch = True
+        try:
+            self.clear()
+            self._by_key = {Node(): self.root}
+            self.root.set_label(Text(printable(root_label)))
+            self._index(session.ordered)  # the sort orders the tree too
+            filtered = bool(session.state.filter_text or session.state.significant_only)
+            limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
+            self._expand_all = len(session.ordered) * 2 <= limit
+            self._populate(self.root)
+            self.root.expand()
+        finally:
+            self._batch = False
+        self._invalidate()
         self.shown = list(session.ordered)
         self.relabel(session, palette)
         self.select(current)
+
+    def _index(self, metrics: list[tuple[str, str]]) -> None:
+        """Children of every group, in order, and how many metrics lie below each group.
+
+        Keyed by the name's parts (plain tuples hash faster than nodes); a child is the
+        parts of a group, or (parts, metric) of a metric."""
+        children: dict[tuple[str, ...], list] = {(): []}
+        sizes: dict[tuple[str, ...], int] = {(): len(metrics)}
+        last_bench, last_parts = None, ()
+        for bench, metric in metrics:
+            if bench == last_bench:  # metrics of one benchmark come together
+                parts = last_parts
+                for depth in range(1, len(parts) + 1):
+                    sizes[parts[:depth]] += 1
+            else:
+                parts = tuple(bench.split("/"))
+                parent: tuple[str, ...] = ()
+                for depth in range(1, len(parts) + 1):
+                    key = parts[:depth]
+                    if key in sizes:
+                        sizes[key] += 1
+                    else:
+                        sizes[key] = 1
+                        children[key] = []
+                        children[parent].append(key)
+                    parent = key
+                last_bench, last_parts = bench, parts
+            children[parts].append((parts, metric))
+        self._children, self._sizes = children, sizes
+
+    def _starts_expanded(self, key: Node) -> bool:
+        if key in self._collapsed:
+            return False
+        return self._expand_all or len(key.parts) == 1 or key in self._expanded
+
+    def _populate(self, node: TreeNode[Node]) -> None:
+        """Add the children of `node` once (and theirs, where they start expanded)."""
+        key = node.data
+        if key is None or key.is_metric or node.children or not self._children.get(key.parts):
+            return
+        batch, self._batch = self._batch, True
+        try:
+            for child in self._children[key.parts]:
+                if not isinstance(child[0], tuple):  # a group's parts, not (parts, metric)
+                    group = Node(child)
+                    label = Text(printable(child[-1]) or '""')
+                    branch = node.add(label, data=group, allow_expand=True)
+                    self._by_key[group] = branch
+                    if self._starts_expanded(group):
+                        self._populate(branch)
+                        branch._expanded = True  # quietly: no event per node
+                else:
+                    parts, metric = child
+                    leaf_key = Node(parts, metric)
+                    self._by_key[leaf_key] = node.add_leaf(Text(printable(metric)), data=leaf_key)
+        finally:
+            self._batch = batch
+        if not batch:
+            self._invalidate()
+
+    def _invalidate(self) -> None:
+        if not getattr(self, "_batch", False):
+            super()._invalidate()
+
+    def _toggle_node(self, node: TreeNode[Node]) -> None:
+        self._populate(node)
+        super()._toggle_node(node)
 
     def relabel(self, session: Session, palette: Palette) -> None:
         """Show the counts (and marks) of the current state: a reference or alpha change.
@@ -135,7 +199,7 @@ class BenchTree(Tree[Node]):
             return width
         if key.is_metric:
             return width + len(" ▼ ▲ ●")
-        n = len(str(self._sizes.get(key, 0)))
+        n = len(str(self._sizes.get(key.parts, 0)))
         return width + 2 * (2 + n) + 2
 
     # -- cursor -------------------------------------------------------------------------
@@ -146,6 +210,7 @@ class BenchTree(Tree[Node]):
 
     def select(self, key: Node) -> None:
         """Put the cursor on `key`, or on its nearest ancestor that is shown."""
+        self._reveal(key)
         target: Node | None = key
         while target is not None and target not in self._by_key:
             target = target.parent
@@ -157,6 +222,19 @@ class BenchTree(Tree[Node]):
             parent = parent.parent
         _ = self.last_line  # lay the lines out now: a new node has no line number before
         self.move_cursor(node, animate=False)
+
+    def _reveal(self, key: Node) -> None:
+        """Create the tree nodes on the way from the root to `key`."""
+        chain = []
+        node: Node | None = key.parent
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        for ancestor in reversed(chain):
+            tree_node = self._by_key.get(ancestor)
+            if tree_node is None:
+                return
+            self._populate(tree_node)
 
     # -- keys ---------------------------------------------------------------------------
     def action_collapse_or_parent(self) -> None:
@@ -170,9 +248,13 @@ class BenchTree(Tree[Node]):
 
     def action_expand_or_child(self) -> None:
         node = self.cursor_node
-        if node is None or not node.children:
+        if node is None:
+            return
+        self._populate(node)
+        if not node.children:
             return
         if not node.is_expanded:
+            self._populate(node)
             node.expand()
         else:
             self.move_cursor(node.children[0], animate=False)
@@ -183,10 +265,13 @@ class BenchTree(Tree[Node]):
             return
         if node.data.is_metric:
             self.post_message(self.Opened(node.data))
-        elif node.children:
-            node.toggle()
+        else:
+            self._populate(node)
+            if node.children:
+                node.toggle()
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[Node]) -> None:
+        self._populate(event.node)
         if event.node.data is not None:
             self._collapsed.discard(event.node.data)
             self._expanded.add(event.node.data)

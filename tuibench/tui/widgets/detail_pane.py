@@ -191,7 +191,7 @@ class DetailPane(VerticalScroll):
 
         answer = session.answer()
         self._mode("answer")
-        self.table = session.summary(Node())  # what mark / export / copy act on
+        self.table = None  # mark, export and copy take the summary from the session
         title = Text()
         title.append("The answer", "bold")
         n = len(answer.systems)

@@ -1,0 +1,163 @@
+"""Key to updated frame in the explorer at scale. Prints figures only.
+
+    python benchmarks/bench_explorer.py [--repeat 15] [--size 120x40] [--only wide|deep]
+
+Two generated result folders (native CSV, in a temporary folder):
+  wide: 20,000 metrics x 2 systems (one metric per benchmark, 3 iterations x 3 samples)
+  deep: 2,000 benchmarks x 3 metrics x 3 systems
+
+Drives the explorer headless with `App.run_test()` and, for each of `]`, `f`, `s`, `n`, `j`
+and one keystroke in the filter, takes the time from the key to the first frame handed to
+the terminal driver that shows its effect (the compositor has laid out and rendered every
+changed widget by then). Each key alternates with its inverse (f twice, ] then [, ...), so
+every measurement is of a real change. Target: under 100 ms at the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+
+ITERATIONS, SAMPLES = 3, 3
+
+
+def write_folder(root: Path, benchmarks: list[str], metrics: list[str], systems: int) -> None:
+    rng = np.random.default_rng(1)
+    n = len(benchmarks) * len(metrics)
+    shift = rng.choice([1.0, 1.0, 1.0, 1.05, 0.95], size=(systems, n))
+    shift[0] = 1.0
+    base = rng.uniform(1, 1000, size=n)
+    names = [(b, m) for b in benchmarks for m in metrics]
+    for s in range(systems):
+        folder = root / f"system{s}"
+        folder.mkdir(parents=True)
+        for it in range(ITERATIONS):
+            noise = rng.normal(1.0, 0.01, size=(n, SAMPLES))
+            values = base[:, None] * shift[s][:, None] * noise
+            lines = ["benchmark,metric,sample,value,unit"]
+            for (b, m), row in zip(names, values, strict=True):
+                lines.extend(f"{b},{m},{j},{v:.6g},s" for j, v in enumerate(row))
+            (folder / f"iter-{it}").mkdir()
+            (folder / f"iter-{it}" / "results.csv").write_text("\n".join(lines) + "\n")
+
+
+def wide(root: Path) -> None:
+    benchmarks = [f"suite{i % 10}/group{i % 400}/bench{i}" for i in range(20_000)]
+    write_folder(root, benchmarks, ["time"], 2)
+
+
+def deep(root: Path) -> None:
+    benchmarks = [f"suite{i % 8}/group{i % 100}/bench{i}" for i in range(2_000)]
+    write_folder(root, benchmarks, ["time", "cpu", "rss"], 3)
+
+
+async def measure(path: Path, size: tuple[int, int], repeat: int) -> None:
+    app = TuibenchApp([str(path)])
+    async with app.run_test(size=size) as pilot:
+        t0 = time.perf_counter()
+        while not app.loaded:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        session = app.session
+        if session is None:
+            print("  nothing loaded")
+            return
+        print(
+            f"  {len(session.metrics)} metrics x {len(session.systems)} systems loaded and "
+            f"analysed in {time.perf_counter() - t0:.1f} s (headless)"
+        )
+        frames: list[tuple[float, bool]] = []
+        check: list[Callable[[], bool]] = [lambda: False]
+        display = app._display  # every frame passes here on its way to the terminal
+
+        def spy(screen, renderable) -> None:
+            if renderable is not None:
+                frames.append((time.perf_counter(), check[0]()))
+            display(screen, renderable)
+
+        app._display = spy
+        tree = app.main.query_one(BenchTree)
+        pane = app.main.query_one(DetailPane)
+
+        async def timed(key: str, done: Callable[[], bool]) -> float:
+            frames.clear()
+            check[0] = done
+            start = time.perf_counter()
+            await pilot.press(key)
+            deadline = start + 60
+            while not any(ok for _, ok in frames) and time.perf_counter() < deadline:
+                await pilot.pause(0.005)
+            ok = [t for t, good in frames if good]
+            await pilot.pause()
+            return (ok[0] - start) if ok else float("nan")
+
+        results: dict[str, list[float]] = {}
+
+        def add(name: str, t: float) -> None:
+            results.setdefault(name, []).append(t * 1e3)
+
+        state = session.state
+        for _ in range(repeat):
+            ref = state.reference
+            add("]", await timed("right_square_bracket", lambda r=ref: state.reference != r))
+            await timed("left_square_bracket", lambda r=ref: state.reference == r)
+            add("f", await timed("f", lambda: state.significant_only))
+            await timed("f", lambda: not state.significant_only)
+            add("s", await timed("s", lambda: state.sort == "worst"))
+            await timed("s", lambda: state.sort == "natural")
+            before = pane.node
+            add("n", await timed("n", lambda b=before: pane.node != b and pane.node.is_metric))
+        # j: in the tree (focus it first), each press moves the cursor one line
+        await pilot.press("tab")
+        if app.focused is not tree:
+            await pilot.press("tab")
+        for _ in range(repeat):
+            line = tree.cursor_line
+            add("j", await timed("j", lambda c=line: tree.cursor_line == c + 1))
+        # one keystroke in the filter: the tree shows the matching metrics
+        await pilot.press("slash")
+        for i in range(repeat):
+            char = "3" if i % 2 == 0 else "backspace"
+            want = "3" if i % 2 == 0 else ""
+            add(
+                "filter",
+                await timed(char, lambda w=want: state.filter_text == w and tree.shown is not None),
+            )
+        for name, ms in results.items():
+            finite = [m for m in ms if m == m]
+            print(
+                f"  {name:7} median {statistics.median(finite):7.1f} ms   "
+                f"max {max(finite):7.1f} ms   ({len(finite)} presses)"
+            )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=15)
+    p.add_argument("--size", default="120x40", help="terminal size, WxH")
+    p.add_argument("--only", choices=["wide", "deep"])
+    args = p.parse_args()
+    w, h = (int(x) for x in args.size.lower().split("x"))
+    for name, make in (("wide", wide), ("deep", deep)):
+        if args.only and args.only != name:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / name
+            make(root)
+            print(f"{name}: {root.name}, {w}x{h}")
+            asyncio.run(measure(root, (w, h), args.repeat))
+
+
+if __name__ == "__main__":
+    main()
