@@ -58,6 +58,18 @@ def _positive(text: str) -> int:
     return v
 
 
+MAX_SUBSELECTIONS = 10_000  # = stats.MAX_SUBSELECTIONS (not imported: numpy is slow to load)
+
+
+def _subselections(text: str) -> int:
+    v = _positive(text)
+    if v > MAX_SUBSELECTIONS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_SUBSELECTIONS:,} (the time taken grows with B), not {text}"
+        )
+    return v
+
+
 STATS = ("min", "max", "stddev", "coeffvar", "bmean95")
 
 
@@ -96,10 +108,10 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     p.add_argument(
         "--subselections",
-        type=_positive,
+        type=_subselections,
         default=100,
         metavar="B",
-        help="subselections per iteration for the robust value (default 100)",
+        help="subselections per iteration for the robust value (default 100, at most 10,000)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
     p.add_argument(

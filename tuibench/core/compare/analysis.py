@@ -115,8 +115,11 @@ class Analysis:
         trim_outliers: bool = False,
         iteration_value: str = "subselection",
     ):
-        if subselections < 1:
-            raise ValueError("subselections must be at least 1")
+        if not 1 <= subselections <= stats.MAX_SUBSELECTIONS:
+            raise ValueError(
+                f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
+                f"not {subselections}"
+            )
         if iteration_value not in stats.ITERATION_VALUES:
             raise ValueError(
                 f"unknown iteration value {iteration_value!r}; choose one of "

@@ -35,6 +35,7 @@ from tuibench.core.stats.per_iteration import (
 from tuibench.core.stats.power import POWER, POWER_TABLE_MAX, iterations_needed
 from tuibench.core.stats.shift import MAX_PAIRS, group_medians, hodges_lehmann
 from tuibench.core.stats.subselection import (
+    MAX_SUBSELECTIONS,
     SUBSET_FRACTION,
     group_shift,
     iteration_values,
@@ -58,6 +59,7 @@ __all__ = [
     "EXTREME",
     "ITERATION_VALUES",
     "MAX_PAIRS",
+    "MAX_SUBSELECTIONS",
     "MILD",
     "POWER",
     "POWER_TABLE_MAX",

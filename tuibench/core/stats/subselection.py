@@ -4,10 +4,14 @@ Per iteration, B subsets of 80 % of its samples (without replacement), the mean 
 the iteration's kind: arithmetic, or harmonic for rates), and the median of those B means.
 Groups of one size share one B x n selection matrix; each group rotates its samples by a
 shift derived from its own values, so every number depends only on that group's data.
+Small groups use the whole matrix (cached); large ones draw the same rows a block at a time,
+so memory stays of the order of the samples whatever B.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -15,37 +19,105 @@ import numpy as np
 from tuibench.core.stats.blocks import CHUNK
 
 SUBSET_FRACTION = 0.8
+MAX_SUBSELECTIONS = 10_000  # B: time grows with it (memory does not, see selection_blocks)
+CACHED_MAX = 1 << 16  # B x n up to this: one cached selection matrix (512 KB)
+SMALL_CHUNK = 1 << 16  # gathered samples per block of small groups: fits in cache
+HASH_CHUNK = 1 << 16  # samples hashed at once
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser: a stable, well-spread hash of uint64 values."""
-    with np.errstate(over="ignore"):
-        x = (x + _GOLDEN).astype(np.uint64)
-        x = (x ^ (x >> np.uint64(30))) * _M1
-        x = (x ^ (x >> np.uint64(27))) * _M2
-        return x ^ (x >> np.uint64(31))
+    """splitmix64 finaliser: a stable, well-spread hash of uint64 values (a new array)."""
+    out = np.array(x, dtype=np.uint64)
+    _mix_inplace(out, np.empty_like(out))
+    return out
+
+
+def _mix_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
+    """`_mix` in place, with a scratch array of the same shape (unsigned ops wrap)."""
+    x += _GOLDEN
+    for shift, mult in ((30, _M1), (27, _M2)):
+        np.right_shift(x, np.uint64(shift), out=tmp)
+        x ^= tmp
+        x *= mult
+    np.right_shift(x, np.uint64(31), out=tmp)
+    x ^= tmp
 
 
 def subset_size(n: int | np.ndarray) -> int | np.ndarray:
     return np.maximum(1, np.floor(SUBSET_FRACTION * np.asarray(n) + 1e-9).astype(np.int64))
 
 
+def _rng(n: int, b: int, seed: int) -> np.random.Generator:
+    return np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, n, b])
+
+
 @lru_cache(maxsize=256)
 def selection_matrix(n: int, b: int, seed: int) -> np.ndarray:
     """B x n matrix of 0/1: row j selects a uniformly random subset of floor(0.8 n) samples.
 
-    Depends only on (n, B, seed), never on what else is loaded.
+    Depends only on (n, B, seed), never on what else is loaded. Row j is the floor(0.8 n)
+    smallest of n uniform keys, the j-th n keys drawn from a generator seeded by (seed, n, B).
+    Cached: only for small n (B n <= CACHED_MAX); larger sizes go through `selection_blocks`.
     """
     m = int(subset_size(n))
-    rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, n, b])
-    picks = np.argsort(rng.random((b, n)), axis=1)[:, :m]
+    picks = np.argsort(_rng(n, b, seed).random((b, n)), axis=1)[:, :m]
     sel = np.zeros((b, n))
     np.put_along_axis(sel, picks, 1.0, axis=1)
     sel.flags.writeable = False
     return sel
+
+
+def selection_blocks(n: int, b: int, seed: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The rows of `selection_matrix(n, b, seed)` a few at a time: (first row, k x n block).
+
+    Memory is bounded by CHUNK elements per block whatever n and B (the whole matrix is
+    B x n: 19 GB for 24 million samples). The same keys are drawn in the same order, and
+    each row selects the same floor(0.8 n) smallest keys (see `_smallest`).
+    """
+    if b * n <= CACHED_MAX:
+        yield 0, selection_matrix(n, b, seed)
+        return
+    m = int(subset_size(n))
+    rng = _rng(n, b, seed)
+    rows = max(1, CHUNK // n)
+    for lo in range(0, b, rows):
+        k = min(rows, b - lo)
+        block = np.empty((k, n))
+        for i in range(k):  # one row of keys at a time: n doubles, not k n
+            block[i] = _smallest(rng.random(n), m)
+        yield lo, block
+        del block  # the caller has let go of it too: one block alive at a time
+
+
+def _smallest(keys: np.ndarray, m: int) -> np.ndarray:
+    """Mask of the m smallest of n uniform keys, without sorting them all.
+
+    The m-th smallest lies within a few standard deviations of m / n: every key below that
+    window is in, and only the keys inside it are partitioned. Exactly the m smallest (as
+    argsort's first m); the full partition is the fallback when the window misses or keys
+    tie (probability about n / 2^53).
+    """
+    n = len(keys)
+    p = m / n
+    half = 10.0 * math.sqrt(p * (1 - p) / n) + 2.0 / n
+    low, high = p - half, p + half
+    below = keys < low
+    need = m - int(np.count_nonzero(below))
+    if need > 0:
+        window = (keys >= low) & (keys < high)
+        inside = keys[window]
+        if len(inside) >= need:
+            t = np.partition(inside, need - 1)[need - 1]
+            window &= keys <= t
+            window |= below
+            if int(np.count_nonzero(window)) == m:
+                return window
+    mask = np.zeros(n, dtype=bool)
+    mask[np.argpartition(keys, m - 1)[:m]] = True
+    return mask
 
 
 def group_shift(
@@ -57,10 +129,74 @@ def group_shift(
     its own subsets, while keeping every number a function of that group's data only.
     """
     bits = np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
-    h = _mix(bits ^ _mix(np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64)))
-    with np.errstate(over="ignore"):
-        total = np.add.reduceat(h, starts) if len(starts) else h[:0]
+    salt = _mix(np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
+    h = np.empty_like(bits)
+    tmp = np.empty(min(len(bits), HASH_CHUNK), dtype=np.uint64)
+    for lo in range(0, len(bits), HASH_CHUNK):  # in cache-sized pieces, in place
+        part = h[lo : lo + HASH_CHUNK]
+        np.bitwise_xor(bits[lo : lo + HASH_CHUNK], salt, out=part)
+        _mix_inplace(part, tmp[: len(part)])
+    total = np.add.reduceat(h, starts) if len(starts) else h[:0]
     return (_mix(total) % counts.astype(np.uint64)).astype(np.int64)
+
+
+def _rotated(x: np.ndarray, starts: np.ndarray, shift: np.ndarray, n: int) -> np.ndarray:
+    """groups x n: each group's samples rotated left by its shift."""
+    if len(starts) == 1:  # one (large) group: two slices, no index array
+        s, r = int(starts[0]), int(shift[0])
+        return np.concatenate((x[s + r : s + n], x[s : s + r]))[None, :]
+    cols = np.arange(n) + shift[:, None]
+    cols[cols >= n] -= n
+    cols += starts[:, None]
+    return x[cols]
+
+
+def _median_of_means(means: np.ndarray, m: int, harmonic: np.ndarray) -> np.ndarray:
+    """Per row, the median of the subset means (sums / m; reciprocals for harmonic)."""
+    means /= m
+    if harmonic.any():
+        with np.errstate(divide="ignore"):
+            means[harmonic] = 1.0 / means[harmonic]
+    return np.median(means, axis=1)
+
+
+def _values_of_size(
+    x: np.ndarray,
+    starts: np.ndarray,
+    shift: np.ndarray,
+    harmonic: np.ndarray,
+    n: int,
+    b: int,
+    seed: int,
+) -> np.ndarray:
+    """The iteration values of the groups that all have n samples."""
+    m = int(subset_size(n))
+    step = max(1, SMALL_CHUNK // n)  # groups per block: the gathered samples stay in cache
+    out = np.empty(len(starts))
+    if b * n <= CACHED_MAX:  # the common case: one small matrix, one pass
+        sel_t = selection_matrix(n, b, seed).T
+        for lo in range(0, len(starts), step):
+            part = slice(lo, lo + step)
+            means = _rotated(x, starts[part], shift[part], n) @ sel_t
+            out[part] = _median_of_means(means, m, harmonic[part])
+        return out
+    # Large n: the subsets a block at a time, every group's B means kept (B n > CACHED_MAX:
+    # fewer means than samples).
+    step = max(1, CHUNK // n)
+    means = np.empty((len(starts), b))
+    single = len(starts) <= step
+    rotated = _rotated(x, starts, shift, n) if single else None
+    for j, block in selection_blocks(n, b, seed):
+        rows = slice(j, j + len(block))
+        for lo in range(0, len(starts), step):
+            part = slice(lo, lo + step)
+            xr = rotated if single else _rotated(x, starts[part], shift[part], n)
+            means[part, rows] = (block @ xr.T).T  # no transposed copy of the block
+        del block  # before the generator makes the next one
+    for lo in range(0, len(starts), step):
+        part = slice(lo, lo + step)
+        out[part] = _median_of_means(means[part], m, harmonic[part])
+    return out
 
 
 def iteration_values(
@@ -75,7 +211,8 @@ def iteration_values(
 
     values: all samples, each iteration's samples contiguous; starts/counts: one entry per
     iteration; hmean: per iteration, True for the harmonic mean. An Hmean iteration with a
-    non-positive sample has no harmonic mean: NaN (the caller says why).
+    non-positive sample has no harmonic mean: NaN (the caller says why). Memory is bounded
+    whatever the size of an iteration (see `selection_blocks`).
     """
     values = np.asarray(values, dtype=np.float64)
     starts = np.asarray(starts, dtype=np.int64)
@@ -84,9 +221,11 @@ def iteration_values(
     out = np.empty(len(starts))
     if len(starts) == 0:
         return out
-    per_sample_h = np.repeat(hmean, counts)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = np.where(per_sample_h, np.where(values > 0, 1.0 / values, np.nan), values)
+    x = values
+    if hmean.any():
+        per_sample_h = np.repeat(hmean, counts)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = np.where(per_sample_h, np.where(values > 0, 1.0 / values, np.nan), values)
     shift = group_shift(values, starts, counts, seed)
 
     single = counts == 1
@@ -94,17 +233,5 @@ def iteration_values(
     out[single & hmean & ~(values[starts] > 0)] = np.nan
     for n in np.unique(counts[counts > 1]):
         idx = np.flatnonzero(counts == n)
-        sel_t = selection_matrix(int(n), b, seed).T  # n x B
-        m = float(subset_size(n))
-        cols = np.arange(n)
-        step = max(1, CHUNK // int(n))
-        for lo in range(0, len(idx), step):
-            part = idx[lo : lo + step]
-            gather = starts[part, None] + (cols[None, :] + shift[part, None]) % n
-            means = (x[gather] @ sel_t) / m  # groups x B
-            h = hmean[part]
-            if h.any():
-                with np.errstate(divide="ignore"):
-                    means[h] = 1.0 / means[h]
-            out[part] = np.median(means, axis=1)
+        out[idx] = _values_of_size(x, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
     return out
