@@ -142,10 +142,11 @@ class UTest:
 
 
 def utest(x: Against, utest_p: np.ndarray, pooled: np.ndarray, p: np.ndarray) -> UTest:
-    """Mann-Whitney U on the pooled samples (precomputed for every pair of systems)."""
+    """Mann-Whitney U on the pooled samples; utest_p[metric, system]: the p-value of each
+    system against the reference."""
     m, s, r, nrow = x.m, x.s, x.r, x.nrow
     present = x.other & x.exists
-    p_u = np.where(present, utest_p[m, s, r] if nrow else p, np.nan)
+    p_u = np.where(present, utest_p[m, s] if nrow else p, np.nan)
     n_u1 = pooled[m, s] if nrow else p
     n_u2 = pooled[m, r] if nrow else p
     min_p = np.where(present, stats.mwu_min_p(n_u1, n_u2), np.nan)

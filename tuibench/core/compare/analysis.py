@@ -380,13 +380,23 @@ class Analysis:
         blocks = np.bincount(a["_m"], weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
         pooled = self._values[idx]
-        u, n, tie = stats.mwu_pairs(pooled, labels, bstarts, blocks, s)
-        self._utest_p = stats.mwu_pvalue(u, n[:, :, None], n[:, None, :], tie)
-        self._pooled = n
+        # Sorted once; the U tests against a reference are computed when it is first asked
+        # for (`_utest_against`): a report needs one reference's pairs, not every pair.
+        self._ranked = stats.RankedBlocks.build(pooled, labels, bstarts, blocks, s)
+        self._utest_p: dict[int, np.ndarray] = {}
+        self._pooled = self._ranked.n
         # Every row's samples, sorted within the row: medians and the U test's shift.
         row = np.repeat(np.arange(ng), counts)
         self._sorted = pooled[np.lexsort((pooled, row))]
         self._row_start, self._row_n = new_starts, counts
+
+    def _utest_against(self, r: int) -> np.ndarray:
+        """p-values of the U test of every system against system r, metrics x systems."""
+        if r not in self._utest_p:
+            n = self._pooled
+            u, tie = self._ranked.against(r)
+            self._utest_p[r] = stats.mwu_pvalue(u, n, n[:, r : r + 1], tie)
+        return self._utest_p[r]
 
     # -- step 3: against the reference ---------------------------------------------------
     @np.errstate(all="ignore")
@@ -418,7 +428,7 @@ class Analysis:
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
-        u = utest(x, self._utest_p, self._pooled, w.p)
+        u = utest(x, self._utest_against(x.r), self._pooled, w.p)
         shift = utest_shift(x, self._sorted, self._row_start, self._row_n)
         needed, hint = power_hint(x, w.p, alpha, threshold)
         med = with_median_values(x)  # the same test on per-iteration medians

@@ -45,6 +45,7 @@ from tuibench.core.stats.subselection import (
 from tuibench.core.stats.tukey import EXTREME, MILD, tukey
 from tuibench.core.stats.utest import (
     EXACT_MAX,
+    RankedBlocks,
     mwu_min_p,
     mwu_pairs,
     mwu_pvalue,
@@ -66,6 +67,7 @@ __all__ = [
     "SORT_CHUNK",
     "SUBSET_FRACTION",
     "Z975",
+    "RankedBlocks",
     "bh_adjust",
     "cidiff",
     "fieller",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -38,6 +39,107 @@ def _block_sort(
     return out, lab
 
 
+@dataclass
+class RankedBlocks:
+    """Every block's samples sorted once, kept to give the U statistics of all labels
+    against any one label on demand (a report needs its reference's only; the explorer
+    asks again when the reference changes). Holds the sorted labels and the tied runs."""
+
+    starts: np.ndarray
+    counts: np.ndarray
+    nlabels: int
+    lab: np.ndarray  # labels in sorted order
+    n: np.ndarray  # n[b, a]: samples of label a in block b
+    t_idx: np.ndarray  # positions in a run of equal values (two or more)
+    run_start: np.ndarray  # per such position: its run's first and one-past-last position
+    run_end: np.ndarray
+    rb: np.ndarray  # (run, label) -> (block, label) cell
+    cnt: np.ndarray  # cnt[run, a]: samples of label a in that run
+    own: np.ndarray  # own[b, a]: sum of t^3 - t over label a's own tied runs
+
+    @classmethod
+    def build(
+        cls,
+        values: np.ndarray,
+        labels: np.ndarray,
+        starts: np.ndarray,
+        counts: np.ndarray,
+        nlabels: int,
+    ) -> RankedBlocks:
+        values = np.asarray(values, dtype=np.float64)
+        starts = np.asarray(starts, dtype=np.int64)
+        counts = np.asarray(counts, dtype=np.int64)
+        nb, s = len(starts), nlabels
+        small = np.int8 if s < 128 else np.int64
+        v, lab = _block_sort(values, np.asarray(labels).astype(small, copy=False), starts, counts)
+        cell = cls._cells(nb, s, counts, lab)
+        n = np.bincount(cell, minlength=nb * s).reshape(nb, s).astype(np.float64)
+
+        # Runs of equal values inside a block (ties), found among the sorted values.
+        first = np.zeros(len(v), dtype=bool)
+        first[starts[counts > 0]] = True
+        same = np.zeros(len(v), dtype=bool)  # same[i]: equal to the value before, same block
+        if len(v):
+            np.equal(v[1:], v[:-1], out=same[1:])
+        same &= ~first
+        del first, v
+        nxt = np.r_[same[1:], False]  # equal to the value after
+        t_idx = np.flatnonzero(same | nxt)  # every position in a run of two or more
+        run_start = run_end = rb = t_idx
+        cnt, own = np.zeros((0, s)), np.zeros((nb, s))
+        if len(t_idx):
+            run_start = np.maximum.accumulate(np.where(same[t_idx], 0, t_idx))
+            last = np.where(nxt[t_idx], len(same), t_idx)
+            run_end = np.minimum.accumulate(last[::-1])[::-1] + 1  # one past the run
+            run_id = np.cumsum(~same[t_idx])  # the tied runs, numbered 1, 2, ...
+            run_id -= 1
+            nr = int(run_id.max()) + 1
+            cnt = np.bincount(run_id * s + lab[t_idx], minlength=nr * s).reshape(nr, s)
+            cnt = cnt.astype(np.float64)
+            run_block = np.zeros(nr, dtype=np.int64)
+            run_block[run_id] = cell[t_idx] // s
+            rb = np.repeat(run_block * s, s) + np.tile(np.arange(s), nr)
+            w = (cnt**3 - cnt).ravel()
+            own = np.bincount(rb, weights=w, minlength=nb * s).reshape(nb, s)
+        return cls(starts, counts, s, lab, n, t_idx, run_start, run_end, rb, cnt, own)
+
+    @staticmethod
+    def _cells(nb: int, s: int, counts: np.ndarray, lab: np.ndarray) -> np.ndarray:
+        """The (block, label) cell of every sorted sample, for bincount."""
+        cell = np.repeat(np.arange(nb, dtype=np.int64) * s, counts)
+        cell += lab
+        return cell
+
+    def against(self, c: int) -> tuple[np.ndarray, np.ndarray]:
+        """(u, tie), each blocks x labels: u[b, a] is scipy's U1 of `mannwhitneyu(x_a, x_c)`
+        (pairs a > c count 1, ties 1/2); tie[b, a] the sum of t^3 - t over the tied values
+        of the union of a and c. One cumulative count of label c: no loop over blocks."""
+        nb, s, starts = len(self.starts), self.nlabels, self.starts
+        if len(self.lab) == 0:
+            return np.zeros((nb, s)), np.zeros((nb, s))
+        cell = self._cells(nb, s, self.counts, self.lab)
+        # seen[i]: how many samples of label c sit at positions <= i (global count). For
+        # a sample of another label that is also the count strictly before it. (Counts in
+        # float64 are exact and are what bincount sums without a converted copy.)
+        seen = np.cumsum(self.lab == c, dtype=np.float64)
+        total = np.bincount(cell, weights=seen, minlength=nb * s).reshape(nb, s)
+        block_start = np.where(starts > 0, seen[np.maximum(starts - 1, 0)], 0)[:, None]
+        tie = np.zeros((nb, s))
+        t_idx = self.t_idx
+        if len(t_idx):  # a tie counts one half: (less + less_or_equal) / 2
+            below = np.where(self.run_start > 0, seen[np.maximum(self.run_start - 1, 0)], 0)
+            upto = seen[self.run_end - 1]
+            fix = 0.5 * (below + upto) - seen[t_idx]
+            total += np.bincount(cell[t_idx], weights=fix, minlength=nb * s).reshape(nb, s)
+            cnt, rb, own = self.cnt, self.rb, self.own
+            # cross(a, c) = sum over runs of cnt_a^2 cnt_c, both ways round.
+            a_c = np.bincount(rb, weights=(cnt**2 * cnt[:, c : c + 1]).ravel(), minlength=nb * s)
+            c_a = np.bincount(rb, weights=(cnt[:, c : c + 1] ** 2 * cnt).ravel(), minlength=nb * s)
+            cross = (a_c + c_a).reshape(nb, s)
+            tie = own + own[:, c : c + 1] + 3 * cross
+        return total - self.n * block_start, tie
+
+
 def mwu_pairs(
     values: np.ndarray, labels: np.ndarray, starts: np.ndarray, counts: np.ndarray, nlabels: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -48,73 +150,14 @@ def mwu_pairs(
     - u[b, a, c]: scipy's U1 of `mannwhitneyu(x_a, x_c)` (pairs a > c count 1, ties 1/2);
     - n[b, a]: how many samples label a has in block b;
     - tie[b, a, c]: sum of t^3 - t over the tied values of the union of a and c.
-    One sort per block and one cumulative count per label: no loop over blocks or pairs.
+    Every pair: `RankedBlocks.against` once per label c (a report needs one label only).
     """
-    values = np.asarray(values, dtype=np.float64)
-    starts = np.asarray(starts, dtype=np.int64)
-    counts = np.asarray(counts, dtype=np.int64)
-    nb, s = len(starts), nlabels
-    u = np.zeros((nb, s, s))
-    tie = np.zeros((nb, s, s))
-    if len(values) == 0:
-        return u, np.zeros((nb, s)), tie
-    small = np.int8 if s < 128 else np.int64
-    v, lab = _block_sort(values, np.asarray(labels).astype(small, copy=False), starts, counts)
-    # The (block, label) cell of every sorted sample, for bincount.
-    cell = np.repeat(np.arange(nb, dtype=np.int64) * s, counts)
-    cell += lab
-    n = np.bincount(cell, minlength=nb * s).reshape(nb, s).astype(np.float64)
-
-    # Runs of equal values inside a block (ties), found among the sorted values.
-    first = np.zeros(len(v), dtype=bool)
-    first[starts[counts > 0]] = True
-    same = np.zeros(len(v), dtype=bool)  # same[i]: equal to the value before, same block
-    np.equal(v[1:], v[:-1], out=same[1:])
-    same &= ~first
-    del first, v
-    nxt = np.r_[same[1:], False]  # equal to the value after
-    t_idx = np.flatnonzero(same | nxt)  # every position in a run of two or more
-    if len(t_idx):
-        run_start = np.maximum.accumulate(np.where(same[t_idx], 0, t_idx))
-        last = np.where(nxt[t_idx], len(same), t_idx)
-        run_end = np.minimum.accumulate(last[::-1])[::-1] + 1  # one past the run
-    del nxt
-
-    block_start = np.zeros((nb, 1), dtype=np.float64)
-    # Buffers reused for every label: fresh ones would be page-faulted in again each time.
-    mask = np.empty(len(lab), dtype=bool)
-    seen = np.empty(len(lab), dtype=np.float64)
+    ranked = RankedBlocks.build(values, labels, starts, counts, nlabels)
+    nb, s = len(ranked.starts), nlabels
+    u, tie = np.zeros((nb, s, s)), np.zeros((nb, s, s))
     for c in range(s):
-        # seen[i]: how many samples of label c sit at positions <= i (global count). For
-        # a sample of another label that is also the count strictly before it. (Counts in
-        # float64 are exact and are what bincount sums without a converted copy.)
-        np.equal(lab, c, out=mask)
-        np.cumsum(mask, out=seen)
-        total = np.bincount(cell, weights=seen, minlength=nb * s).reshape(nb, s)
-        block_start[:, 0] = np.where(starts > 0, seen[np.maximum(starts - 1, 0)], 0)
-        if len(t_idx):  # a tie counts one half: (less + less_or_equal) / 2
-            below = np.where(run_start > 0, seen[np.maximum(run_start - 1, 0)], 0)
-            upto = seen[run_end - 1]
-            fix = 0.5 * (below + upto) - seen[t_idx]
-            total += np.bincount(cell[t_idx], weights=fix, minlength=nb * s).reshape(nb, s)
-        u[:, :, c] = total - n * block_start
-
-    if len(t_idx):
-        run_id = np.cumsum(~same[t_idx])  # the tied runs, numbered 1, 2, ...
-        run_id -= 1
-        nr = int(run_id.max()) + 1
-        cnt = np.bincount(run_id * s + lab[t_idx], minlength=nr * s).reshape(nr, s)
-        cnt = cnt.astype(np.float64)
-        run_block = np.zeros(nr, dtype=np.int64)
-        run_block[run_id] = cell[t_idx] // s
-        rb = np.repeat(run_block * s, s) + np.tile(np.arange(s), nr)  # (run, label) -> cell
-        own = np.bincount(rb, weights=(cnt**3 - cnt).ravel(), minlength=nb * s).reshape(nb, s)
-        cross = np.zeros((nb, s, s))  # cross[b, a, c] = sum over runs of cnt_a^2 cnt_c
-        for a in range(s):
-            w = (cnt[:, a : a + 1] ** 2 * cnt).ravel()
-            cross[:, a, :] = np.bincount(rb, weights=w, minlength=nb * s).reshape(nb, s)
-        tie = own[:, :, None] + own[:, None, :] + 3 * (cross + cross.transpose(0, 2, 1))
-    return u, n, tie
+        u[:, :, c], tie[:, :, c] = ranked.against(c)
+    return u, ranked.n, tie
 
 
 def _mwu_counts(m: int, n: int, kmax: int) -> np.ndarray:
