@@ -179,3 +179,19 @@ def test_no_numpy_warning_reaches_stderr_in_a_real_process(tmp_path, make_system
     for fmt in ("text", "json"):
         proc = _tuibench("report", str(tmp_path), "--format", fmt, "--trim-outliers")
         assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_reciprocals_that_overflow_are_a_row_note_too(tmp_path, make_system, capsys):
+    """Rates (harmonic mean) of denormal values: 1/x overflows, which the note says."""
+    import json
+
+    for system in ("base", "new"):
+        rows = [("tiny", "x", i, 5e-324 * (s + 1), "ops/s") for i in range(3) for s in range(3)]
+        make_system(tmp_path, system, rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["report", str(tmp_path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert all(r["mean_kind"] == "hmean" for r in rows)
+    assert all("too large for 64-bit floats" in r["note"] for r in rows)
+    assert all("non-positive values is undefined" not in r["note"] for r in rows)

@@ -243,8 +243,8 @@ def row_notes(
         (~is_ref & ~x.exists, f"the reference {x.reference} has no results for this metric"),
         (
             ref_nonpos,
-            f"the reference {x.reference} has no centre here (a harmonic mean of "
-            "non-positive values is undefined): no change and no verdict",
+            f"the reference {x.reference} has no centre here (its own row says why: "
+            "non-positive values for a harmonic mean, or an overflow): no change and no verdict",
         ),
         (
             single,

@@ -286,9 +286,10 @@ class Analysis:
                 "interval too wide for a harmonic mean: upper bound unbounded",
             ),
             (
-                ~nonpos & _overflowed(c["centre"], c["y_var"], c["s_var"], rsd),
-                "values too large for 64-bit floats (beyond about 1.8e308 in the mean or "
-                "variance): the centre, interval or test is undefined",
+                ~nonpos
+                & _overflowed(c["centre"], c["y_mean"], c["y_var"], c["s_mean"], c["s_var"], rsd),
+                "values too large for 64-bit floats (or, for a harmonic mean, too small): "
+                "the mean or variance overflows, so the centre, interval or test is undefined",
             ),
         )
         values_list = it.group_by(GROUP, maintain_order=True).agg(
