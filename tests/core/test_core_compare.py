@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import numpy as np
 import polars as pl
 import pytest
@@ -9,6 +12,7 @@ from scipy import stats as sps
 
 from tuibench.core.compare import ROW_COLUMNS, Analysis
 from tuibench.core.load import load
+from tuibench.core.tables import fmt_num, summary_table
 
 
 def _rows(samples: dict[str, list[list[float]]], bench="b", metric="time", unit="s"):
@@ -219,3 +223,212 @@ def test_filters(three):
         sig.height > 0
         and sig.group_by("metric").agg(pl.col("significant").any())["significant"].all()
     )
+
+
+# -- issue 9: what a reader cannot misread ---------------------------------------------------
+
+
+def test_iteration_value_choices_match_numpy(tmp_path, make_system):
+    its = [[100.0, 100, 100, 100, 300], [101.0, 99, 100, 102, 98], [100.0, 103, 99, 100, 97]]
+    rs = _load(tmp_path, make_system, _rows({"a": its, "b": its}))
+    got = {
+        kind: _row(Analysis(rs, iteration_value=kind).compare("a"), "a")
+        for kind in ("subselection", "mean", "median", "trimmed")
+    }
+    assert got["mean"]["iteration_values"] == pytest.approx([np.mean(x) for x in its])
+    assert got["median"]["iteration_values"] == pytest.approx([np.median(x) for x in its])
+    q1, q3 = np.percentile(its[0], [25, 75])
+    kept = [v for v in its[0] if q1 - 1.5 * (q3 - q1) <= v <= q3 + 1.5 * (q3 - q1)]
+    assert got["trimmed"]["iteration_values"][0] == pytest.approx(np.mean(kept))
+    assert got["subselection"]["iteration_values"][0] == pytest.approx(150.0)
+    assert {r["iteration_value"] for r in got.values()} == set(got)
+    with pytest.raises(ValueError, match="iteration value"):
+        Analysis(rs, iteration_value="mode")
+
+
+def test_robust_is_whether_medians_give_the_same_verdict(tmp_path, make_system):
+    rng = np.random.default_rng(4)
+    base = [list(100 + rng.normal(0, 0.5, 10)) for _ in range(5)]
+    # Same typical samples; a burst of outliers in every iteration of `new` only.
+    new = [list(np.r_[100 + rng.normal(0, 0.5, 8), 200, 210]) for _ in range(5)]
+    rs = _load(tmp_path, make_system, _rows({"base": base, "new": new}))
+    row = _row(Analysis(rs).compare("base"), "new")
+    medians = _row(Analysis(rs, iteration_value="median").compare("base"), "new")
+    assert row["verdict"] == "worse" and medians["verdict"] == "same"
+    assert row["robust"] is False and medians["robust"] is True
+    assert "with per-iteration medians it is same" in row["note"]
+    assert _row(Analysis(rs).compare("base"), "base")["robust"] is None
+
+
+def test_unknown_direction_is_changed_not_worse(tmp_path, make_system):
+    # A constant `loops` counter up 20 %: a significant change, but nobody said which way is
+    # better, so it is neither worse nor better, and never a regression.
+    per = {
+        "base": [("b", "loops", i, 1000.0 + i % 2) for i in range(6)],
+        "new": [("b", "loops", i, 1200.0 + i % 2) for i in range(6)],
+    }
+    rs = _load(tmp_path, make_system, per)
+    cmp = Analysis(rs).compare("base")
+    row = _row(cmp, "new", "loops")
+    assert row["better"] is None and row["mean_kind"] == "amean"
+    assert row["significant"] and row["verdict"] == "changed"
+    assert row["gain"] is None and row["change"] == pytest.approx(0.2, rel=1e-3)
+    assert '[metrics."b:loops"] better = "lower"' in row["note"]
+    assert cmp.regressions == 0
+    s = cmp.summary().row(0, named=True)
+    assert s["metrics"] == 0 and s["left_out_reasons"]["direction unknown"] == 1
+    # tuibench.toml makes it known.
+    (tmp_path / "tuibench.toml").write_text('[metrics."b:loops"]\nbetter = "lower"\n')
+    row = _row(Analysis(load([tmp_path])).compare("base"), "new", "loops")
+    assert row["verdict"] == "worse" and row["gain"] == pytest.approx(-0.2, rel=1e-3)
+
+
+def test_single_iteration_rows_are_set_apart_unless_trusted(tmp_path, make_system):
+    a_s, b_s = [10.0, 10.2, 9.9, 10.1, 10.05], [11.0, 11.2, 10.9, 11.1, 11.05]
+    rs = _load(tmp_path, make_system, _rows({"a": [a_s], "b": [b_s]}))
+    analysis = Analysis(rs)
+    cmp = analysis.compare("a")
+    row = _row(cmp, "b")
+    assert row["single_iteration"] and row["verdict"] == "worse"
+    assert "cannot know how much separate runs differ" in row["note"]
+    assert cmp.regressions == 0
+    assert cmp.summary().row(0, named=True)["left_out_reasons"]["one iteration on a side"] == 1
+    trusted = analysis.compare("a", trust_single_iteration=True)
+    assert trusted.regressions == 1 and trusted.summary()["metrics"].to_list() == [1]
+
+
+def test_two_iterations_say_the_test_is_weak(tmp_path, make_system):
+    its = [[10.0, 10.1], [10.2, 10.3]]
+    rs = _load(tmp_path, make_system, _rows({"a": its, "b": its}))
+    assert "two iterations on a side" in _row(Analysis(rs).compare("a"), "b")["note"]
+
+
+def test_a_missing_reference_is_n_a_with_the_real_reason(tmp_path, make_system):
+    per = {
+        "ref": [("b", "rate", i, v, "ops/s") for i, v in enumerate([0.0, 5.0, 6.0])]
+        + [("b", "time", i, 1.0 + i / 10, "s") for i in range(3)],
+        "new": [("b", "rate", i, 5.0 + i, "ops/s") for i in range(3)]
+        + [("b", "time", i, 1.0 + i / 10, "s") for i in range(3)]
+        + [("b", "extra", i, 1.0 + i / 10, "s") for i in range(3)],
+    }
+    cmp = Analysis(_load(tmp_path, make_system, per)).compare("ref")
+    rate, extra = _row(cmp, "new", "rate"), _row(cmp, "new", "extra")
+    assert rate["verdict"] == "n/a" and "non-positive" in rate["note"]
+    assert "has no results" not in rate["note"]
+    assert extra["verdict"] == "n/a" and "has no results for this metric" in extra["note"]
+
+
+def test_utest_shift_is_hodges_lehmann_relative_to_the_reference(three):
+    cmp = Analysis(three).compare("sys-1")
+    samples = three.samples.filter(pl.col("metric") == "time")
+    x = samples.filter(pl.col("system") == "sys-2")["value"].to_numpy()
+    y = samples.filter(pl.col("system") == "sys-1")["value"].to_numpy()
+    want = np.median(np.subtract.outer(x, y)) / np.median(y)
+    row = _row(cmp, "sys-2")
+    assert row["utest_shift"] == pytest.approx(want, rel=1e-12)
+    assert np.sign(row["utest_shift"]) == np.sign(row["change"])
+
+
+def test_gain_is_the_change_oriented_so_that_positive_is_better(three):
+    cmp = Analysis(three).compare("sys-1")
+    for r in cmp.rows.iter_rows(named=True):
+        if r["change"] is None:
+            continue
+        want = r["change"] if r["better"] == "higher" else -r["change"]
+        assert r["gain"] == pytest.approx(want)
+        assert str(r["gain"]) != "-0.0"
+
+
+def _fixture_runs(fixtures_dir):
+    root = fixtures_dir / "mmtests-real" / "json"
+    if not root.is_dir():
+        pytest.skip("mmtests fixtures not present")
+    return root
+
+
+def _significance(path):
+    """mmtests' --print-significance table: per (row name, op) the cells of each run."""
+    out = {}
+    for line in path.read_text().splitlines()[2:]:
+        parts = line.split()
+        if len(parts) < 4:
+            continue
+        # name, op, then per run: value and "(  x.xx%)" or "*  x.xx%*" (one or two tokens)
+        name, op, rest = parts[0], parts[1], " ".join(parts[2:])
+        cells = []
+        for chunk in rest.replace("*", " * ").replace("(", " ( ").replace(")", " ) ").split():
+            if chunk in "*()":
+                continue
+            cells.append(float(chunk.rstrip("%")))
+        out[(name, op)] = cells  # value, percent, value, percent, ...
+    return out
+
+
+def _hand_cidiff(samples_new, samples_base, harmonic):
+    """Compare.pm's cidiff written out: interval mean -/+ qnorm(0.975) * SD of the pooled
+    samples (harmonic mean and SD for Hmean), (base - new) / (sum of half-widths)."""
+    z = sps.norm.ppf(0.975)
+
+    def mean_sd(x):
+        if harmonic:
+            hm = len(x) / sum(1 / v for v in x)
+            return hm, math.sqrt(sum((1 / v - 1 / hm) ** 2 for v in x) * hm**4 / len(x))
+        m = sum(x) / len(x)
+        return m, math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1))
+
+    (mn, sn), (mb, sb) = mean_sd(samples_new), mean_sd(samples_base)
+    return (mb - mn) / (z * sb + z * sn)
+
+
+@pytest.mark.parametrize("test", ["hackbench-process-pipes", "stream"])
+def test_mmtests_cidiff_reproduces_compare_mmtests(fixtures_dir, test):
+    root = _fixture_runs(fixtures_dir)
+    printed = _significance(
+        fixtures_dir / "mmtests-real" / "compare-mmtests" / f"{test}-significance.txt"
+    )
+    data = {
+        run: json.loads((root / run / f"{test}.json").read_text())
+        for run in ("5.8-vanilla", "5.8-patched")
+    }
+    harmonic = data["5.8-vanilla"]["_PreferredVal"] == "Higher"
+    cmp = Analysis(load([root])).compare("5.8-vanilla")
+    rows = cmp.rows.filter(pl.col("system") == "5.8-patched")
+    ops = data["5.8-vanilla"]["_ResultData"]
+    assert ops
+    for op in ops:
+        pooled = {
+            run: [float(v) for it in d["_ResultData"][op] for v in it["Values"]]
+            for run, d in data.items()
+        }
+        hand = _hand_cidiff(pooled["5.8-patched"], pooled["5.8-vanilla"], harmonic)
+        sig, cidiff_pct = printed[("Significant", op)][2:4]  # the patched column
+        assert hand == pytest.approx(cidiff_pct, abs=0.005)  # printed with 2 decimals
+        assert (abs(hand) > 1) == bool(sig)
+        row = rows.filter(pl.col("metric") == op).row(0, named=True)
+        assert row["mmtests_cidiff"] == pytest.approx(hand, rel=1e-9)
+        assert row["mmtests_sig"] == (abs(hand) > 1)
+
+
+def test_stats_rows_match_compare_mmtests(fixtures_dir):
+    root = _fixture_runs(fixtures_dir)
+    printed = _significance(
+        fixtures_dir / "mmtests-real" / "compare-mmtests" / "hackbench-process-pipes.txt"
+    )
+    cmp = Analysis(load([root])).compare("5.8-vanilla")
+    stats_ = ["min", "max", "stddev", "coeffvar", "bmean95"]
+    table = summary_table(cmp, extra_stats=stats_)
+    cells = {(r[0], r[1]): r[2:] for r in table.rows}
+    full = cmp.full_rows()
+    names = {"Min": "_mm_min", "Max": "_mm_max", "Stddev": "_mm_sd", "CoeffVar": "_mm_coeffvar"}
+    names["BAmean.95"] = "_mm_bmean95"
+    for op in ("time-1", "time-16", "time-128"):
+        for label, col in names.items():
+            want = printed[(label, op)]
+            part = full.filter(pl.col("metric") == op)
+            for i, system in enumerate(("5.8-vanilla", "5.8-patched")):  # printed order
+                got = part.filter(pl.col("system") == system)[col][0]
+                assert got == pytest.approx(want[2 * i], abs=6e-5)  # printed with 4 decimals
+            # The table shows them in the mmtests layout, reference first.
+            assert cells[(label, f"hackbench-process-pipes {op}")][0] == fmt_num(
+                part.filter(pl.col("system") == "5.8-vanilla")[col][0]
+            )

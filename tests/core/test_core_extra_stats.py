@@ -503,6 +503,105 @@ def test_summary_geomean_by_hand(tmp_path, make_system):
     assert table.rows[0][:3] == ["new", 2, 2]
 
 
+@pytest.fixture
+def suite(tmp_path, make_system):
+    """Two systems, 6 iterations of 3 samples: a time, an independent rate, a memory size,
+    a rate computed from the time (a duplicate), and a constant."""
+    rng = np.random.default_rng(21)
+    data = {}
+    for system, shift in (("ref", 0.0), ("new", -0.02)):
+        time, rate, mem = [], [], []
+        for _ in range(6):
+            run = 1 + rng.normal(0, 0.01)  # one run moves every metric a little
+            time.append(list(10 * (1 + shift) * run * (1 + rng.normal(0, 0.005, 3))))
+            rate.append(list(500 * run * (1 + rng.normal(0, 0.01, 3))))
+            mem.append(list(100 * (1 + rng.normal(0, 0.02, 3))))
+        data[system] = {
+            ("time", "s"): time,
+            ("ops", "ops/s"): rate,
+            ("mem", "B"): mem,
+            ("speed", "ops/s"): [[1000 / v for v in it] for it in time],
+            ("setup", "s"): [[1.0] * 3 for _ in range(6)],
+        }
+    return _write(tmp_path, make_system, data)
+
+
+def _plain_loop_bootstrap(cmp, used: list[str], seed: int = 0):
+    """The joint bootstrap written as loops: the same draws, one replicate at a time."""
+    import zlib
+
+    from tuibench.core.compare.summary import BLOCK, REPLICATES
+
+    rows = {(r["system"], r["metric"]): r for r in cmp.rows.iter_rows(named=True)}
+    ys = {}
+    for (system, metric), r in rows.items():
+        v = r["iteration_values"]
+        ys[(system, metric)] = [1 / x for x in v] if r["mean_kind"] == "hmean" else list(v)
+    rng = np.random.default_rng([seed, zlib.crc32(b"new"), zlib.crc32(b"ref")])
+    reps = []
+    for lo in range(0, REPLICATES, BLOCK):
+        b = min(BLOCK, REPLICATES - lo)
+        draws_s = rng.integers(0, 6, size=(b, 6))
+        draws_r = rng.integers(0, 6, size=(b, 6))
+        for j in range(b):
+            logs = []
+            for metric in used:
+                r = rows[("new", metric)]
+                cs = sum(ys[("new", metric)][i] for i in draws_s[j]) / 6
+                cr = sum(ys[("ref", metric)][i] for i in draws_r[j]) / 6
+                vs, vr = (1 / cs, 1 / cr) if r["mean_kind"] == "hmean" else (cs, cr)
+                ratio = vs / vr
+                logs.append(math.log(ratio) if r["better"] == "higher" else -math.log(ratio))
+            reps.append(sum(logs) / len(logs))
+    lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
+    return math.exp(lo_q), math.exp(hi_q)
+
+
+def test_summary_leaves_out_duplicates_and_constants_and_matches_a_plain_loop(suite):
+    cmp = Analysis(suite).compare("ref")
+    s = cmp.summary().row(0, named=True)
+    # speed = 1000 / time in every iteration: a duplicate of the earlier metric of the pair
+    # (natural order: speed before time); setup is constant.
+    assert s["left_out_reasons"]["duplicate"] == 1 and s["left_out_reasons"]["constant"] == 1
+    assert s["metrics"] == 3 and s["left_out"] == 2
+    used = ["mem", "ops", "speed"]
+    logs = []
+    for metric in used:
+        r = _row(cmp, "new", metric)
+        logs.append(math.log(r["ratio"]) * (1 if r["better"] == "higher" else -1))
+    assert s["geomean_ratio"] == pytest.approx(math.exp(np.mean(logs)), rel=1e-12)
+    lo, hi = _plain_loop_bootstrap(cmp, used)
+    assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
+    assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
+
+
+def test_filters_hide_rows_but_never_change_the_summary(suite):
+    cmp = Analysis(suite).compare("ref")
+    whole = cmp.summary()
+    for part in (
+        cmp.filter(metric="time"),
+        cmp.filter(only_significant=True),
+        cmp.filter(benchmark="nothing*"),
+    ):
+        assert part.summary().equals(whole)
+
+
+def test_summary_interval_covers_one_on_identical_systems(tmp_path, make_system):
+    # A/A: both systems from one distribution, iterations that differ: the interval should
+    # contain 1 (a t interval across metrics often did not).
+    rng = np.random.default_rng(8)
+    data = {}
+    for system in ("a", "b"):
+        its = {(f"m{k}", "s"): [] for k in range(30)}
+        for _ in range(5):
+            run = 1 + rng.normal(0, 0.02)
+            for k, key in enumerate(its):
+                its[key].append(list((k + 1) * run * (1 + rng.normal(0, 0.01, 4))))
+        data[system] = its
+    s = Analysis(_write(tmp_path, make_system, data)).compare("a").summary().row(0, named=True)
+    assert s["geomean_ci_low"] < 1 < s["geomean_ci_high"]
+
+
 # -- tables and the command line -------------------------------------------------------------
 
 
@@ -571,3 +670,81 @@ def test_option_errors_and_the_explorer_takes_the_same_options(mixed, capsys, tm
     main(["report", str(tmp_path)])
     out = capsys.readouterr().out
     assert "Systems against base" in out and "geomean" in out
+
+
+# -- the sign convention and the marks in the text report -------------------------------------
+
+
+def test_fmt_change_shows_the_gain_like_mmtests():
+    from tuibench.core.tables import fmt_change
+
+    # An 8 % slowdown of a time: mmtests prints -8.18 % (pndiff); so does tuibench's gain.
+    assert fmt_change(0.0818, True, -0.0818, "lower") == "*  -8.18%*"
+    assert fmt_change(0.0818, True, -0.0818, "lower", percent="change") == "*   8.18%*"
+    assert fmt_change(0.05, False, 0.05, "higher") == "(   5.00%)"
+    assert fmt_change(0.2, True, None, None) == "? +20.00%?"
+    assert fmt_change(0.05, True, None, "higher", percent="change") == "*   5.00%*"
+    assert fmt_change(0.2, False, None, None) == "(?+20.00%)"
+    assert fmt_change(0.0818, True, -0.0818, "lower", single=True) == "~  -8.18%~"
+    assert fmt_change(-0.0, False, 0.0, "lower") == "(   0.00%)"
+    assert fmt_change(None, False) == "(    n/a)"
+
+
+def test_report_gain_change_single_iteration_and_chance(tmp_path, make_system, capsys):
+    rows = {"base": [], "new": []}
+    rng = np.random.default_rng(1)
+    for k in range(25):  # many metrics: the chance note
+        for i in range(3):
+            for system in rows:
+                slower = 1.0 if k == 0 and system == "new" else 0.0
+                value = round(10.0 + rng.normal(0, 0.05) + slower, 4)
+                rows[system].append(("b", f"t{k:02d}", i, value, "s"))
+    # One iteration on each side: significant on raw samples, but not counted.
+    rows["base"] += [("b", "single", 0, v, "s") for v in (10.0, 10.1, 9.9, 10.05)]
+    rows["new"] += [("b", "single", 0, v, "s") for v in (11.0, 11.1, 10.9, 11.05)]
+    for system, r in rows.items():
+        make_system(tmp_path, system, r)
+    assert main(["report", str(tmp_path), "--fail-on-regression"]) == 1  # t00 is worse
+    out = capsys.readouterr().out
+    single = "~  -9.98%~"  # 10.0125 -> 11.0125: slower, a negative gain as mmtests prints
+    assert single in out and "not counted as better or worse" in out
+    assert "26 comparisons at alpha 0.05: about 1 would be flagged by chance alone" in out
+    doc_rows = {
+        r["metric"]: r
+        for r in _report_rows(main, capsys, tmp_path)
+        if r["system"] == "new" and r["metric"] == "t00"
+    }
+    gain = doc_rows["t00"]["gain"]
+    assert gain < 0 and f"*{gain * 100:7.2f}%*" in out
+    main(["report", str(tmp_path), "--percent", "change", "--metric", "t00"])
+    assert f"*{-gain * 100:7.2f}%*" in capsys.readouterr().out
+    main(["report", str(tmp_path), "--format", "json", "--metric", "single"])
+    doc = json.loads(capsys.readouterr().out)
+    row = next(r for r in doc["rows"] if r["system"] == "new")
+    assert row["single_iteration"] and row["verdict"] == "worse"
+    assert row["gain"] == pytest.approx(-row["change"])
+    # Only the single-iteration row: nothing counted, unless trusted.
+    assert main(["report", str(tmp_path), "--metric", "single", "--fail-on-regression"]) == 0
+    capsys.readouterr()
+    code = main(
+        ["report", str(tmp_path), "--metric", "single", "--fail-on-regression",
+         "--trust-single-iteration"]
+    )  # fmt: skip
+    assert code == 1
+    capsys.readouterr()
+
+
+def _report_rows(main, capsys, root):
+    capsys.readouterr()
+    main(["report", str(root), "--format", "json"])
+    return json.loads(capsys.readouterr().out)["rows"]
+
+
+def test_stats_option_adds_mmtests_rows(mixed, capsys, tmp_path):
+    main(["report", str(tmp_path), "--stats", "min,max,stddev,coeffvar,bmean95"])
+    out = capsys.readouterr().out
+    for label in ("Min ", "Max ", "Stddev ", "CoeffVar ", "BAmean.95 ", "HStddev ", "BHmean.95 "):
+        assert label in out
+    with pytest.raises(SystemExit):
+        main(["report", str(tmp_path), "--stats", "min,mode"])
+    assert "unknown statistic" in capsys.readouterr().err

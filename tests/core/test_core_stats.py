@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -141,3 +143,105 @@ def test_group_moments():
     assert mean.tolist() == [2.0, 10.0, 5.0]
     assert var[0] == pytest.approx(1.0)
     assert np.isnan(var[1])
+
+
+# -- per-iteration values, mmtests' spread, the U test's shift, the joint bootstrap -----------
+
+
+def test_iteration_means_and_medians_against_numpy_and_scipy():
+    rng = np.random.default_rng(5)
+    its = [rng.uniform(1, 10, n) for n in (1, 2, 5, 5, 8)]
+    values = np.concatenate(its)
+    counts = np.array([len(x) for x in its])
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    hmean = np.array([False, True, False, True, False])
+    means = stats.iteration_means(values, starts, counts, hmean)
+    want = [sps.hmean(x) if h else x.mean() for x, h in zip(its, hmean, strict=True)]
+    assert means == pytest.approx(want, rel=1e-12)
+    assert stats.iteration_medians(values, starts, counts) == pytest.approx(
+        [np.median(x) for x in its], rel=1e-12
+    )
+
+
+def test_the_subselection_median_carries_an_outlier_the_median_does_not():
+    # The issue's example: [100, 100, 100, 100, 300] -> 150 by subselection, mean 140.
+    x = np.array([100.0, 100, 100, 100, 300])
+    one = (np.array([0]), np.array([5]), np.array([False]))
+    sub = stats.iteration_values(x, one[0], one[1], one[2], 100, 0)[0]
+    assert sub == pytest.approx(150.0)
+    assert stats.iteration_means(x, *one)[0] == pytest.approx(140.0)
+    assert stats.iteration_medians(x, one[0], one[1])[0] == 100.0
+
+
+def _harmonic_sd(x):
+    """Stat.pm's harmonic SD, written as a plain loop."""
+    hm = len(x) / sum(1 / v for v in x)
+    diff = sum((1 / v - 1 / hm) ** 2 for v in x)
+    return math.sqrt(diff * hm**4 / len(x))
+
+
+def test_pooled_spread_as_stat_pm_computes_it():
+    rng = np.random.default_rng(2)
+    groups = [rng.uniform(5, 9, n) for n in (7, 20, 1, 40)]
+    hmean = np.array([False, True, False, True])
+    higher = np.array([False, True, False, True])
+    counts = np.array([len(g) for g in groups])
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    got = stats.pooled_spread(
+        np.concatenate([np.sort(g) for g in groups]), starts, counts, hmean, higher
+    )
+    for i, g in enumerate(groups):
+        best = sorted(g, reverse=bool(higher[i]))
+        keep = best[: max(1, int(len(g) * 95 / 100))]
+        if hmean[i]:
+            mean, sd, bmean = sps.hmean(g), _harmonic_sd(g), sps.hmean(keep)
+        else:
+            mean, sd, bmean = (
+                np.mean(g),
+                (np.std(g, ddof=1) if len(g) > 1 else np.nan),
+                np.mean(keep),
+            )
+        assert got["mean"][i] == pytest.approx(mean, rel=1e-12)
+        assert got["min"][i] == min(g) and got["max"][i] == max(g)
+        assert got["bmean95"][i] == pytest.approx(bmean, rel=1e-12)
+        if len(g) > 1:
+            assert got["sd"][i] == pytest.approx(sd, rel=1e-10)
+            assert got["coeffvar"][i] == pytest.approx(100 * sd / mean, rel=1e-10)
+        else:
+            assert np.isnan(got["sd"][i])
+
+
+def test_cidiff_by_hand():
+    z = sps.norm.ppf(0.975)
+    got = stats.cidiff(np.array([12.0]), np.array([0.5]), np.array([10.0]), np.array([0.25]))
+    assert got[0] == pytest.approx((10 - 12) / (z * 0.25 + z * 0.5))
+    # Both spreads zero: the plain difference (Compare.pm's rule).
+    assert stats.cidiff(np.array([3.0]), np.array([0.0]), np.array([1.0]), np.array([0.0]))[0] == -2
+
+
+def test_hodges_lehmann_against_all_pairwise_differences():
+    rng = np.random.default_rng(9)
+    xs = [np.sort(rng.normal(10, 1, n)) for n in (3, 8, 40, 150)]
+    ys = [np.sort(rng.normal(9, 1, n)) for n in (4, 8, 60, 150)]
+    flat = np.concatenate(xs + ys)
+    n = np.array([len(a) for a in xs + ys])
+    start = np.r_[0, np.cumsum(n)[:-1]]
+    shift, exact = stats.hodges_lehmann(flat, start[:4], n[:4], start[4:], n[4:], max_pairs=5000)
+    for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
+        if len(x) * len(y) <= 5000:
+            assert exact[i]
+            assert shift[i] == pytest.approx(np.median(np.subtract.outer(x, y)), rel=1e-12)
+        else:  # too many pairs: the difference of the medians
+            assert not exact[i]
+            assert shift[i] == pytest.approx(np.median(x) - np.median(y), rel=1e-12)
+
+
+def test_joint_weights_are_draws_with_replacement():
+    rng = np.random.default_rng(0)
+    w = stats.joint_weights(5, 2000, rng)
+    assert w.shape == (2000, 5) and (w.sum(axis=1) == 5).all()
+    assert w.mean() == pytest.approx(1.0, abs=0.05)
+    y = np.array([[1.0, 2.0], [3.0, 0.0]])
+    present = np.array([[1.0, 1.0], [1.0, 0.0]])
+    got = stats.resampled_means(y, present, np.array([[2.0, 0.0], [1.0, 1.0]]))
+    assert got[0].tolist() == [1.0, 2.0] and got[1].tolist() == [2.0, 2.0]

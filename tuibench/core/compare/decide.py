@@ -16,7 +16,7 @@ def gain_expr() -> pl.Expr:
         pl.when(better == "higher")
         .then(pl.col("change"))
         .when(better == "lower")
-        .then(0.0 - pl.col("change"))  # not -0.0 on the reference row
+        .then(pl.when(pl.col("change") == 0).then(0.0).otherwise(-pl.col("change")))
         .otherwise(None)
         .alias("gain")
     )

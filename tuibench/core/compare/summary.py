@@ -76,12 +76,13 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
     pairs = pl.concat(
         [
             sig.join(earlier.drop("nzh"), on=["benchmark", "keys", "zh"], suffix="_o"),
+            # The reciprocal: this metric's z is minus the other's.
             sig.join(
-                earlier.drop("zh").rename({"nzh": "zh"}),
+                earlier.drop("nzh"),
                 left_on=["benchmark", "keys", "nzh"],
                 right_on=["benchmark", "keys", "zh"],
                 suffix="_o",
-            ).select(pl.exclude("zh_o")),
+            ),
         ],
         how="diagonal",
     ).filter(pl.col("order_o") < pl.col("order"))
