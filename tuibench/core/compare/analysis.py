@@ -356,11 +356,12 @@ class Analysis:
         self, raw_values: np.ndarray, raw_group: np.ndarray, ng: int, keys: pl.DataFrame
     ) -> dict[str, np.ndarray]:
         """mmtests' statistics of every group's pooled samples (all of them, untrimmed)."""
-        order = np.lexsort((raw_values, raw_group))
+        # Samples are in group order already (group ids never decrease along them).
         counts = np.bincount(raw_group, minlength=ng).astype(np.int64)
         starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if ng else counts
         higher = (keys["better"] == "higher").fill_null(False).to_numpy()
-        return stats.pooled_spread(raw_values[order], starts, counts, self._hmean_g, higher)
+        ordered = stats.sort_within(raw_values, starts, counts)
+        return stats.pooled_spread(ordered, starts, counts, self._hmean_g, higher)
 
     # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
     def _pairs(self) -> None:
@@ -387,8 +388,7 @@ class Analysis:
         self._utest_p: dict[int, np.ndarray] = {}
         self._pooled = self._ranked.n
         # Every row's samples, sorted within the row: medians and the U test's shift.
-        row = np.repeat(np.arange(ng), counts)
-        self._sorted = pooled[np.lexsort((pooled, row))]
+        self._sorted = stats.sort_within(pooled, new_starts, counts)
         self._row_start, self._row_n = new_starts, counts
 
     def _utest_against(self, r: int) -> np.ndarray:

@@ -14,7 +14,7 @@ The method (DESIGN.md, "Statistics"):
    rate (`fdr`), iterations needed (`power`), noise (`tukey`, `variance`).
 """
 
-from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK
+from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, sort_within
 from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
@@ -90,6 +90,7 @@ __all__ = [
     "relative_sd",
     "resampled_means",
     "selection_matrix",
+    "sort_within",
     "subset_size",
     "t_interval",
     "t_quantile",
