@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import numpy as np
 import polars as pl
 
 from tuibench.core.config import Override, infer_better, read_config
-from tuibench.core.discover import discover, display_path
-from tuibench.core.formats import read_file
+from tuibench.core.discover import Unit, discover, display_path
+from tuibench.core.formats import native, read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
     NOTES_SCHEMA,
@@ -23,6 +24,7 @@ from tuibench.core.model import (
     natural_key,
 )
 from tuibench.core.problems import Problem
+from tuibench.core.small_files import Batch, SmallFiles
 from tuibench.core.units import common_unit
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
@@ -39,17 +41,17 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     overrides = read_config(found.config, problems)
     systems = {s.name: s for s in found.systems}
     frames: list[pl.DataFrame] = []
-    files: list[FileRecord] = []
+    files: list[FileRecord] = [None] * len(found.units)  # type: ignore[list-item]
+    own_problems: list[list[Problem]] = [[] for _ in found.units]  # per file, in file order
     listed: dict[str, int] = {}  # systems a file lists in a meaningful order -> position
     delegated: set[str] = set()  # folder systems whose files name their own systems
     notes: list[pl.DataFrame] = []
 
-    for i, unit in enumerate(found.units):
-        if progress:
-            progress(i, len(found.units), str(unit.path))
+    def read_one(i: int, unit: Unit) -> None:
+        own = own_problems[i]
         result = read_file(unit.path)
         result.problems = _shown(result.problems)
-        problems.extend(result.problems)
+        own.extend(result.problems)
         frame = result.frame
         default_system = unit.system
         if "system" in frame.columns and frame["system"].null_count() < frame.height:
@@ -57,12 +59,12 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         elif default_system is not None:
             frame = frame.with_columns(pl.lit(default_system, pl.String).alias("system"))
         elif frame.height:
-            name = _lone_file_system(unit.path, problems)
+            name = _lone_file_system(unit.path, own)
             frame = frame.with_columns(pl.lit(name, pl.String).alias("system"))
         else:
             frame = frame.with_columns(pl.lit(None, pl.String).alias("system"))
         if frame["system"].null_count():
-            problems.append(
+            own.append(
                 Problem(
                     str(unit.path),
                     "rows without a system: this file sits "
@@ -95,18 +97,31 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
             system_label = default_system
         else:  # the rows name their systems (a multi-run file): list them, in file order
             system_label = ", ".join(result.systems or sorted(named))
-        files.append(
-            FileRecord(
-                display_path(unit.path),
-                system_label,
-                result.format or "unknown",
-                0,
-                0,
-                0,
-                0,
-                list(result.problems),
-            )
+        files[i] = FileRecord(
+            display_path(unit.path),
+            system_label,
+            result.format or "unknown",
+            0,
+            0,
+            0,
+            0,
+            list(result.problems),
         )
+
+    small = SmallFiles()
+    for i, unit in enumerate(found.units):
+        if progress:
+            progress(i, len(found.units), str(unit.path))
+        if not small.take(i, unit):
+            read_one(i, unit)
+    batches, leftovers = small.parse()
+    for i, unit in leftovers:  # a group polars could not parse as one: file by file
+        read_one(i, unit)
+    for batch in batches:
+        frames.append(_add_batch(batch, systems, delegated, files, own_problems))
+    if batches or leftovers:
+        frames = _in_file_order(frames)
+    problems.extend(p for own in own_problems for p in own)
     if progress:
         progress(len(found.units), len(found.units), "")
 
@@ -133,6 +148,49 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         root=found.root,
         notes=_notes(notes),
     )
+
+
+def _add_batch(
+    batch: Batch,
+    systems: dict[str, SystemInfo],
+    delegated: set[str],
+    files: list[FileRecord],
+    own_problems: list[list[Problem]],
+) -> pl.DataFrame:
+    """Record a batch of small native files as `read_one` records each file."""
+    units = dict(zip(batch.index, batch.units, strict=True))
+    labels: dict[int, str] = {}
+    if batch.others:  # files whose rows name systems other than their folder's
+        named = (
+            batch.frame.filter(pl.col("_file").is_in(batch.others))
+            .group_by("_file")
+            .agg(pl.col("system").unique().sort())
+            .sort("_file")
+        )
+        for i, names in named.iter_rows():
+            labels[i] = ", ".join(names)
+            delegated.add(units[i].system)
+            for name in names:
+                if name not in systems:
+                    systems[name] = SystemInfo(name=name, path=str(units[i].path))
+    for k, (i, unit) in enumerate(units.items()):
+        own = _shown(batch.problems[k])
+        own_problems[i].extend(own)
+        files[i] = FileRecord(
+            display_path(unit.path), labels.get(i, unit.system), native.NAME, 0, 0, 0, 0, own
+        )
+    return batch.frame
+
+
+def _in_file_order(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
+    """Frames whose rows are in file order, as reading the files one by one gives them
+    (files of one iteration then pool their samples in the same order)."""
+    spans = sorted(
+        (f["_file"].min(), f["_file"].max(), k) for k, f in enumerate(frames) if f.height
+    )
+    if all(a[1] < b[0] for a, b in itertools.pairwise(spans)):
+        return [frames[k] for *_, k in spans]
+    return [pl.concat(frames, how="diagonal_relaxed").sort("_file", maintain_order=True)]
 
 
 def _shown(problems: list[Problem]) -> list[Problem]:

@@ -69,13 +69,16 @@ def read_head(path: Path) -> bytes:
 _COMPRESSED = {b"\x1f\x8b": "gzip", ZSTD_MAGIC: "zstd", XZ_MAGIC: "xz"}
 
 
+_CONTROL = bytes([*range(9), *range(14, 32)])  # control bytes other than tab and line ends
+
+
 def _looks_binary(head: bytes) -> bool:
     if b"\x00" in head:
         return True
     sample = head[:4096]
     if not sample:
         return False
-    bad = sum(1 for b in sample if b < 9 or 13 < b < 32)
+    bad = len(sample) - len(sample.translate(None, _CONTROL))
     return bad / len(sample) > 0.05
 
 

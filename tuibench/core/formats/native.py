@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from tuibench.core.formats.base import (
@@ -168,27 +169,30 @@ def _validate(
         )
         return ReadResult(empty_frame(), problems, global_iterations=True)
 
+    frame, bad_rows = _checked(raw, first_line)
+    problems.extend(_bad_row_problems([path], bad_rows)[0])
+    if "system" in frame.columns and frame["system"].null_count() == frame.height:
+        frame = frame.drop("system")
+    return ReadResult(frame, problems, global_iterations=True)
+
+
+def _checked(raw: pl.DataFrame, first_line: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The usable rows in the reader's columns (plus `system` and `__file` when present),
+    and the bad rows with their `__line` and each column as read (`__x`)."""
     # One boolean mask over all rows, computed without copying the columns: at 10^7 rows a
     # copy per check is most of the load time. Readable reasons only for the bad rows.
     cols = {c: _clean(raw, c) for c in (*REQUIRED, *OPTIONAL) if c in raw.columns}
     bad = _bad_mask(raw, cols)
     n_bad = int(raw.select(bad.sum()).item() or 0)
+    bad_rows = pl.DataFrame()
     if n_bad:
         if "__line" in raw.columns:
             line_no = pl.col("__line").cast(pl.Int64)
         else:
             line_no = pl.int_range(first_line, first_line + pl.len(), dtype=pl.Int64)
-        shown = raw.with_columns(
+        bad_rows = raw.with_columns(
             line_no.alias("__line"), *(e.alias(f"__{c}") for c, e in cols.items())
-        )
-        for row in shown.filter(bad).head(MAX_LISTED).iter_rows(named=True):
-            problems.append(Problem(str(path), f"row skipped: {_reason(row)}", line=row["__line"]))
-        if n_bad > MAX_LISTED:
-            problems.append(
-                Problem(
-                    str(path), f"{n_bad - MAX_LISTED} more bad rows skipped (same kinds of errors)"
-                )
-            )
+        ).filter(bad)
         raw = raw.filter(~bad)
     exprs = [
         cols[c].alias(c) if c in cols else pl.lit(None, READER_SCHEMA[c]).alias(c)
@@ -196,10 +200,71 @@ def _validate(
     ]
     if "system" in cols:
         exprs.append(cols["system"].alias("system"))
-    frame = raw.select(exprs).cast(READER_SCHEMA)
-    if "system" in frame.columns and frame["system"].null_count() == frame.height:
-        frame = frame.drop("system")
-    return ReadResult(frame, problems, global_iterations=True)
+    if "__file" in raw.columns:
+        exprs.append(pl.col("__file"))
+    return raw.select(exprs).cast(READER_SCHEMA), bad_rows
+
+
+def _bad_row_problems(paths: list[Path], bad_rows: pl.DataFrame) -> list[list[Problem]]:
+    """Per file: its first MAX_LISTED bad rows in words, then how many more were skipped."""
+    out: list[list[Problem]] = [[] for _ in paths]
+    if bad_rows.is_empty():
+        return out
+    if "__file" not in bad_rows.columns:
+        bad_rows = bad_rows.with_columns(pl.lit(0, pl.Int64).alias("__file"))
+    first = bad_rows.filter(pl.int_range(pl.len()).over("__file") < MAX_LISTED)
+    for row in first.iter_rows(named=True):
+        path = str(paths[row["__file"]])
+        out[row["__file"]].append(Problem(path, f"row skipped: {_reason(row)}", line=row["__line"]))
+    for f, n in bad_rows.group_by("__file").len().iter_rows():
+        if n > MAX_LISTED:
+            out[f].append(
+                Problem(
+                    str(paths[f]), f"{n - MAX_LISTED} more bad rows skipped (same kinds of errors)"
+                )
+            )
+    return out
+
+
+def read_many(
+    paths: list[Path], header: str, bodies: list[bytes]
+) -> tuple[pl.DataFrame, list[list[Problem]]] | None:
+    """Small CSV/TSV files that share one header line (and hold no quotes and no blank
+    lines, so that each line is one row), parsed with one polars call: per file, polars
+    calls cost 1.5 ms, which is all of the time for 60,000 files of 20 rows.
+
+    The frame has the reader's columns, `system` when the header has it, and `__file` (the
+    position in `paths`); the problems are per file, as `read` gives them. None when the
+    files cannot be parsed as one: the caller reads them one by one."""
+    sep = _separator(header)
+    names = [c.strip().lower() for c in header.split(sep)] if sep else []
+    if not names or "" in names or len(set(names)) < len(names):
+        return None
+    counts = np.array([b.count(b"\n") for b in bodies], dtype=np.int64)
+    try:
+        raw = pl.read_csv(
+            b"".join(bodies),
+            has_header=False,
+            schema=dict.fromkeys(names, pl.String),
+            separator=sep,
+            truncate_ragged_lines=True,
+            quote_char=None,
+        )
+    except pl.exceptions.PolarsError:
+        return None
+    if raw.height != counts.sum():
+        return None
+    file_of_row = np.repeat(np.arange(len(bodies), dtype=np.int64), counts)
+    first_row = np.repeat(np.cumsum(counts) - counts, counts)
+    raw = raw.with_columns(
+        pl.Series("__file", file_of_row),
+        pl.Series("__line", np.arange(raw.height, dtype=np.int64) - first_row + 2),
+    )
+    frame, bad_rows = _checked(raw, 2)
+    problems = _bad_row_problems(paths, bad_rows)
+    for f in np.flatnonzero(counts == 0):
+        problems[f].append(Problem(str(paths[f]), "no data rows (only a header, or empty)"))
+    return frame, problems
 
 
 def _clean(df: pl.DataFrame, name: str) -> pl.Expr:
