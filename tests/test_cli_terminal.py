@@ -140,6 +140,17 @@ def test_ctrl_c_quits_cleanly(results):
     assert b"Traceback" not in term.out
 
 
+def test_ctrl_c_quits_from_a_text_field_too(results):
+    term = explorer(results)
+    term.wait_for(b"metric")
+    term.type(b"a")  # the alpha dialog: its text field would take ctrl+c as copy
+    term.wait_for(b"Significance level")
+    term.type(b"\x03")
+    code, _ = term.finish()
+    assert code == 0
+    term.assert_restored()
+
+
 def test_a_closed_terminal_ends_the_explorer(results):
     term = explorer(results)
     term.wait_for(b"metric")

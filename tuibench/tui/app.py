@@ -94,7 +94,11 @@ class FilterInput(Input):
 class TuibenchApp(Navigation, TypeAhead, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
-    BINDINGS = bindings(APP_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *bindings(APP_KEYS),
+        # ctrl+c quits from anywhere, also from a text field (whose own ctrl+c would copy)
+        Binding("ctrl+c", "quit", show=False, priority=True, id="tuibench.quit.anywhere"),
+    ]
     COMMANDS = App.COMMANDS | {TuibenchCommands}
 
     def __init__(
