@@ -393,7 +393,7 @@ def report(args: argparse.Namespace) -> int:
         text = report_json(cmp, rs.problems)
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
-    elif args.format in ("markdown", "latex"):
+    elif args.format in ("markdown", "latex", "html"):
         from tuibench.core.shareable import Shareable, render_shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)

@@ -239,3 +239,36 @@ async def test_copy_menu_tsv_and_row(make_app, loaded):
         await pilot.press("Y", "r")  # a group has no single row: said, nothing copied
         assert app.clipboard.splitlines() == lines
         assert "pick a metric" in notices(app)
+
+
+async def test_export_html_is_the_report_of_the_current_node(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, Node(("db",)))
+        await pilot.press("e")
+        dialog = app.screen
+        dialog.query_one("#export-path", Input).value = str(tmp_path / "db.html")
+        await pilot.pause()
+        assert dialog.query_one("#export-format", Select).value == "html"
+        await pilot.press("enter")
+        text = (tmp_path / "db.html").read_text()
+        assert text.startswith("<!doctype html>")
+        assert text.count('<figure id="m-') == 3  # db/read latency, db/read tps, db/write tps
+        assert "startup" not in text and "render" not in text
+        assert "the report as html" in notices(app)
+
+
+async def test_marked_html_needs_one_reference(make_app, loaded, tmp_path):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("space", "right_square_bracket", "space")
+        await pilot.press("m", "e")
+        dialog = app.screen
+        dialog.query_one("#export-path", Input).value = str(tmp_path / "m.html")
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.screen is dialog and not (tmp_path / "m.html").exists()
+        assert "different references" in error_of(dialog)

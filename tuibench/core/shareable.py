@@ -63,6 +63,10 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
     items = items if isinstance(items, list) else [items]
     if fmt in ("csv", "tsv"):
         return _stacked_rows(items, fmt)
+    if fmt == "html":
+        from tuibench.core.html_report import html_report
+
+        return html_report(merged(items))
     if fmt == "json":
         import json
 
@@ -74,7 +78,7 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
         untitled = dataclasses.replace(first, title="")
         lead = _title(first.title, fmt) + _lead(system_lines(s.cmp), fmt)
         parts.append(lead + render([untitled, *rest], fmt))
-    return "\n\n".join(parts) if fmt not in ("text", "html") else "\n".join(parts)
+    return "\n\n".join(parts) if fmt != "text" else "\n".join(parts)
 
 
 def _stacked_rows(items: list[Shareable], fmt: str) -> str:
@@ -109,10 +113,7 @@ def _title(title: str, fmt: str) -> str:
         return f"**{_md(printable(title))}**\n\n"
     if fmt == "latex":
         return f"% {printable(title)}\n"
-    if fmt == "html":
-        import html
 
-        return f"<h2>{html.escape(printable(title))}</h2>\n"
     return f"{printable(title)}\n\n"
 
 
@@ -123,10 +124,7 @@ def _lead(lines: list[str], fmt: str) -> str:
         return "".join(f"{_md(line)}  \n" for line in lines) + "\n"
     if fmt == "latex":
         return "".join(f"% {line}\n" for line in lines)
-    if fmt == "html":
-        import html
 
-        return "".join(f"<p>{html.escape(line)}</p>\n" for line in lines)
     return "\n".join(lines) + "\n\n"
 
 
@@ -152,24 +150,38 @@ def system_lines(cmp: Comparison) -> list[str]:
 
 
 # -- the long table -----------------------------------------------------------------------------
-def gain_cell(r: dict) -> str:
-    """The gain (positive = better) with its 95 % interval; the change when the direction is
-    unknown: `+4.8% [+3.5%, +6.1%]`."""
+def gain_value(r: dict, percent: str = "gain") -> float | None:
+    """The row's size as a fraction: the gain (positive = better) by default, the signed
+    change with percent="change" or where the direction is unknown."""
+    ratio = r["ratio"]
+    if ratio is None or not math.isfinite(ratio):
+        return None
+    flip = percent == "gain" and r["better"] == "lower"
+    return (1 - ratio) if flip else (ratio - 1)
+
+
+def gain_cell(r: dict, percent: str = "gain") -> str:
+    """The size with its 95 % interval: `+4.8% [+3.5%, +6.1%]`."""
     ratio, lo, hi = r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"]
     if ratio is None or not math.isfinite(ratio):
         return "n/a"
-    sign = -1.0 if r["better"] == "lower" else 1.0
-    ends = sorted(sign * (v - 1) for v in (lo, hi) if v is not None and math.isfinite(v))
-    spread = max([abs(ratio - 1), *(abs(e) for e in ends)])
+    flip = percent == "gain" and r["better"] == "lower"
+    ends = [v for v in (lo, hi) if v is not None and math.isfinite(v)]
+    spread = max(abs(v - 1) for v in [ratio, *ends])
     decimals = 2 if spread < 0.01 else 1
-    centre = fmt_pct(sign * (ratio - 1), decimals)
+
+    def size(x: float) -> str:
+        return fmt_pct((1 - x) if flip else (x - 1), decimals)
+
+    mark = "" if r["better"] in ("lower", "higher") else "?"
     if len(ends) < 2:
-        return f"{centre} [unbounded]"
-    return f"{centre} [{fmt_pct(ends[0], decimals)}, {fmt_pct(ends[1], decimals)}]"
+        return f"{mark}{size(ratio)} [unbounded]"
+    a, b = (hi, lo) if flip else (lo, hi)
+    return f"{mark}{size(ratio)} [{size(a)}, {size(b)}]"
 
 
-def gain_label(cmp: Comparison) -> str:
-    return "gain [95% CI]"
+def size_label(percent: str = "gain") -> str:
+    return "gain" if percent == "gain" else "change"
 
 
 def changes_table(cmp: Comparison, title: str = "") -> Table:
@@ -190,7 +202,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
                 r["system"],
                 f"{centre} {unit}".strip() + (f" {half}" if half else ""),
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
-                "" if ref else gain_cell(r),
+                "" if ref else gain_cell(r, _percent(cmp)),
                 "" if ref else fmt_p(r[p_key]),
                 r["verdict"],
             ]
@@ -208,7 +220,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
             "system",
             "centre ±95%",
             "mean",
-            gain_label(cmp),
+            f"{size_label(_percent(cmp))} [95% CI]",
             p_head,
             "verdict",
         ],
@@ -226,10 +238,16 @@ def changes_notes(cmp: Comparison) -> list[str]:
         if cmp.fdr
         else "Welch's t-test across iterations"
     )
+    if _percent(cmp) == "gain":
+        size = (
+            "gain: how much better the system is than the reference (positive = better; the "
+            "signed change, marked ?, where the direction is unknown)"
+        )
+    else:
+        size = "change: the signed change of the centre (positive = a bigger number)"
     notes = [
-        f"Reference: {cmp.reference}. gain: how much better the system is than the reference "
-        "(positive = better; the signed change where the direction is unknown), with its 95% "
-        f"interval (Fieller). p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
+        f"Reference: {printable(cmp.reference)}. {size}, with its 95% interval (Fieller). "
+        f"p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
         "centre ±95%: the centre (Amean: arithmetic mean; Hmean: harmonic mean, for rates) "
         "and half its 95% interval, relative to it.",
     ]
@@ -250,9 +268,11 @@ def row_sentence(r: dict, cmp: Comparison) -> str:
     if r["is_reference"]:
         return f"{name}: {system} is the reference, centre {fmt_num(r['center'])}{unit}"
     p_name = "p (BH)" if cmp.fdr else "p Welch"
+    p = fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"])
+    percent = _percent(cmp)
     return (
         f"{name}: {system} vs {reference}: {r['verdict']}, "
-        f"gain {gain_cell(r)}, {p_name} {fmt_p(r['p_adjusted' if cmp.fdr else 'p_welch'])} "
+        f"{size_label(percent)} {gain_cell(r, percent)}, {p_name} {p} "
         f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
         f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
     )
@@ -271,3 +291,8 @@ def row_sentences(cmp: Comparison) -> str:
     """Every non-reference row of `cmp` (one metric) as a sentence, one per line."""
     rows = [r for r in cmp.rows.iter_rows(named=True) if not r["is_reference"]]
     return "".join(row_sentence(r, cmp) + "\n" for r in rows)
+
+
+def _percent(cmp: Comparison) -> str:
+    """Gain (the default) or change: as the comparison was asked to show sizes."""
+    return getattr(cmp, "percent", "gain")
