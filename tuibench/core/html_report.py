@@ -34,8 +34,8 @@ from tuibench.core.answer import (
 )
 from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.compare import Comparison
-from tuibench.core.shareable import Shareable, gain_cell, gain_value, size_label
-from tuibench.core.tables import MEAN_LABEL, fmt_num, fmt_p
+from tuibench.core.shareable import Shareable, gain_cell, gain_value
+from tuibench.core.tables import MEAN_LABEL, fmt_num, fmt_p, size_word
 from tuibench.core.text import printable
 
 MAX_PLOTS = 300  # SVG plots per page: enough to read, small enough to open quickly
@@ -45,6 +45,12 @@ CSP = (
     "img-src data:; base-uri 'none'; form-action 'none'"
 )
 VERDICT_GLYPH = GLYPH | {"reference": "●"}
+ITERATION_VALUE = {
+    "subselection": "median of the means of random subsets of its samples (mmtests' method)",
+    "mean": "the mean of its samples",
+    "median": "the median of its samples",
+    "trimmed": "the mean of its samples inside the 1.5 IQR Tukey fences",
+}
 
 
 def esc(s: object) -> str:
@@ -134,7 +140,7 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
 # -- the page -------------------------------------------------------------------------------
 def html_report(share: Shareable, generated: datetime | None = None) -> str:
     cmp = share.cmp
-    percent = getattr(cmp, "percent", "gain")
+    percent = cmp.percent
     answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM)
     metrics = _metrics(cmp)
     with_plot, plot_note = plotted(metrics, answer)
@@ -185,7 +191,12 @@ def _header(share: Shareable, title: str, when: str) -> str:
             "practical threshold",
             esc(f"±{cmp.threshold:g}%") if cmp.threshold is not None else "off",
         ),
-        ("outliers", "trimmed (Tukey fences per iteration)" if cmp.trim_outliers else "kept"),
+        ("iteration value", esc(ITERATION_VALUE.get(cmp.iteration_value, cmp.iteration_value))),
+        (
+            "single iterations",
+            "trusted like any other" if cmp.trust_single_iteration else "never worse or better",
+        ),
+        ("sizes", "gain (positive = better)" if cmp.percent == "gain" else "signed change"),
         *((esc(k), esc(v)) for k, v in share.facts),
         ("written", esc(when)),
         ("tuibench", esc(_version())),
@@ -300,7 +311,7 @@ def _table_section(
     heads = []
     for i, (name, kind) in enumerate(COLUMNS):
         if name == "size":
-            name = f"{size_label(percent)} [95% CI]"
+            name = f"{size_word(percent)} [95% CI]"
         if name == "p":
             name = "p (BH)" if cmp.fdr else "p Welch"
         heads.append(

@@ -25,8 +25,10 @@ from tuibench.core.tables import (
     fmt_half_width,
     fmt_num,
     fmt_p,
-    fmt_pct,
+    fmt_ratio_change,
+    oriented,
     rows_table,
+    size_word,
     system_summary_table,
 )
 from tuibench.core.text import printable
@@ -151,37 +153,18 @@ def system_lines(cmp: Comparison) -> list[str]:
 
 # -- the long table -----------------------------------------------------------------------------
 def gain_value(r: dict, percent: str = "gain") -> float | None:
-    """The row's size as a fraction: the gain (positive = better) by default, the signed
-    change with percent="change" or where the direction is unknown."""
+    """The row's size as a fraction, in the table's convention (`tables.oriented`): the gain
+    by default, the signed change with percent="change" or where the direction is unknown."""
     ratio = r["ratio"]
     if ratio is None or not math.isfinite(ratio):
         return None
-    flip = percent == "gain" and r["better"] == "lower"
-    return (1 - ratio) if flip else (ratio - 1)
+    return oriented(ratio - 1, r["better"], percent)
 
 
 def gain_cell(r: dict, percent: str = "gain") -> str:
-    """The size with its 95 % interval: `+4.8% [+3.5%, +6.1%]`."""
-    ratio, lo, hi = r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"]
-    if ratio is None or not math.isfinite(ratio):
-        return "n/a"
-    flip = percent == "gain" and r["better"] == "lower"
-    ends = [v for v in (lo, hi) if v is not None and math.isfinite(v)]
-    spread = max(abs(v - 1) for v in [ratio, *ends])
-    decimals = 2 if spread < 0.01 else 1
-
-    def size(x: float) -> str:
-        return fmt_pct((1 - x) if flip else (x - 1), decimals)
-
-    mark = "" if r["better"] in ("lower", "higher") else "?"
-    if len(ends) < 2:
-        return f"{mark}{size(ratio)} [unbounded]"
-    a, b = (hi, lo) if flip else (lo, hi)
-    return f"{mark}{size(ratio)} [{size(a)}, {size(b)}]"
-
-
-def size_label(percent: str = "gain") -> str:
-    return "gain" if percent == "gain" else "change"
+    """The size with its 95 % interval: `+4.8% [+3.5%, +6.1%]` (`?` marks an unknown
+    direction, whose size is the signed change)."""
+    return fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], percent)
 
 
 def changes_table(cmp: Comparison, title: str = "") -> Table:
@@ -202,7 +185,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
                 r["system"],
                 f"{centre} {unit}".strip() + (f" {half}" if half else ""),
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
-                "" if ref else gain_cell(r, _percent(cmp)),
+                "" if ref else gain_cell(r, cmp.percent),
                 "" if ref else fmt_p(r[p_key]),
                 r["verdict"],
             ]
@@ -220,7 +203,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
             "system",
             "centre ±95%",
             "mean",
-            f"{size_label(_percent(cmp))} [95% CI]",
+            f"{size_word(cmp.percent)} [95% CI]",
             p_head,
             "verdict",
         ],
@@ -238,7 +221,7 @@ def changes_notes(cmp: Comparison) -> list[str]:
         if cmp.fdr
         else "Welch's t-test across iterations"
     )
-    if _percent(cmp) == "gain":
+    if cmp.percent == "gain":
         size = (
             "gain: how much better the system is than the reference (positive = better; the "
             "signed change, marked ?, where the direction is unknown)"
@@ -269,10 +252,10 @@ def row_sentence(r: dict, cmp: Comparison) -> str:
         return f"{name}: {system} is the reference, centre {fmt_num(r['center'])}{unit}"
     p_name = "p (BH)" if cmp.fdr else "p Welch"
     p = fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"])
-    percent = _percent(cmp)
+    percent = cmp.percent
     return (
         f"{name}: {system} vs {reference}: {r['verdict']}, "
-        f"{size_label(percent)} {gain_cell(r, percent)}, {p_name} {p} "
+        f"{size_word(percent)} {gain_cell(r, percent)}, {p_name} {p} "
         f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
         f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
     )
@@ -291,8 +274,3 @@ def row_sentences(cmp: Comparison) -> str:
     """Every non-reference row of `cmp` (one metric) as a sentence, one per line."""
     rows = [r for r in cmp.rows.iter_rows(named=True) if not r["is_reference"]]
     return "".join(row_sentence(r, cmp) + "\n" for r in rows)
-
-
-def _percent(cmp: Comparison) -> str:
-    """Gain (the default) or change: as the comparison was asked to show sizes."""
-    return getattr(cmp, "percent", "gain")
