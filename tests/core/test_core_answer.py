@@ -13,7 +13,6 @@ from tuibench.core.answer import (
     build_answer,
     change_text,
     counts_text,
-    gain_expr,
 )
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.load import load
@@ -147,13 +146,6 @@ def test_limit_keeps_the_worst_and_counts_the_rest(comparison):
         assert b.more == a.listed_total - len(b.changes)
 
 
-def test_gain_expr_follows_the_direction():
-    frame = pl.DataFrame(
-        {"change": [0.1, 0.1, 0.1, -0.2], "better": ["higher", "lower", None, "lower"]}
-    )
-    assert frame.select(gain_expr()).to_series().to_list() == [0.1, -0.1, None, 0.2]
-
-
 def hand_comparison(rows: list[dict]) -> Comparison:
     """A comparison built from a few rows by hand (base is the reference)."""
     frame = pl.DataFrame(rows, infer_schema_length=None)
@@ -171,6 +163,10 @@ def row(metric, system, better, change, verdict, significant, iterations=3, p=0.
         "is_reference": ref,
         "iterations": iterations,
         "change": 0.0 if ref else change,
+        "gain": None
+        if better is None
+        else (0.0 if ref else change * (1 if better == "higher" else -1)),
+        "single_iteration": iterations == 1,
         "ratio": 1.0 if ref else 1 + change,
         "ratio_ci_low": None if ref else 1 + change - 0.01,
         "ratio_ci_high": None if ref else 1 + change + 0.01,
@@ -185,7 +181,7 @@ def test_unknown_direction_and_single_iteration_counted_apart():
     rows = []
     for metric, better, change, verdict, sig, its in [
         ("a", "lower", 0.2, "worse", True, 3),
-        ("b", None, 0.3, "worse", True, 3),  # direction unknown: never called worse
+        ("b", None, 0.3, "changed", True, 3),  # direction unknown: never called worse
         ("c", "higher", 0.0, "same", False, 1),  # one iteration on this side
         ("d", "lower", -0.1, "better", True, 3),
     ]:
@@ -193,7 +189,8 @@ def test_unknown_direction_and_single_iteration_counted_apart():
         rows.append(row(metric, "new", better, change, verdict, sig, its))
     answer = build_answer(hand_comparison(rows))
     (a,) = answer.systems
-    assert (a.worse, a.better, a.same, a.unknown, a.single_iteration) == (1, 1, 1, 1, 1)
+    # the single-iteration metric is not counted as the same (not trusted by default)
+    assert (a.worse, a.better, a.same, a.unknown, a.single_iteration) == (1, 1, 0, 1, 1)
     assert [(c.metric, c.verdict) for c in a.changes] == [
         ("a", "worse"),
         ("b", "changed"),
@@ -203,7 +200,8 @@ def test_unknown_direction_and_single_iteration_counted_apart():
     assert unknown.size is None and unknown.low is None  # no gain without a direction
     text = counts_text(a, answer.reference)
     assert text == (
-        "new vs base: ▼1 worse · ▲1 better · 1 same · 1 of unknown direction · 1 from one iteration"
+        "new vs base: ▼1 worse · ▲1 better · 0 same · 1 of unknown direction · "
+        "1 from one iteration, not counted"
     )
     assert change_text(a.changes[0]) == "▼ b a  -20.0% [-21.0%, -19.0%]  p 0.010  worse"
 

@@ -60,7 +60,8 @@ class SystemAnswer:
     same: int
     other: int  # inconclusive under a threshold, or no reference value
     unknown: int  # direction unknown (no gain): counted apart
-    single_iteration: int  # of all compared metrics, those where a side has one iteration
+    single_iteration: int  # metrics where a side has one iteration
+    single_counted: bool  # whether those count as worse / better (--trust-single-iteration)
     geomean: float | None  # per-system summary: above 1 is better
     geomean_low: float | None
     geomean_high: float | None
@@ -82,20 +83,6 @@ class Answer:
     systems: list[SystemAnswer] = field(default_factory=list)  # best first
 
 
-def gain_expr() -> pl.Expr:
-    """Gain from the signed change and the direction: positive = better, null if unknown.
-
-    Until the comparison rows carry a `gain` column this is the one place that derives it.
-    """
-    return (
-        pl.when(pl.col("better") == "higher")
-        .then(pl.col("change"))
-        .when(pl.col("better") == "lower")
-        .then(-pl.col("change"))
-        .otherwise(None)
-    )
-
-
 def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
     """`_size`, `_low`, `_high`: gain or change with its 95 % interval (from the ratio's)."""
     lo, hi = pl.col("ratio_ci_low") - 1, pl.col("ratio_ci_high") - 1
@@ -103,56 +90,39 @@ def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
         size = pl.col("change")
         low, high = lo, hi
     else:
-        size = pl.col("gain") if "gain" in rows.columns else gain_expr()
+        size = pl.col("gain")
         higher, lower = pl.col("better") == "higher", pl.col("better") == "lower"
         low = pl.when(higher).then(lo).when(lower).then(-hi).otherwise(None)
         high = pl.when(higher).then(hi).when(lower).then(-lo).otherwise(None)
-    gain = pl.col("gain") if "gain" in rows.columns else gain_expr()
     return rows.with_columns(
-        gain.cast(pl.Float64).alias("_gain"),
+        pl.col("gain").cast(pl.Float64).alias("_gain"),
         size.cast(pl.Float64).alias("_size"),
         low.cast(pl.Float64).alias("_low"),
         high.cast(pl.Float64).alias("_high"),
     )
 
 
-def _single_expr(rows: pl.DataFrame) -> pl.Expr:
-    if "single_iteration" in rows.columns:
-        return pl.col("single_iteration").fill_null(False)
-    return (pl.col("iterations") == 1) | (pl.col("_ref_iterations") == 1)
-
-
-def _with_reference_iterations(rows: pl.DataFrame) -> pl.DataFrame:
-    if "single_iteration" in rows.columns:
-        return rows
-    ref = rows.filter(pl.col("is_reference")).select(
-        *METRIC, pl.col("iterations").alias("_ref_iterations")
-    )
-    return rows.join(ref, on=METRIC, how="left", maintain_order="left")
-
-
-def build_answer(cmp: Comparison, percent: str = "gain", limit: int | None = None) -> Answer:
+def build_answer(cmp: Comparison, percent: str | None = None, limit: int | None = None) -> Answer:
     """The answer of a comparison (already filtered as the caller wants it).
 
+    percent: "gain" or "change" (default: the comparison's own choice).
     limit: list at most this many changes per system (all when None); `listed_total` still
     counts them all.
     """
+    percent = percent or getattr(cmp, "percent", "gain")
     p_col = "p_adjusted" if cmp.fdr else "p_welch"
-    rows = _with_reference_iterations(cmp.rows).filter(~pl.col("is_reference"))
-    rows = _size_columns(rows, percent)
+    rows = _size_columns(cmp.rows.filter(~pl.col("is_reference")), percent)
     unknown = ~pl.col("better").is_in(["lower", "higher"]).fill_null(False)
-    # A significant change of unknown direction is "changed", whatever verdict it carries.
-    verdict = pl.when(unknown & pl.col("significant")).then(pl.lit("changed"))
-    verdict = verdict.otherwise(pl.col("verdict"))
-    rows = rows.with_columns(verdict.alias("verdict"))
+    single = pl.col("single_iteration").fill_null(False)
+    counted = cmp.counted()  # a side with one iteration counts only when trusted
     verdict = pl.col("verdict")
     counts = rows.group_by("system").agg(
-        ((verdict == "worse") & ~unknown).sum().alias("worse"),
-        ((verdict == "better") & ~unknown).sum().alias("better"),
-        (verdict.is_in(SAME) & ~unknown).sum().alias("same"),
-        (~verdict.is_in(["worse", "better", *SAME]) & ~unknown).sum().alias("other"),
+        ((verdict == "worse") & ~unknown & counted).sum().alias("worse"),
+        ((verdict == "better") & ~unknown & counted).sum().alias("better"),
+        (verdict.is_in(SAME) & ~unknown & counted).sum().alias("same"),
+        (~verdict.is_in(["worse", "better", *SAME]) & ~unknown & counted).sum().alias("other"),
         unknown.sum().alias("unknown"),
-        _single_expr(rows).sum().alias("single"),
+        single.sum().alias("single"),
     )
     by_system = {r["system"]: r for r in counts.iter_rows(named=True)}
     summary = {r["system"]: r for r in cmp.summary().iter_rows(named=True)}
@@ -167,7 +137,7 @@ def build_answer(cmp: Comparison, percent: str = "gain", limit: int | None = Non
         .then(-pl.col("_gain"))
         .otherwise(-pl.col("change").abs())
         .alias("_order"),
-        _single_expr(rows).alias("_single"),
+        single.alias("_single"),
     )
     listed = listed.sort(["system", "_group", "_order"], nulls_last=True, maintain_order=True)
     totals = dict(listed.group_by("system").agg(pl.len()).iter_rows())
@@ -197,6 +167,7 @@ def build_answer(cmp: Comparison, percent: str = "gain", limit: int | None = Non
                 other=int(c.get("other", 0)),
                 unknown=int(c.get("unknown", 0)),
                 single_iteration=int(c.get("single", 0)),
+                single_counted=bool(getattr(cmp, "trust_single_iteration", False)),
                 geomean=s.get("geomean_ratio"),
                 geomean_low=s.get("geomean_ci_low"),
                 geomean_high=s.get("geomean_ci_high"),
@@ -255,7 +226,8 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
     if a.unknown:
         parts.append(f"{a.unknown} of unknown direction")
     if a.single_iteration:
-        parts.append(f"{a.single_iteration} from one iteration")
+        apart = "" if a.single_counted else ", not counted"
+        parts.append(f"{a.single_iteration} from one iteration{apart}")
     return f"{printable(a.system)} vs {printable(reference)}: " + " · ".join(parts)
 
 

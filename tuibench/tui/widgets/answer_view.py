@@ -89,10 +89,11 @@ def _counts(a: SystemAnswer, palette: Palette) -> list:
         sep,
         (f"{a.same} same", None),
     ]
+    single = "from one iteration" + ("" if a.single_counted else ", not counted")
     for n, what in [
         (a.other, "undecided"),
         (a.unknown, "of unknown direction"),
-        (a.single_iteration, "from one iteration"),
+        (a.single_iteration, single),
     ]:
         if n:
             parts += [sep, (f"{n} {what}", palette.warning_style)]
