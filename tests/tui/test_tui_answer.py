@@ -196,3 +196,33 @@ def test_a_missing_path_fails_before_the_screen_is_taken(tmp_path, capsys):
     assert main([str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err
     assert "no such file or folder" in err and "nope" in err
+
+
+async def test_narrow_tables_are_compact_and_scroll_by_whole_columns(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(56, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("v")
+        table = app.main.query_one("#summary", TableView)
+        assert table.compact  # no Amean column, no (0.00%) for the reference
+        assert table._header[0] == "metric"
+        assert all("(" not in cell for cell in (row[1] for row in table._rows))
+        assert all(
+            row[2].split()[-1].endswith("%") or row[2].endswith(("*", "~", "?"))
+            for row in table._rows
+        )
+        header = "".join(seg.text for seg in table.render_line(0))
+        edges = table._edges()
+        for _ in range(len(edges)):
+            await pilot.press("l")
+            assert round(table.scroll_x) in edges  # never between two columns
+            line = "".join(seg.text for seg in table.render_line(1))
+            for cell in table._rows[0][table.fixed_columns :]:
+                # a number is shown whole or not at all
+                for part in cell.split():
+                    assert part in line or part[-4:] not in line
+        assert "more" in header or "→" in header  # columns off screen are announced
+        await pilot.press("l")
+        assert round(table.scroll_x) == table.max_scroll_x
+        last = "".join(seg.text for seg in table.render_line(0))
+        assert table._header[-1] in last  # the last system can be reached

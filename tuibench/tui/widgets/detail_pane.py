@@ -138,6 +138,8 @@ class DetailPane(VerticalScroll):
     def _set(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changes (an update costs a relayout)."""
         widget = self.query_one(selector, Static)
+        if selector == "#pane-title" and isinstance(content, Text):
+            content.no_wrap, content.overflow = True, "ellipsis"  # never broken inside a word
         if self._shown.get(selector) != content:
             self._shown[selector] = content
             widget.update(content)
@@ -228,6 +230,11 @@ class DetailPane(VerticalScroll):
         self.query_one("#systems", TableView).display = systems is not None
         self.query_one("#systems-heading", Static).display = systems is not None
         legend = list(table.notes)
+        legend.append(
+            "On a narrow screen a cell reads `value +x.x%*` (the star: significant), the "
+            "reference shows its value alone, and → counts the columns off screen (←/→ or "
+            "h/l scroll by whole columns)."
+        )
         if systems is not None:
             self._set("#systems-heading", printable(systems.title))
             self.query_one("#systems", TableView).show(systems, palette)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
@@ -19,6 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tuibench.core.text import printable
+from tuibench.tui.format import compact_cell, shorten_middle, text_width
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
 
@@ -77,6 +77,10 @@ class TableView(ScrollView, can_focus=False):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.table: Table | None = None
+        self._palette: Palette | None = None
+        self._compact = False
+        self._full: tuple = ([], [], [], set(), [])
+        self._short: tuple | None = None
         # (benchmark, metric) of each row, when the rows are metrics: they open them
         self.row_nodes: list[tuple[str, str]] | None = None
         self.cursor: int | None = None
@@ -102,30 +106,62 @@ class TableView(ScrollView, can_focus=False):
         if row_nodes:
             self.cursor = row_nodes.index(keep) if keep in row_nodes else 0
         self.table = table
-        self._header = [cell_text(c) for c in table.columns]
-        self._rows = [[cell_text(v) for v in row] for row in table.rows]
+        self._palette = palette
+        self._compact = False
+        self._full = self._layout(table, palette, compact=False)
+        self._short: tuple | None = None  # the compact layout, made when first needed
+        self._use(self._full)
+        self._fit_fixed_columns()
+        self.refresh(layout=True)
+
+    def _layout(self, table: Table, palette: Palette, compact: bool) -> tuple:
+        """(header, rows, styles, right-aligned columns, widths) of `table`.
+
+        Compact (the mmtests layout on a narrow screen): without the Amean/Hmean column and
+        the reference's `(0.00%)`, cells as `1395.0 -9.5%*`."""
+        header = [cell_text(c) for c in table.columns]
+        rows = [[cell_text(v) for v in row] for row in table.rows]
         styles: list[list[Style | None]] = [[None] * len(row) for row in table.rows]
         for (r, c), meaning in table.marks.items():
             if r < len(styles) and c < len(styles[r]):
                 styles[r][c] = palette.style(meaning)
-        self._styles = styles
-        self._right = set(table.numeric)
-        widths = [cell_len(h) for h in self._header]
-        for row in self._rows:
+        right = set(table.numeric)
+        if compact:
+            rows = [
+                [row[1]] + [compact_cell(cell, c == 2) for c, cell in enumerate(row) if c >= 2]
+                for row in rows
+            ]
+            header, styles = header[1:], [row[1:] for row in styles]
+            right = {c - 1 for c in right if c >= 1}
+        widths = [text_width(h) for h in header]
+        for row in rows:
             for c, text in enumerate(row[: len(widths)]):
-                widths[c] = max(widths[c], cell_len(text))
-        self._widths = widths
-        self._shown = list(widths)
-        self.virtual_size = Size(sum(w + 2 * PAD for w in widths), len(self._rows) + 1)
-        self._fit_fixed_columns()
-        self.refresh(layout=True)
+                w = text_width(text)
+                if w > widths[c]:
+                    widths[c] = w
+        return header, rows, styles, right, widths
+
+    def _use(self, layout: tuple) -> None:
+        self._header, self._rows, self._styles, self._right, self._widths = layout
+        self._shown = list(self._widths)
+        self.fixed_columns = 0
+        self.virtual_size = Size(sum(w + 2 * PAD for w in self._widths), len(self._rows) + 1)
+
+    def _compactable(self) -> bool:
+        t = self.table
+        return t is not None and t.slug == "summary" and t.columns[:2] == ["", "metric"]
 
     def plain_rows(self) -> list[list[str]]:
-        """What the table shows, as plain strings (for tests and checks)."""
-        return [list(row) for row in self._rows]
+        """The table's cells as plain strings (the full layout, even when compact)."""
+        return [list(row) for row in self._full[1]]
 
     def plain_columns(self) -> list[str]:
-        return list(self._header)
+        return list(self._full[0])
+
+    @property
+    def compact(self) -> bool:
+        """Whether the narrow layout is drawn (no mean column, compact cells)."""
+        return self._compact
 
     @property
     def row_count(self) -> int:
@@ -193,8 +229,15 @@ class TableView(ScrollView, can_focus=False):
         table = self.table
         if table is None:
             return
-        labels = min(table.numeric, default=len(self._widths))
         width = self.scrollable_content_region.width or self.size.width
+        if width and self._compactable():
+            compact = sum(w + 2 * PAD for w in self._full[4]) > width
+            if compact != self._compact:
+                self._compact = compact
+                if compact and self._short is None:
+                    self._short = self._layout(table, self._palette, compact=True)
+                self._use(self._short if compact else self._full)
+        labels = min(self._right, default=len(self._widths))
         shown = list(self._widths)
         fixed = 0
         if width and sum(w + 2 * PAD for w in shown) > width and labels < len(shown):
@@ -214,9 +257,15 @@ class TableView(ScrollView, can_focus=False):
 
     @property
     def max_scroll_x(self) -> int:
-        """Scrolling stops when the last column is in view beside the fixed ones."""
-        total = sum(w + 2 * PAD for w in self._shown)
-        return max(0, total - self.scrollable_content_region.width)
+        """Scrolling stops at the first column edge from which every column to the right fits
+        beside the fixed ones (at the last column when even that one alone does not)."""
+        room = max(1, self.scrollable_content_region.width - self._fixed_width())
+        edges = self._edges()
+        end = edges[-1] if edges else 0
+        for e in edges[:-1]:
+            if end - e <= room:
+                return e
+        return edges[-2] if len(edges) > 1 else 0
 
     def scroll_columns(self, direction: int) -> None:
         """Scroll sideways by one whole column (the fixed columns stay)."""
@@ -228,15 +277,32 @@ class TableView(ScrollView, can_focus=False):
             target = next((e for e in reversed(edges) if e < x), 0)
         self.scroll_to(x=min(target, self.max_scroll_x), animate=False)
 
+    def _columns_in_view(self, room: int) -> tuple[int, int]:
+        """The scrolling columns drawn, first..last (exclusive): whole ones only, from the
+        column edge at or left of the scroll offset, so no number is ever cut."""
+        fixed = self.fixed_columns
+        edges = self._edges()
+        x = round(self.scroll_x)
+        first = max(i for i, e in enumerate(edges) if e <= x) if edges else 0
+        first = min(first, max(0, len(self._shown) - fixed - 1)) + fixed
+        used, last = 0, first
+        while last < len(self._shown):
+            w = self._shown[last] + 2 * PAD
+            if used + w > room and last > first:
+                break
+            used += w
+            last += 1
+        return first, last
+
     # -- drawing --------------------------------------------------------------------------
     def _segments(self, cells: list[str], styles: list[Style | None], base: Style, start: int):
         """Padded segments of columns `start..` of one line."""
         out = []
         for c in range(start, len(self._shown)):
             text = cells[c] if c < len(cells) else ""
-            if cell_len(text) > self._shown[c]:
-                text = "…" + text[len(text) - self._shown[c] + 1 :]
-            pad = self._shown[c] - cell_len(text)
+            if text_width(text) > self._shown[c]:  # only naming columns ever give way
+                text = shorten_middle(text, self._shown[c])
+            pad = self._shown[c] - text_width(text)
             text = " " * pad + text if c in self._right else text + " " * pad
             style = base + styles[c] if c < len(styles) and styles[c] else base
             out.append(Segment(" " * PAD, base))
@@ -265,9 +331,17 @@ class TableView(ScrollView, can_focus=False):
             bold = base + Style(bold=True)
             head = self._segments(cells[:fixed], styles[:fixed], bold, 0)
             head = head[: 3 * fixed]
-        tail = Strip(self._segments(cells, styles, base, fixed))
-        fixed_width = self._fixed_width()
-        x = round(self.scroll_x)
-        tail = tail.crop(x, x + max(0, width - fixed_width))
+        room = max(0, width - self._fixed_width())
+        first, last = self._columns_in_view(room)
+        segments = self._segments(cells, styles, base, fixed)
+        tail = Strip(segments[3 * (first - fixed) : 3 * (last - fixed)])
+        if y == 0 and last < len(self._shown):  # columns off screen on the right
+            more = len(self._shown) - last
+            what = " systems" if self._compactable() else ""
+            gap = room - tail.cell_length
+            for hint in (f" → {more} more{what} ", f" → {more} more ", f"→{more}"):
+                if gap >= len(hint):
+                    tail = Strip.join([tail, Strip([Segment(hint.rjust(gap), base)])])
+                    break
         strip = Strip.join([Strip(head), tail]) if head else tail
         return strip.extend_cell_length(width, base).crop(0, width)
