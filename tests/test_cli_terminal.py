@@ -120,7 +120,7 @@ def results(tmp_path, make_system) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_signals_restore_the_terminal_and_exit(results, sig):
     term = explorer(results)
     term.wait_for(b"metric")
@@ -128,6 +128,7 @@ def test_signals_restore_the_terminal_and_exit(results, sig):
     code, _ = term.finish()
     assert code == 128 + sig
     term.assert_restored()
+    assert b"Traceback" not in term.out
 
 
 def test_ctrl_c_quits_cleanly(results):

@@ -192,10 +192,11 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         self.load_results()
 
     def _exit_on_signals(self) -> None:
-        """SIGTERM and SIGHUP leave like `q` does: Textual then restores the terminal
-        (alternate screen off, mouse tracking off, cursor shown) before the process ends."""
+        """SIGTERM, SIGHUP and SIGINT (sent by `kill`: typed, ctrl+c is a key) leave like `q`
+        does: Textual then restores the terminal (alternate screen off, mouse tracking off,
+        cursor shown) before the process ends, with 128 + the signal's number."""
         loop = asyncio.get_running_loop()
-        for name in ("SIGTERM", "SIGHUP"):
+        for name in ("SIGTERM", "SIGHUP", "SIGINT"):
             sig = getattr(signal, name, None)
             if sig is None:  # not on this platform
                 continue
