@@ -3,6 +3,7 @@ wrong prints one line (no traceback) and exits 2."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -159,8 +160,6 @@ def test_overflow_is_a_row_note_not_a_numpy_warning(tmp_path, make_system, capsy
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # any numpy warning fails the test
         assert main(["report", str(tmp_path), "--format", "json"]) == 0
-    import json
-
     out, err = capsys.readouterr()
     assert err == ""
     rows = json.loads(out)["rows"]
@@ -183,8 +182,6 @@ def test_no_numpy_warning_reaches_stderr_in_a_real_process(tmp_path, make_system
 
 def test_reciprocals_that_overflow_are_a_row_note_too(tmp_path, make_system, capsys):
     """Rates (harmonic mean) of denormal values: 1/x overflows, which the note says."""
-    import json
-
     for system in ("base", "new"):
         rows = [("tiny", "x", i, 5e-324 * (s + 1), "ops/s") for i in range(3) for s in range(3)]
         make_system(tmp_path, system, rows)
@@ -195,3 +192,19 @@ def test_reciprocals_that_overflow_are_a_row_note_too(tmp_path, make_system, cap
     assert all(r["mean_kind"] == "hmean" for r in rows)
     assert all("too large for 64-bit floats" in r["note"] for r in rows)
     assert all("non-positive values is undefined" not in r["note"] for r in rows)
+
+
+def test_closed_stdout_or_stderr(results):
+    import shlex
+
+    base = shlex.join([sys.executable, "-m", "tuibench", "report", str(results)])
+    proc = subprocess.run(["sh", "-c", base + " >&-"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert _one_line(proc.stderr) == "tuibench: cannot write to standard output: it is closed"
+    # stderr closed: problems and messages are dropped, never mixed into the JSON on stdout
+    (results / "base" / "bad.csv").write_text("benchmark,metric,value\nx,y,zz\n")
+    proc = subprocess.run(
+        ["sh", "-c", base + " --format json 2>&-"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["problems"]

@@ -266,6 +266,8 @@ class _StdoutError(Exception):
 
 
 def _emit(text: str) -> None:
+    if sys.stdout is None:  # started with stdout closed
+        raise _StdoutError("it is closed")
     try:
         sys.stdout.write(text)
     except BrokenPipeError:
@@ -275,6 +277,8 @@ def _emit(text: str) -> None:
 
 
 def _flush_stdout() -> None:
+    if sys.stdout is None:
+        return
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -313,6 +317,8 @@ def _say(message: str) -> None:
     """One line for a person on stderr; names in it are data and shown escaped."""
     from tuibench.core.text import printable
 
+    if sys.stderr is None:  # started with stderr closed: print() would use stdout
+        return
     with contextlib.suppress(OSError):  # stderr is gone too: the exit code is all that is left
         print(printable(message), file=sys.stderr, flush=True)
 
