@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import lzma
+import os
 import zlib
 from pathlib import Path
 from types import ModuleType
@@ -21,10 +22,12 @@ from tuibench.core.formats.base import (
     ReadResult,
     TooLarge,
     cap_problems,
+    compression,
     empty_frame,
     load_json,
     open_binary,
 )
+from tuibench.core.formats.json_stream import stream_list
 from tuibench.core.problems import Problem
 
 # Order matters: the first reader whose check accepts the content wins.
@@ -143,7 +146,18 @@ def _read_file(path: Path) -> ReadResult:
     )
 
 
+# Larger (or compressed) Google Benchmark files are read entry by entry.
+STREAM_BYTES = 16 * 2**20
+
+
 def _read_json(path: Path) -> ReadResult:
+    if os.path.getsize(path) >= STREAM_BYTES or compression(path):
+        try:
+            result = _stream_gbench(path)
+        except JsonError as exc:
+            return _fail(path, exc.reason, line=exc.line)
+        if result is not None:
+            return result
     try:
         obj = load_json(path)
     except JsonError as exc:
@@ -160,6 +174,19 @@ def _read_json(path: Path) -> ReadResult:
     else:
         what = f"a JSON {type(obj).__name__}"
     return _fail(path, f"{what}: not a result file of any known tool")
+
+
+def _stream_gbench(path: Path) -> ReadResult | None:
+    """A large Google Benchmark file (its `context` comes before `benchmarks`, as the
+    library writes it), read without building the whole object tree."""
+    gbench = _reader("gbench")
+    parts = stream_list(path, "benchmarks", lambda head: isinstance(head.get("context"), dict))
+    if parts is None:
+        return None
+    head, entries = parts
+    result = gbench.read_entries(head, entries, path)
+    result.format = gbench.NAME
+    return result
 
 
 def known_formats() -> list[str]:

@@ -27,6 +27,7 @@ What maps to what:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 from tuibench.core.formats.base import ReadResult, Records, as_number, describe
@@ -103,6 +104,12 @@ def matches_json(obj: object) -> bool:
 
 
 def read_json(obj: dict, path: Path) -> ReadResult:
+    return read_entries(obj, obj.get("benchmarks"), path)
+
+
+def read_entries(obj: dict, entries: object, path: Path) -> ReadResult:
+    """`obj` gives the context; `entries` is the `benchmarks` value, or an iterator over
+    its items when a large file is read item by item (formats/json_stream.py)."""
     problems: list[Problem] = []
 
     def problem(reason: str, where: str) -> None:
@@ -111,8 +118,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     metadata = _context(obj, problem)
     rec = Records()
     notes: list[tuple[str, str, str]] = []
-    entries = obj.get("benchmarks")
-    if not isinstance(entries, list):
+    if not isinstance(entries, list | Iterator):
         problem(
             f"'benchmarks' should be a list of benchmark entries, found {describe(entries)}",
             "benchmarks",
@@ -120,10 +126,11 @@ def read_json(obj: dict, path: Path) -> ReadResult:
     else:
         samples: dict[str, int] = {}
         means: dict[str, tuple[dict, str]] = {}
+        i = -1
         for i, entry in enumerate(entries):
             _read_entry(entry, f"benchmarks[{i}]", rec, samples, means, problem)
         notes = _means_only(means, samples, rec, problem)
-        if not entries:
+        if i < 0:
             problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
         elif not len(rec) and not problems:
             problem(
