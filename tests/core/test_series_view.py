@@ -66,3 +66,11 @@ def test_step_size_reads_gain_change_and_unknown():
     assert step_size(r, "change") == "+10.0% [+5.0%, +15.0%]"
     assert step_size({**r, "better": "higher"}) == "+10.0% [+5.0%, +15.0%]"
     assert step_size({**r, "better": None}).startswith("?+10.0%")
+
+
+def test_tree_marks_drop_the_prefix_every_system_shares():
+    from tuibench.core.series.view import _shared_prefix
+
+    names = ["linux-6.9", "linux-6.10", "linux-6.10-tuned"]
+    assert [n[_shared_prefix(names) :] for n in names] == ["6.9", "6.10", "6.10-tuned"]
+    assert _shared_prefix(["v1", "v2"]) == 0 and _shared_prefix(["ab", "ab-c"]) == 0

@@ -42,6 +42,7 @@ from tuibench.tui.screens.marked import MarkedScreen, MarksChanged
 from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
+from tuibench.tui.series_actions import SeriesActions
 from tuibench.tui.state import SORT_LABELS, SORTS, Node, ViewState
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -91,7 +92,7 @@ class FilterInput(Input):
         self.app.action_close_filter()
 
 
-class TuibenchApp(Navigation, TypeAhead, App[int]):
+class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -348,6 +349,7 @@ class TuibenchApp(Navigation, TypeAhead, App[int]):
         else:
             tree.relabel(session, self.palette)
         self.main.query_one(DetailPane).show(tree.current, session, self.palette)
+        self.ensure_series()
 
     def _update_status(self) -> None:
         session = self.session

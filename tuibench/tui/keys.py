@@ -192,6 +192,24 @@ APP_KEYS: list[Key] = [
         group="Tables",
     ),
     Key(
+        "tuibench.series",
+        "c",
+        "show_series",
+        "Series",
+        "The systems as a series: a metric's centre along it with its change points, or a "
+        "group's change points, largest first",
+        group="View",
+    ),
+    Key(
+        "tuibench.scaling",
+        "g",
+        "show_scaling",
+        "Scaling",
+        "The metric against the number in its benchmark's name (clients:8, BM_x/64), "
+        "one line per system",
+        group="View",
+    ),
+    Key(
         "tuibench.problems",
         "p",
         "show_problems",

@@ -17,6 +17,18 @@ from tuibench.core.series.scaling import curves, families, log_axis
 from tuibench.core.tables import Table, fmt_ci, fmt_num, fmt_p, fmt_ratio_change
 
 
+def _shared_prefix(names: list[str]) -> int:
+    """Length of the prefix all names share, up to and including its last separator
+    (`-`, `_`, `/` or a space; not `.`, which is inside version numbers)."""
+    if len(names) < 2:
+        return 0
+    shortest = min(names, key=len)
+    same = next((i for i, ch in enumerate(shortest) if any(n[i] != ch for n in names)), None)
+    prefix = shortest[: len(shortest) if same is None else same]
+    cut = max(prefix.rfind(c) for c in "-_/ ") + 1
+    return cut if all(len(n) > cut for n in names) else 0
+
+
 @dataclass
 class SeriesModel:
     analysis: object
@@ -42,8 +54,10 @@ class SeriesModel:
         return self.data.systems
 
     def marks(self) -> dict[tuple[str, str], str]:
-        """Per metric with change points: the first system of each new level."""
-        return {k: ", ".join(r["system"] for r in v) for k, v in self.by_metric.items()}
+        """Per metric with change points: the first system of each new level, without the
+        prefix every system shares (`linux-6.10` among `linux-6.*` reads `6.10`)."""
+        cut = _shared_prefix(self.systems)
+        return {k: ",".join(r["system"][cut:] for r in v) for k, v in self.by_metric.items()}
 
     # -- one metric along the series ----------------------------------------------------
     def metric_rows(self, benchmark: str, metric: str) -> list[dict]:

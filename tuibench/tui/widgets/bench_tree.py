@@ -52,6 +52,7 @@ class BenchTree(Tree[Node]):
         self._children: dict[Node, list[Node]] = {}
         self._expand_all = False
         self._batch = False  # adding many nodes: one invalidation at the end
+        self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
 
     # -- building -----------------------------------------------------------------------
     def build(self, session: Session, palette: Palette, root_label: str) -> None:
@@ -178,7 +179,15 @@ class BenchTree(Tree[Node]):
                 text.append(f" ▲{better}", palette.better_style)
         if key in self._marked:
             text.append(" ●", palette.accent_style)
+        if key.is_metric and (where := self._series_marks.get((key.benchmark, key.metric))):
+            text.append(_series_mark(where), palette.accent_style)
         return text
+
+    def set_series_marks(self, marks: dict[tuple[str, str], str]) -> None:
+        """Metrics with a change point along the series: the first system at each new level."""
+        self._series_marks = marks
+        self._invalidate()  # the marked lines are wider now
+        self.refresh()
 
     def shown_label(self, key: Node) -> str:
         """A node's label as drawn, in plain text."""
@@ -198,7 +207,8 @@ class BenchTree(Tree[Node]):
         if key is None:
             return width
         if key.is_metric:
-            return width + len(" ▼ ▲ ●")
+            where = self._series_marks.get((key.benchmark, key.metric))
+            return width + len(" ▼ ▲ ●") + (len(_series_mark(where)) if where else 0)
         n = len(str(self._sizes.get(key.parts, 0)))
         return width + 2 * (2 + n) + 2
 
@@ -280,3 +290,12 @@ class BenchTree(Tree[Node]):
         if event.node.data is not None:
             self._expanded.discard(event.node.data)
             self._collapsed.add(event.node.data)
+
+
+SERIES_MARK_WIDTH = 14  # cells of a change-point mark at most
+
+
+def _series_mark(where: str) -> str:
+    """` ◆v10` (the first system at a new level), shortened to fit beside the name."""
+    text = " ◆" + printable(where)
+    return text if len(text) <= SERIES_MARK_WIDTH else text[: SERIES_MARK_WIDTH - 1] + "…"

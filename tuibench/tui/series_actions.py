@@ -1,0 +1,116 @@
+"""Mixed into the app: the series analysis in a worker, the series (`c`) and scaling (`g`)
+views, and the change-point marks in the tree.
+
+The series analysis (change points of every metric, scaling families) depends on the
+analysis, alpha and how sizes read; it runs in a thread whenever one of them changes, so a
+series of 50 systems x 20,000 metrics never blocks the explorer. Until it is done the marks
+are absent and the views say they wait. It starts by itself when the results hold at least
+AUTO_SYSTEMS systems (a series rather than a comparison of a few); with fewer, the first
+`c` or `g` starts it, and from then on it follows every change.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from tuibench.tui.state import Node
+
+if TYPE_CHECKING:
+    from tuibench.core.series.view import SeriesModel
+    from tuibench.tui.app import TuibenchApp
+
+AUTO_SYSTEMS = 4
+
+
+class SeriesActions:
+    series_model: SeriesModel | None = None
+    _series_key: tuple | None = None
+
+    def _series_options(self: TuibenchApp) -> tuple:
+        state = self.session.state
+        return (id(self.session.analysis), state.alpha, getattr(state, "percent", "gain"))
+
+    def ensure_series(self: TuibenchApp, asked: bool = False) -> None:
+        """Start the series analysis when what it depends on changed (cheap otherwise)."""
+        if self.session is None or len(self.session.systems) < 2:
+            return
+        wanted = asked or self._series_key is not None
+        if not wanted and len(self.session.systems) < AUTO_SYSTEMS:
+            return
+        key = self._series_options()
+        if key == self._series_key:
+            return
+        self._series_key = key
+        self.series_model = None
+        self._set_tree_series_marks({})
+        _, alpha, percent = key
+        work = partial(self._build_series, self.session.analysis, alpha, percent, key)
+        self.run_worker(work, thread=True, exclusive=True, group="series", exit_on_error=False)
+
+    def _build_series(self: TuibenchApp, analysis, alpha: float, percent: str, key: tuple):
+        from tuibench.core.series.view import SeriesModel
+
+        try:
+            model = SeriesModel.build(analysis, alpha, percent)
+        except Exception as exc:  # a bug must not take the explorer down
+            self.call_from_thread(
+                self.say, f"Series analysis failed: {exc}", severity="error", timeout=10
+            )
+            return
+        self.call_from_thread(self._series_ready, model, key)
+
+    def _series_ready(self: TuibenchApp, model: SeriesModel, key: tuple) -> None:
+        if key != self._series_key:
+            return  # an older request: a newer one is running
+        self.series_model = model
+        self._set_tree_series_marks(model.marks())
+
+    def _set_tree_series_marks(self: TuibenchApp, marks: dict) -> None:
+        from tuibench.tui.widgets.bench_tree import BenchTree
+
+        self.main.query_one(BenchTree).set_series_marks(marks)
+
+    def action_show_series(self: TuibenchApp) -> None:
+        if self.session is None:
+            return
+        if len(self.session.systems) < 2:
+            self.say("One system: a series needs two or more.", severity="warning")
+            return
+        from tuibench.tui.screens.series import SeriesScreen
+
+        self.ensure_series(asked=True)
+        self.push_screen(SeriesScreen(self.current_node, self.palette))
+
+    def action_show_scaling(self: TuibenchApp) -> None:
+        if self.session is None:
+            return
+        model = self.series_model
+        if model is None:
+            self.ensure_series(asked=True)
+            self.say("Reading the series in the background; try again in a moment.", timeout=3)
+            return
+        node = self.current_node
+        target = _scaling_metric(model, self.session.metrics_under(node), node)
+        if target is None:
+            self.say(
+                "No numeric parameter in the names here (like clients:8, BM_x/64, {ms=10}) "
+                "with two or more values.",
+                timeout=6,
+            )
+            return
+        from tuibench.tui.screens.scaling import ScalingScreen
+
+        bench, metric = target
+        self.push_screen(ScalingScreen(model, self.session.cmp, bench, metric, self.palette))
+
+
+def _scaling_metric(
+    model: SeriesModel, under: list[tuple[str, str]], node: Node
+) -> tuple[str, str] | None:
+    """The metric to plot: the highlighted one, else the first below the node in a family."""
+    if node.is_metric:
+        key = (node.benchmark, node.metric)
+        return key if model.families_of(key[0]) else None
+    in_family = set(model.families["benchmark"].to_list())
+    return next((k for k in under if k[0] in in_family), None)

@@ -1,0 +1,144 @@
+"""Plots of the series views: a metric along the series, and a scaling curve.
+
+SeriesPlot: each system's centre (a dot) and 95 % interval (a bar) at its place in the
+series; a dashed vertical line before the first system of each new level (a change point),
+and each level's centre as a horizontal line across its systems.
+ScalingPlot: the metric against a parameter, one line per system, each point with its 95 %
+interval; a logarithmic axis when the values about double.
+"""
+
+from __future__ import annotations
+
+import math
+
+from textual_plotext import PlotextPlot
+
+from tuibench.core.text import printable
+from tuibench.tui.palette import Palette
+from tuibench.tui.widgets.iteration_plot import si_labels
+
+MAX_LABELS = 12  # system names written under the axis; the others are numbered in the table
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def _ticks(values: list[float], count: int = 5) -> list[float]:
+    ys = [v for v in values if _finite(v)]
+    if not ys:
+        return []
+    lo, hi = min(ys), max(ys)
+    pad = (hi - lo) * 0.08 or abs(hi) * 0.01 or 1.0
+    lo, hi = lo - pad, hi + pad
+    return [lo + (hi - lo) * i / (count - 1) for i in range(count)]
+
+
+class SeriesPlot(PlotextPlot):
+    """One metric along the series (rows from `SeriesModel.metric_rows`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[dict] = []
+        self.unit = ""
+        self.palette: Palette | None = None
+
+    def show(self, rows: list[dict], unit: str, palette: Palette) -> None:
+        self.rows, self.unit, self.palette = rows, unit, palette
+        self.replot()
+
+    def replot(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        rows, palette = self.rows, self.palette
+        if not rows or palette is None:
+            self.refresh()
+            return
+        xs = list(range(1, len(rows) + 1))
+        ys = [r[c] for r in rows for c in ("center", "ci_low", "ci_high")]
+        ticks = _ticks(ys)
+        # Drawn first, so the points stay on top: each level's mean centre across its
+        # systems, and a dotted line before the first system of each new level.
+        start = 0
+        for i in range(1, len(rows) + 1):
+            if i == len(rows) or rows[i]["level"] != rows[start]["level"]:
+                level = [r["center"] for r in rows[start:i] if _finite(r["center"])]
+                if level:
+                    y = sum(level) / len(level)
+                    plt.plot([start + 0.6, i + 0.4], [y, y], marker="braille", color=palette.accent)
+                if i < len(rows) and ticks:
+                    step = rows[i]["step"] or {}
+                    colour = {"worse": palette.worse, "better": palette.better}.get(
+                        step.get("verdict"), palette.accent
+                    )
+                    plt.plot([i + 0.5, i + 0.5], [ticks[0], ticks[-1]], marker="⋮", color=colour)
+                start = i
+        for x, r in zip(xs, rows, strict=True):
+            if _finite(r["ci_low"]) and _finite(r["ci_high"]):
+                plt.plot([x, x], [r["ci_low"], r["ci_high"]], marker="┃", color=palette.neutral)
+        centres = [(x, r["center"]) for x, r in zip(xs, rows, strict=True) if _finite(r["center"])]
+        if centres:
+            plt.scatter([c[0] for c in centres], [c[1] for c in centres], marker="●")
+        if ticks:
+            plt.yticks(ticks, si_labels(ticks))
+            plt.ylim(ticks[0], ticks[-1])
+        every = max(1, math.ceil(len(rows) / MAX_LABELS))
+        shown = [x for x in xs if (x - 1) % every == 0]
+        labels = [printable(rows[x - 1]["system"]) if len(rows) <= 6 else str(x) for x in shown]
+        plt.xticks(shown, labels)
+        plt.xlim(0.5, len(rows) + 0.5)
+        title = "centre (●) and 95% CI along the series; ⋮ change point; — level"
+        plt.title(f"{title}, {self.unit}" if self.unit else title)
+        self.refresh()
+
+
+class ScalingPlot(PlotextPlot):
+    """A metric against a numeric parameter, one line per system (rows of `curves`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[dict] = []
+        self.systems: list[str] = []
+        self.log_x = False
+        self.title_text = ""
+        self.palette: Palette | None = None
+
+    def show(
+        self, rows: list[dict], systems: list[str], log_x: bool, title: str, palette: Palette
+    ) -> None:
+        self.rows, self.systems, self.log_x = rows, systems, log_x
+        self.title_text, self.palette = title, palette
+        self.replot()
+
+    def replot(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        if not self.rows or self.palette is None:
+            self.refresh()
+            return
+        if self.log_x:
+            plt.xscale("log")
+        for system in self.systems:
+            pts = sorted(
+                (r["value"], r["center"], r["ci_low"], r["ci_high"])
+                for r in self.rows
+                if r["system"] == system and _finite(r["center"])
+            )
+            if not pts:
+                continue
+            plt.plot(
+                [p[0] for p in pts], [p[1] for p in pts], marker="braille", label=printable(system)
+            )
+            for v, _, lo, hi in pts:
+                if _finite(lo) and _finite(hi):
+                    plt.plot([v, v], [lo, hi], marker="braille", color="gray")
+        values = sorted({r["value"] for r in self.rows})
+        plt.xticks(values, [f"{v:g}" for v in values])
+        ticks = _ticks([r[c] for r in self.rows for c in ("center", "ci_low", "ci_high")])
+        if ticks:
+            plt.yticks(ticks, si_labels(ticks))
+            plt.ylim(ticks[0], ticks[-1])
+        plt.title(self.title_text + ("  (log axis)" if self.log_x else ""))
+        self.refresh()
