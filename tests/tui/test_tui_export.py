@@ -235,10 +235,22 @@ async def test_copy_menu_tsv_and_row(make_app, loaded):
         assert len(lines) == 2
         assert lines[0].startswith("db/read tps: patched vs base: better, gain +")
         assert "p Welch" in lines[0] and "alpha 0.05" in lines[0]
-        await goto(pilot, Node())
-        await pilot.press("Y", "r")  # a group has no single row: said, nothing copied
-        assert app.clipboard.splitlines() == lines
-        assert "pick a metric" in notices(app)
+
+
+
+async def test_copy_row_under_the_cursor_of_the_answer(make_app, loaded):
+    from tuibench.core.shareable import row_sentences
+    from tuibench.tui.widgets.detail_pane import DetailPane
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert app.current_node == Node()
+        row = app.main.query_one(DetailPane).cursor_target().cursor_node
+        assert row is not None and row.is_metric
+        await pilot.press("Y", "r")
+        assert app.clipboard == row_sentences(app.session.comparison_under(row))
+        assert app.clipboard.startswith(f"{row.title()}: ")
 
 
 async def test_export_html_is_the_report_of_the_current_node(make_app, loaded, tmp_path):

@@ -633,23 +633,34 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             return
         from tuibench.core.shareable import render_shareable, row_sentences
 
-        cmp = self.session.comparison_under(node)
         if what == "row":
-            if not node.is_metric:
-                self.say("A row is one metric: pick a metric in the tree first.")
+            row = self.row_node()
+            if row is None:
+                self.say("No row is chosen here: pick a metric in the tree or a row below.")
                 return
-            text, label = row_sentences(cmp), f"the row of {node.title()} in words"
+            text = row_sentences(self.session.comparison_under(row))
+            label = f"the row of {row.title()} in words"
         else:
+            cmp = self.session.comparison_under(node)
             text = render_shareable(shareable(node, cmp, table.title, self.run_facts()), what)
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
         self.say(copy_notice(label, text), timeout=10)
 
+    def row_node(self) -> Node | None:
+        """The metric of the current row: the tree's metric, or the row under the cursor of
+        the answer or a summary."""
+        node = self.current_node
+        if node.is_metric:
+            return node
+        target = self.main.query_one(DetailPane).cursor_target()
+        return None if target is None else target.cursor_node
+
     def action_copy_menu(self) -> None:
         if self.session is None:
             return
         self.push_screen(
-            CopyMenu(has_row=self.current_node.is_metric),
+            CopyMenu(has_row=self.row_node() is not None),
             lambda what: self.action_copy(what) if what else None,
         )
 

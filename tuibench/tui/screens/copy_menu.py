@@ -40,7 +40,7 @@ class CopyMenu(ModalScreen[str | None]):
                 prompt.append(label)
                 disabled = what == "row" and not self.has_row
                 if disabled:
-                    prompt.append(" (on a metric)", "dim")
+                    prompt.append(" (no row is chosen here)", "dim")
                 options.append(Option(prompt, id=what, disabled=disabled))
             yield OptionList(*options, id="copy-list")
             yield Static(
