@@ -237,7 +237,6 @@ async def test_copy_menu_tsv_and_row(make_app, loaded):
         assert "p Welch" in lines[0] and "alpha 0.05" in lines[0]
 
 
-
 async def test_copy_row_under_the_cursor_of_the_answer(make_app, loaded):
     from tuibench.core.shareable import row_sentences
     from tuibench.tui.widgets.detail_pane import DetailPane
