@@ -102,6 +102,7 @@ def child_run(args: list[str]) -> tuple[float, float]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            cwd=tempfile.gettempdir(),  # not a checkout: `-m`/`-c` put the cwd first on the path
         )
         wall = time.perf_counter() - t
         if proc.returncode not in (0, 1):

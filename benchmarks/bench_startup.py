@@ -11,6 +11,8 @@ after round; the figures are medians (and the quartiles) of wall time from proce
   header names the reference: "ref <name>"). Then `q` quits it. Target: first frame under
   0.3 s.
 - For scale: a bare interpreter, and importing what a report needs.
+With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)
+alternate with this one's, for a before/after in the same run.
 """
 
 from __future__ import annotations
@@ -24,28 +26,34 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# Children run outside any checkout: `-m` and `-c` put the working directory first on the
+# path, which would shadow PYTHONPATH (--baseline).
+NEUTRAL = tempfile.gettempdir()
 CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
-def wall(args: list[str]) -> float:
+def wall(args: list[str], env: dict | None = None) -> float:
     t = time.perf_counter()
-    proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.run(
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=NEUTRAL, env=env
+    )
     elapsed = time.perf_counter() - t
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{args} failed:\n{proc.stderr.decode(errors='replace')[-2000:]}")
     return elapsed
 
 
-def explorer(path: str, timeout: float = 30.0) -> tuple[float, float]:
+def explorer(path: str, base: dict | None = None, timeout: float = 30.0) -> tuple[float, float]:
     """(first frame, first frame with results), seconds from process start, in a pty."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env = dict(base or os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
     env.pop("NO_COLOR", None)
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -54,7 +62,7 @@ def explorer(path: str, timeout: float = 30.0) -> tuple[float, float]:
         stdout=slave,
         stderr=slave,
         env=env,
-        cwd=REPO,
+        cwd=NEUTRAL,
         start_new_session=True,
     )
     os.close(slave)
@@ -91,7 +99,7 @@ def explorer(path: str, timeout: float = 30.0) -> tuple[float, float]:
 
 def summary(label: str, xs: list[float], target: float | None = None) -> str:
     q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
-    out = f"{label:38} median {statistics.median(xs):.3f} s  (quartiles {q[0]:.3f}-{q[2]:.3f})"
+    out = f"{label:46} median {statistics.median(xs):.3f} s  (quartiles {q[0]:.3f}-{q[2]:.3f})"
     if target is not None:
         out += f"  target < {target} s"
     return out
@@ -101,16 +109,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("path", nargs="?", default="sample_runs")
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="another checkout of tuibench (e.g. a git worktree of an older commit): its "
+        "report and explorer alternate with this one's in the same rounds",
+    )
     a = ap.parse_args()
     py = sys.executable
+    a.path = str((REPO / a.path).resolve()) if not Path(a.path).is_absolute() else a.path
+    report = [py, "-m", "tuibench", "report", a.path]
+    versions = {"": None}
+    if a.baseline:
+        root = str(Path(a.baseline).resolve())
+        versions["baseline "] = dict(os.environ, PYTHONPATH=root)
     commands = {
         "python -c pass": lambda: wall([py, "-c", "pass"]),
         "import numpy, polars, scipy.special": lambda: wall(
             [py, "-c", "import numpy, polars, scipy.special"]
         ),
-        f"tuibench report {a.path}": lambda: wall([py, "-m", "tuibench", "report", a.path]),
-        "explorer": lambda: explorer(a.path),
     }
+    for label, env in versions.items():
+        commands[f"{label}report"] = lambda env=env: wall(report, env)
+        commands[f"{label}explorer"] = lambda env=env: explorer(a.path, env)
     times: dict[str, list] = {k: [] for k in commands}
     for run in commands.values():  # warm-up: caches, bytecode
         run()
@@ -118,12 +139,15 @@ def main() -> None:
         for name, run in commands.items():
             times[name].append(run())
     print(f"{a.rounds} rounds, alternating; wall time from process start")
+    if a.baseline:
+        print(f"baseline: {a.baseline}")
     for name in list(commands)[:2]:
         print(summary(name, times[name]))
-    print(summary(f"tuibench report {a.path}", times[f"tuibench report {a.path}"], 0.35))
-    ex = times["explorer"]
-    print(summary("explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
-    print(summary("explorer: first frame with results", [r for _, r in ex]))
+    for label in versions:
+        print(summary(f"{label}tuibench report {a.path}", times[f"{label}report"], 0.35))
+        ex = times[f"{label}explorer"]
+        print(summary(f"{label}explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
+        print(summary(f"{label}explorer: first frame with results", [r for _, r in ex]))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,10 @@ def child(args: list[str]) -> tuple[float, float, str]:
     with tempfile.NamedTemporaryFile("r") as rss:
         t = time.perf_counter()
         proc = subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args], capture_output=True, text=True
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            capture_output=True,
+            text=True,
+            cwd=tempfile.gettempdir(),  # not a checkout: `-m`/`-c` put the cwd first on the path
         )
         wall = time.perf_counter() - t
         if proc.returncode not in (0, 1):
