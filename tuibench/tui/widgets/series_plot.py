@@ -34,6 +34,19 @@ def _ticks(values: list[float], count: int = 5) -> list[float]:
     return [lo + (hi - lo) * i / (count - 1) for i in range(count)]
 
 
+def _bars(plt, bars: list[tuple[float, float, float]], palette: Palette) -> None:
+    """Vertical bars from low to high at x (plotext's error bars, centred on the middle of
+    the interval, so an asymmetric interval is drawn where it lies)."""
+    known = [(x, lo, hi) for x, lo, hi in bars if _finite(lo) and _finite(hi)]
+    if known:
+        plt.error(
+            [b[0] for b in known],
+            [(b[1] + b[2]) / 2 for b in known],
+            yerr=[(b[2] - b[1]) / 2 for b in known],
+            color=palette.neutral,
+        )
+
+
 class SeriesPlot(PlotextPlot):
     """One metric along the series (rows from `SeriesModel.metric_rows`)."""
 
@@ -74,9 +87,7 @@ class SeriesPlot(PlotextPlot):
                     )
                     plt.plot([i + 0.5, i + 0.5], [ticks[0], ticks[-1]], marker="⋮", color=colour)
                 start = i
-        for x, r in zip(xs, rows, strict=True):
-            if _finite(r["ci_low"]) and _finite(r["ci_high"]):
-                plt.plot([x, x], [r["ci_low"], r["ci_high"]], marker="┃", color=palette.neutral)
+        _bars(plt, [(x, r["ci_low"], r["ci_high"]) for x, r in zip(xs, rows, strict=True)], palette)
         centres = [(x, r["center"]) for x, r in zip(xs, rows, strict=True) if _finite(r["center"])]
         if centres:
             plt.scatter([c[0] for c in centres], [c[1] for c in centres], marker="●")
@@ -131,9 +142,7 @@ class ScalingPlot(PlotextPlot):
             plt.plot(
                 [p[0] for p in pts], [p[1] for p in pts], marker="braille", label=printable(system)
             )
-            for v, _, lo, hi in pts:
-                if _finite(lo) and _finite(hi):
-                    plt.plot([v, v], [lo, hi], marker="braille", color="gray")
+            _bars(plt, [(v, lo, hi) for v, _, lo, hi in pts], self.palette)
         values = sorted({r["value"] for r in self.rows})
         plt.xticks(values, [f"{v:g}" for v in values])
         ticks = _ticks([r[c] for r in self.rows for c in ("center", "ci_low", "ci_high")])

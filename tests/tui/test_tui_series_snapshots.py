@@ -1,0 +1,68 @@
+"""Layout snapshots of the series (c) and scaling (g) views, at 80x24 and 160x48.
+
+Update with `pytest tests/tui/test_tui_series_snapshots.py --snapshot-update` and look at
+the SVGs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.state import Node
+
+SIZES = [(80, 24), (160, 48)]
+
+
+@pytest.fixture
+def series_results(tmp_path, monkeypatch, make_system):
+    """results/v1 .. v5 (run from tmp_path, so the header reads `results`)."""
+    rng = np.random.default_rng(8)
+    for i in range(1, 6):
+        rows = []
+        for clients in (1, 2, 4, 8):
+            slow = 1.1 if (i >= 4 and clients >= 4) else 1.0
+            for it in range(4):
+                value = clients * slow * (1 + 0.005 * rng.standard_normal())
+                rows.append((f"q/clients:{clients}", "latency", it, round(value, 6), "ms"))
+        make_system(tmp_path / "results", f"v{i}", rows)
+    monkeypatch.chdir(tmp_path)
+
+
+def view(loaded, node: Node, key: str):
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        app = pilot.app
+        while app.series_model is None:
+            await asyncio.sleep(0.02)
+        await pilot.pause()
+        app.main.query_one("BenchTree").select(node)
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause(0.3)
+
+    return run_before
+
+
+def app() -> TuibenchApp:
+    return TuibenchApp(["results"], export_dir=".")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_series_of_a_group(snap_compare, series_results, loaded, size):
+    assert snap_compare(app(), terminal_size=size, run_before=view(loaded, Node(), "c"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_series_of_a_metric(snap_compare, series_results, loaded, size):
+    node = Node.of_metric("q/clients:8", "latency")
+    assert snap_compare(app(), terminal_size=size, run_before=view(loaded, node, "c"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_scaling_curve(snap_compare, series_results, loaded, size):
+    node = Node.of_metric("q/clients:8", "latency")
+    assert snap_compare(app(), terminal_size=size, run_before=view(loaded, node, "g"))
