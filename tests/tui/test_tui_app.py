@@ -224,7 +224,7 @@ async def test_command_palette_lists_every_action(make_app, loaded):
         titles = [title for title, _, _ in provider._commands()]
         for key in APP_KEYS:
             if key.palette:
-                assert key.help in titles
+                assert key.description in titles
         for name in ("base", "patched", "tuned"):
             assert f"reference: {name}" in titles
 

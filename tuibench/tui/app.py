@@ -444,7 +444,11 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is None:
             return
         self.push_screen(
-            ReferencePicker(self.session.rs.systems, self.session.state.reference),
+            ReferencePicker(
+                self.session.rs.systems,
+                self.session.state.reference,
+                {name: i for i, (name, _) in enumerate(self.session.ranking(), 1)},
+            ),
             lambda name: self.set_reference(name) if name else None,
         )
 

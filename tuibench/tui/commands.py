@@ -28,8 +28,11 @@ class TuibenchCommands(Provider):
         app = self.app
         out: list[tuple[str, str, Callable[[], object]]] = []
         for key in APP_KEYS:
-            if key.palette:
-                out.append((key.help, key.description, partial(app.run_action, key.action)))
+            if key.palette:  # the action's name (ranked on), its sentence and its key
+                shown = key.key_display or key.key.split(",")[0]
+                out.append(
+                    (key.description, f"{key.help}  [{shown}]", partial(app.run_action, key.action))
+                )
         session = getattr(app, "session", None)
         if session is not None:
             for info in session.rs.systems:

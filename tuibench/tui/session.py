@@ -164,6 +164,28 @@ class Session:
             self._answer = (key, build_answer(cmp, limit=ANSWER_LIMIT))
         return self._answer[1]
 
+    def ranking(self) -> list[tuple[str, float | None]]:
+        """Every system, best first, by the per-system summary's geometric mean of ratios
+        against the reference (above 1 is better; the reference itself is 1)."""
+        answer = self.answer()
+        scores = [(a.system, a.geomean) for a in answer.systems]
+        scores.append((answer.reference, 1.0))
+        order = {name: i for i, name in enumerate(self.systems)}
+        return sorted(scores, key=lambda s: (s[1] is None, -(s[1] or 0.0), order[s[0]]))
+
+    def best_system(self, node: Node) -> str | None:
+        """The system that is best on one metric with confidence: the one with the largest
+        significant gain against the reference; the reference itself when every other system
+        is significantly worse; None otherwise."""
+        rows = self.metric_rows(node)
+        others = [r for r in rows if not r["is_reference"]]
+        better = [r for r in others if r["verdict"] == "better" and r.get("gain") is not None]
+        if better:
+            return max(better, key=lambda r: r["gain"])["system"]
+        if others and all(r["verdict"] == "worse" for r in others):
+            return self.state.reference
+        return None
+
     def severity_order(self) -> list[tuple[str, str]]:
         """Shown metrics where some system changed significantly: those with a regression
         first, worst first; then those with only improvements, largest first."""

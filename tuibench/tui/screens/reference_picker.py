@@ -23,10 +23,13 @@ class ReferencePicker(ModalScreen[str | None]):
         Binding("escape", "dismiss(None)", "Cancel", id="tuibench.dialog.cancel")
     ]
 
-    def __init__(self, systems: list[SystemInfo], current: str) -> None:
+    def __init__(
+        self, systems: list[SystemInfo], current: str, ranks: dict[str, int] | None = None
+    ) -> None:
         super().__init__()
         self.systems = systems
         self.current = current
+        self.ranks = ranks or {}  # system -> rank, best first, against the current reference
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="reference-dialog"):
@@ -36,6 +39,9 @@ class ReferencePicker(ModalScreen[str | None]):
                 prompt = Text()
                 is_current = info.name == self.current
                 prompt.append("● " if is_current else "  ", "bold")
+                if self.ranks:
+                    rank = self.ranks.get(info.name)
+                    prompt.append(f"#{rank} " if rank else "   ", "dim")
                 prompt.append(printable(info.name), "bold")
                 if is_current:
                     prompt.append("  (current)", "dim")
@@ -44,7 +50,11 @@ class ReferencePicker(ModalScreen[str | None]):
                 options.append(Option(prompt))
             yield OptionList(*options, id="reference-list")
             yield Static(
-                Text("enter: compare against it · escape: cancel", style="dim"),
+                Text(
+                    "enter: compare against it · escape: cancel"
+                    + (" · #: rank by geometric mean" if self.ranks else ""),
+                    style="dim",
+                ),
                 classes="dialog-hint",
             )
 

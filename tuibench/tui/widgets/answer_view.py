@@ -36,19 +36,34 @@ class Line:
     node: Node | None = None  # what enter opens
 
 
-def view_lines(answer: Answer, palette: Palette) -> list[Line]:
+def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]:
+    """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
+    if not ranking:
+        return []
+    parts: list[tuple[str, Style | None]] = [("Ranking by geomean ", Style(bold=True))]
+    for rank, (name, geomean) in enumerate(ranking, 1):
+        if rank > 1:
+            parts.append((" · ", palette.muted))
+        parts.append((f"#{rank} ", palette.accent_style))
+        parts.append((printable(name), None))
+        what = "reference" if name == reference else "-" if geomean is None else f"{geomean:.3f}"
+        parts.append((f" {what}", palette.muted))
+    return [Line(parts), Line([])]
+
+
+def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
     from tuibench.core.answer import GLYPH, fmt_p, size_parts  # polars: after the first frame
 
     lines: list[Line] = []
     muted = palette.muted
-    ranked = len(answer.systems) > 1
+    ranks = ranks or {}
     if not answer.systems:
         text = f"Only {printable(answer.reference)}: nothing to compare it with."
         return [Line([(text, None)])]
-    for rank, a in enumerate(answer.systems, 1):
+    for a in answer.systems:
         if lines:
             lines.append(Line([]))
-        lines.append(Line(_heading(a, answer.reference, rank if ranked else 0, palette)))
+        lines.append(Line(_heading(a, answer.reference, ranks.get(a.system, 0), palette)))
         lines.append(Line(_counts(a, palette)))
         if a.changes:
             what = "gain" if answer.percent == "gain" else "change"
@@ -128,13 +143,16 @@ class AnswerView(ScrollView, can_focus=False):
         self._palette: Palette | None = None
         self._key: object = None
 
-    def show(self, answer: Answer, palette: Palette, key: object) -> None:
-        """Show `answer` (built for `key`: the same key keeps the cursor)."""
+    def show(self, answer: Answer, palette: Palette, key: object, ranking: list = ()) -> None:
+        """Show `answer` (built for `key`: the same key keeps the cursor), after the ranking
+        of the systems when there is one."""
         if key == self._key and palette is self._palette:
             return
         keep = self.cursor_node
         self._key, self._palette = key, palette
-        self.lines = view_lines(answer, palette)
+        ranks = {name: i for i, (name, _) in enumerate(ranking, 1)}
+        self.lines = ranking_lines(ranking, answer.reference, palette)
+        self.lines += view_lines(answer, palette, ranks)
         widths = [0] * 5
         for line in self.lines:
             if line.cells:

@@ -53,6 +53,8 @@ class BenchTree(Tree[Node]):
         self._expand_all = False
         self._batch = False  # adding many nodes: one invalidation at the end
         self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
+        self._versus = ""  # the reference, named on the root when there are several systems
+        self._versus_room = 0
 
     # -- building -----------------------------------------------------------------------
     def build(self, session: Session, palette: Palette, root_label: str) -> None:
@@ -154,6 +156,10 @@ class BenchTree(Tree[Node]):
         metrics or ten thousand: only the visible lines are redrawn.
         """
         self._counts = session.counts
+        several = len(session.systems) > 2
+        self._versus = session.state.reference if several else ""
+        names = [len(printable(name)) for name in session.systems]
+        self._versus_room = 5 + max(names) if several else 0
         self._marked = {
             m.node for m in session.state.marks if m.reference == session.state.reference
         }
@@ -181,6 +187,8 @@ class BenchTree(Tree[Node]):
             text.append(" ●", palette.accent_style)
         if key.is_metric and (where := self._series_marks.get((key.benchmark, key.metric))):
             text.append(_series_mark(where), palette.accent_style)
+        if key.is_root and self._versus:  # several systems: say what the counts are against
+            text.append(f"  vs {printable(self._versus)}", palette.muted)
         return text
 
     def set_series_marks(self, marks: dict[tuple[str, str], str]) -> None:
@@ -210,7 +218,7 @@ class BenchTree(Tree[Node]):
             where = self._series_marks.get((key.benchmark, key.metric))
             return width + len(" ▼ ▲ ●") + (len(_series_mark(where)) if where else 0)
         n = len(str(self._sizes.get(key.parts, 0)))
-        return width + 2 * (2 + n) + 2
+        return width + 2 * (2 + n) + 2 + (self._versus_room if key.is_root else 0)
 
     # -- cursor -------------------------------------------------------------------------
     @property

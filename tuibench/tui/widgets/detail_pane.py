@@ -168,6 +168,10 @@ class DetailPane(VerticalScroll):
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
         facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
         title.append("   " + printable(" · ".join(f for f in facts if f)), palette.muted)
+        best = session.best_system(node) if len(session.systems) > 2 else None
+        if best is not None:
+            title.append("   ★ best: ", palette.better_style)
+            title.append(printable(best), "bold")
         self._set("#pane-title", title)
         self.query_one("#detail", TableView).show(detail, palette)
         noise = session.noise(node)
@@ -201,8 +205,15 @@ class DetailPane(VerticalScroll):
         title.append(f" · {others} against {printable(answer.reference)}", palette.muted)
         title.append(" · v: the table of every metric", palette.muted)
         self._set("#pane-title", title)
-        self.query_one(AnswerView).show(answer, palette, (session.view_key(), palette))
+        ranking = session.ranking() if len(session.systems) > 2 else []
+        view = self.query_one(AnswerView)
+        view.show(answer, palette, (session.view_key(), palette), ranking)
         notes = legend(answer) + " enter: open a change's metric; n / N: the next / previous."
+        if ranking:
+            notes += (
+                " #: rank of each system (the reference among them at 1.000) by its "
+                "geometric mean; overlapping intervals mean the order is not certain."
+            )
         self._set("#pane-notes", Text(notes, style=palette.muted))
 
     def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:

@@ -40,13 +40,13 @@ class StatusLine(Static):
         if systems is not None:
             text.append(SEP, palette.muted)
             text.append(f"{systems} system{'s' if systems != 1 else ''}")
+        self._items(text, options, palette)  # sort and filter before what cut lines may lose
         text.append(SEP, palette.muted)
         label = f"{problems} problem{'s' if problems != 1 else ''}"
         if problems:
             text.append(f"{label} (p)", palette.warning_style)
         else:
             text.append(label, palette.muted)
-        self._items(text, options, palette)
         if text.plain != self.plain or text != self._text:
             self._text = text
             self.update(text, layout=False)  # one line, always: no relayout
