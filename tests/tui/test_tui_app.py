@@ -173,7 +173,7 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
             assert row["verdict"] in line
         # Tree counts follow the reference.
         tree = app.main.query_one(BenchTree)
-        assert tree.shown_label(Node()) == "results ▼2 ▲2"
+        assert tree.shown_label(Node()) == "results ▼2 ▲2  vs patched"  # 3 systems: against which
         assert tree.shown_label(Node(("startup",))) == "startup ▲1"
         assert tree.shown_label(Node.of_metric("startup", "time")) == "time ▲"
         await pilot.press("right_square_bracket", "right_square_bracket")  # wraps around
