@@ -114,6 +114,82 @@ def med(xs: list) -> float:
     return statistics.median(xs)
 
 
+def in_process(path: Path, rounds: int) -> None:
+    """Load, analysis, per-iteration values, reference switches: in this process."""
+    t_load, rs = timed(lambda: load([path]))
+    print(f"load (read, validate, number, sort):  {t_load:7.2f} s")
+    t_analysis, analysis = timed(lambda: Analysis(rs))
+    print(f"analysis once per load (values, centres, intervals): {t_analysis:6.2f} s")
+    phases = ", ".join(f"{k} {v:.2f} s" for k, v in analysis.timings.items())
+    print(f"  phases: {phases}")
+
+    keys = ["system", "benchmark", "metric", "iteration"]
+    it = analysis.iterations
+    starts = np.r_[0, np.cumsum(it["samples"].to_numpy())[:-1]]
+    counts = it["samples"].to_numpy()
+    hmean = np.zeros(len(counts), bool)
+    values = rs.samples["value"].to_numpy()
+
+    def clock(fn):
+        return lambda: timed(fn)[0]
+
+    per_it = alternate(
+        {
+            "floor": clock(lambda: rs.samples.group_by(keys).agg(pl.col("value").median())),
+            "tuibench": clock(lambda: stats.iteration_values(values, starts, counts, hmean)),
+        },
+        max(rounds, 5),
+    )
+    t_floor, t_iter = med(per_it["floor"]), med(per_it["tuibench"])
+
+    # What a naive tool does: a Python loop of numpy calls per iteration, on a slice.
+    rng = np.random.default_rng(0)
+    k = min(2000, len(counts))
+
+    def naive():
+        for g in range(k):
+            x = values[starts[g] : starts[g] + counts[g]]
+            m = int(0.8 * len(x))
+            means = [rng.choice(x, m, replace=False).mean() for _ in range(100)]
+            np.median(means)
+
+    t_naive, _ = timed(naive)
+    t_naive_all = t_naive / k * len(counts)
+    print(f"per-iteration values ({len(counts):,} iterations):")
+    print(f"  plain polars median (floor):         {t_floor:7.3f} s")
+    print(
+        f"  tuibench subselection medians:       {t_iter:7.3f} s  "
+        f"({t_iter / t_floor:.2f}x the floor; target < 1.5x)"
+    )
+    print(
+        f"  naive per-group loop (extrapolated): {t_naive_all:7.1f} s  "
+        f"({t_naive_all / t_iter:.0f}x slower than tuibench)"
+    )
+    t_trim, _ = timed(lambda: Analysis(rs, trim_outliers=True))
+    print(f"analysis with --trim-outliers (raw and trimmed):    {t_trim:6.2f} s")
+
+    systems = rs.system_names
+    for label, options in (
+        ("", {}),
+        (" with --fdr --threshold 2", {"fdr": True, "threshold": 2.0}),
+    ):
+        times = []
+        for r in range(2 * len(systems)):
+            t, cmp = timed(lambda r=r, o=options: analysis.compare(systems[r % len(systems)], **o))
+            times.append(t)
+        first, again = times[: len(systems)], times[len(systems) :]
+        if label:
+            first = again  # the U tests of every reference are already kept
+        print(
+            f"reference switch over {cmp.rows.height:,} rows{label}: "
+            f"first time per reference median {1000 * med(first):.1f} ms "
+            f"(max {1000 * max(first):.1f}); again median {1000 * med(again):.1f} ms "
+            f"(max {1000 * max(again):.1f}) (target < 100 ms)"
+        )
+    t_filter, _ = timed(lambda: cmp.filter(metric="t*"), 3)
+    print(f"filter (recomputes the FDR family):  {1000 * t_filter:7.1f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--systems", type=int, default=8)
@@ -122,6 +198,11 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=10)
     ap.add_argument("--samples", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per comparison")
+    ap.add_argument(
+        "--report-only",
+        action="store_true",
+        help="only the report against the bare read and median (child processes)",
+    )
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as out_dir:
@@ -130,80 +211,8 @@ def main() -> None:
         print(f"samples: {n:,} in {path.stat().st_size / 1e6:.0f} MB of Parquet")
         print(f"{a.rounds} alternating rounds after a warm-up; medians")
 
-        t_load, rs = timed(lambda: load([path]))
-        print(f"load (read, validate, number, sort):  {t_load:7.2f} s")
-        t_analysis, analysis = timed(lambda: Analysis(rs))
-        print(f"analysis once per load (values, centres, intervals): {t_analysis:6.2f} s")
-        phases = ", ".join(f"{k} {v:.2f} s" for k, v in analysis.timings.items())
-        print(f"  phases: {phases}")
-
-        keys = ["system", "benchmark", "metric", "iteration"]
-        it = analysis.iterations
-        starts = np.r_[0, np.cumsum(it["samples"].to_numpy())[:-1]]
-        counts = it["samples"].to_numpy()
-        hmean = np.zeros(len(counts), bool)
-        values = rs.samples["value"].to_numpy()
-
-        def clock(fn):
-            return lambda: timed(fn)[0]
-
-        per_it = alternate(
-            {
-                "floor": clock(lambda: rs.samples.group_by(keys).agg(pl.col("value").median())),
-                "tuibench": clock(lambda: stats.iteration_values(values, starts, counts, hmean)),
-            },
-            max(a.rounds, 5),
-        )
-        t_floor, t_iter = med(per_it["floor"]), med(per_it["tuibench"])
-
-        # What a naive tool does: a Python loop of numpy calls per iteration, on a slice.
-        rng = np.random.default_rng(0)
-        k = 2000
-
-        def naive():
-            for g in range(k):
-                x = values[starts[g] : starts[g] + counts[g]]
-                m = int(0.8 * len(x))
-                means = [rng.choice(x, m, replace=False).mean() for _ in range(100)]
-                np.median(means)
-
-        t_naive, _ = timed(naive)
-        t_naive_all = t_naive / k * len(counts)
-        print(f"per-iteration values ({len(counts):,} iterations):")
-        print(f"  plain polars median (floor):         {t_floor:7.3f} s")
-        print(
-            f"  tuibench subselection medians:       {t_iter:7.3f} s  "
-            f"({t_iter / t_floor:.2f}x the floor; target < 1.5x)"
-        )
-        print(
-            f"  naive per-group loop (extrapolated): {t_naive_all:7.1f} s  "
-            f"({t_naive_all / t_iter:.0f}x slower than tuibench)"
-        )
-        t_trim, _ = timed(lambda: Analysis(rs, trim_outliers=True))
-        print(f"analysis with --trim-outliers (raw and trimmed):    {t_trim:6.2f} s")
-
-        systems = rs.system_names
-        for label, options in (
-            ("", {}),
-            (" with --fdr --threshold 2", {"fdr": True, "threshold": 2.0}),
-        ):
-            times = []
-            for r in range(2 * len(systems)):
-                t, cmp = timed(
-                    lambda r=r, o=options: analysis.compare(systems[r % len(systems)], **o)
-                )
-                times.append(t)
-            first, again = times[: len(systems)], times[len(systems) :]
-            if label:
-                first = again  # the U tests of every reference are already kept
-            print(
-                f"reference switch over {cmp.rows.height:,} rows{label}: "
-                f"first time per reference median {1000 * med(first):.1f} ms "
-                f"(max {1000 * max(first):.1f}); again median {1000 * med(again):.1f} ms "
-                f"(max {1000 * max(again):.1f}) (target < 100 ms)"
-            )
-        t_filter, _ = timed(lambda: cmp.filter(metric="t*"), 3)
-        print(f"filter (recomputes the FDR family):  {1000 * t_filter:7.1f} ms")
+        if not a.report_only:
+            in_process(path, a.rounds)
 
         out = Path(out_dir) / "r.json"
         report = [sys.executable, "-m", "tuibench", "report", str(path)]
