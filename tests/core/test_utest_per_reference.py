@@ -51,3 +51,13 @@ def test_every_reference_matches_scipy(four):
 
             want = sps.mannwhitneyu(pooled(row["system"]), pooled(ref)).pvalue
             assert row["p_utest"] == pytest.approx(want, rel=1e-9)
+
+
+def test_prepare_references_keeps_every_reference(four):
+    prepared = Analysis(four)
+    prepared.prepare_references()
+    assert sorted(prepared._utest_p) == [0, 1, 2, 3]
+    fresh = Analysis(four)
+    for ref in ("a", "d"):
+        want = fresh.compare(ref).rows["p_utest"].to_list()
+        assert prepared.compare(ref).rows["p_utest"].to_list() == want

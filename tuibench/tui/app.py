@@ -250,6 +250,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(Loaded(rs, analysis))
+        if analysis is not None:  # while the first screen is read: later switches stay cheap
+            analysis.prepare_references()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         bar = self.main.query_one("#loading-bar", ProgressBar)

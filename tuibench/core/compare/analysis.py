@@ -391,6 +391,13 @@ class Analysis:
         self._sorted = stats.sort_within(pooled, new_starts, counts)
         self._row_start, self._row_n = new_starts, counts
 
+    def prepare_references(self) -> None:
+        """Compute and keep the U tests against every system (for an explorer: each first
+        switch to a reference would otherwise pay for them). From the last system: the
+        first is the default reference, which the first comparison computes."""
+        for r in reversed(range(len(self.rs.system_names))):
+            self._utest_against(r)
+
     def _utest_against(self, r: int) -> np.ndarray:
         """p-values of the U test of every system against system r, metrics x systems."""
         if r not in self._utest_p:
