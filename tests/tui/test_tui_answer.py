@@ -226,3 +226,23 @@ async def test_narrow_tables_are_compact_and_scroll_by_whole_columns(make_app, l
         assert round(table.scroll_x) == table.max_scroll_x
         last = "".join(seg.text for seg in table.render_line(0))
         assert table._header[-1] in last  # the last system can be reached
+
+
+async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monkeypatch):
+    import tuibench.tui.app as app_module
+
+    monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every switch counts as large
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("right_square_bracket", "right_square_bracket")  # base -> tuned
+        await pilot.press("f")  # a key during the comparison still acts
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.state.reference == "tuned"
+        assert app.session.state.significant_only
+        assert app.session.cmp.reference == "tuned"
+        expected = core_answer("tuned")
+        assert [a.system for a in app.session.answer().systems] == [
+            a.system for a in expected.systems
+        ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import signal
 import sys
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 NARROW = 100  # below this width the tables take the whole width while they have the focus
+BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch runs in a worker
 
 
 class LoadProgress(Message):
@@ -132,6 +134,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.zoomed = False
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         self._pending: list[str] = []  # keys typed while loading
+        self._switching: str | None = None  # the reference being compared in a worker
         self.stop_loading = threading.Event()
         self.crash: Exception | None = None  # an unhandled exception that ended the app
 
@@ -439,8 +442,39 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
     def set_reference(self, name: str) -> None:
         if self.session is None or name not in self.session.systems:
             return
-        if name != self.session.state.reference:
+        if name == self.session.state.reference and self._switching is None:
+            return
+        rows = len(self.session.metrics) * len(self.session.systems)
+        if rows < BACKGROUND_FROM:
+            self._switching = None
             self.update_state(reference=name)
+            return
+        # Large: compare in a worker, keys keep working; the screen changes when it is done.
+        self._switching = name
+        self.say(f"Comparing against {name} …", timeout=2)
+        state = dataclasses.replace(self.session.state, reference=name)
+        self._compare_in_background(state)
+
+    @work(thread=True, exclusive=True, group="compare")
+    def _compare_in_background(self, state: ViewState) -> None:
+        session = self.session
+        try:
+            computed = session.compute(state)
+        except Exception as exc:  # keep the explorer up; say what happened
+            self.call_from_thread(self.say, f"Comparing failed: {exc}", severity="error")
+            return
+        self.call_from_thread(self._install_comparison, state, computed)
+
+    def _install_comparison(self, state: ViewState, computed: dict) -> None:
+        if self.session is None or state.reference != self._switching:
+            return  # a newer switch is on its way
+        meanwhile = dataclasses.replace(self.session.state, reference=state.reference)
+        if meanwhile != state:  # another option changed during the comparison: once more
+            self._compare_in_background(meanwhile)
+            return
+        self._switching = None
+        self.session.install(meanwhile, computed)
+        self.refresh_view()
 
     def action_pick_reference(self) -> None:
         if self.session is None:
@@ -458,7 +492,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is None:
             return
         names = self.session.systems
-        i = names.index(self.session.state.reference)
+        i = names.index(self._switching or self.session.state.reference)
         self.set_reference(names[(i + step) % len(names)])
 
     def action_set_alpha(self) -> None:

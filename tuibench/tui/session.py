@@ -62,16 +62,25 @@ class Session:
         return self.rs.system_names
 
     def recompute(self) -> None:
-        """State -> comparison, visible metrics, counts and order. The only update path.
+        """State -> comparison, visible metrics, counts and order. The only update path."""
+        self.install(self.state, self.compute(self.state))
+
+    def install(self, state: ViewState, computed: dict) -> None:
+        """Show what `compute(state)` gave (on the UI thread, all at once)."""
+        self.state = state
+        for name, value in computed.items():
+            setattr(self, name, value)
+
+    def compute(self, s: ViewState) -> dict:
+        """What `s` shows, changing nothing: safe to run in a worker thread.
 
         Vectorised over the metrics (integer ids, numpy): a key costs the same at ten
         metrics or a hundred thousand, apart from the comparison itself."""
-        s = self.state
-        self.cmp = self.analysis.compare(s.reference, **s.compare_options())
+        cmp = self.analysis.compare(s.reference, **s.compare_options())
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
         per = (
-            self.cmp.rows.group_by(METRIC)
+            cmp.rows.group_by(METRIC)
             .agg(
                 (pl.col("verdict") == "worse").any().alias("worse"),
                 (pl.col("verdict") == "better").any().alias("better"),
@@ -90,9 +99,9 @@ class Session:
             return out
 
         worse, better = column("worse", False), column("better", False)
-        self._compared = np.zeros(n, dtype=bool)
-        self._compared[mid] = True
-        shown = self._compared & self._matches(s.filter_text)
+        compared = np.zeros(n, dtype=bool)
+        compared[mid] = True
+        shown = compared & self._matches(s.filter_text)
         if s.significant_only:
             shown &= column("significant", False)
         ids = np.flatnonzero(shown)
@@ -107,9 +116,13 @@ class Session:
             order = ids[np.lexsort(keys)]  # stable: natural order between ties
         else:
             order = ids
-        self.visible = [self.metrics[i] for i in ids]
-        self.ordered = [self.metrics[i] for i in order]
-        self.counts = self._nodes.counts(shown & worse, shown & better)
+        return {
+            "cmp": cmp,
+            "_compared": compared,
+            "visible": [self.metrics[i] for i in ids],
+            "ordered": [self.metrics[i] for i in order],
+            "counts": self._nodes.counts(shown & worse, shown & better),
+        }
 
     def _matches(self, text: str) -> np.ndarray:
         """Which metrics the name filter lets through (the last answer is kept)."""
