@@ -49,22 +49,26 @@ MB = 2**20
 
 
 def native_csv(path: Path, size: int) -> None:
-    """Tidy rows (benchmark, metric, iteration, value, unit) until the file has `size` bytes."""
+    """Tidy rows until the file has `size` bytes: blocks of 50 samples per benchmark, metric
+    and iteration, 500 benchmarks x 4 metrics per iteration, as a benchmark harness writes."""
     rng = np.random.default_rng(0)
-    n = 1_000_000
+    n = 1_000_000  # 10 iterations per block
+    i = np.arange(n)
+    bench = (i // 200) % 500
+    metric = pl.Series((i // 50) % 4).replace_strict(
+        {0: "time", 1: "latency", 2: "tput", 3: "cpu"}, return_dtype=pl.String
+    )
+    names = "suite/bench-" + pl.Series(bench).cast(pl.String)
     with open(path, "wb") as fh:
         fh.write(b"benchmark,metric,iteration,value,unit\n")
         block = 0
         while fh.tell() < size:
-            b = rng.integers(0, 500, n)
             df = pl.DataFrame(
                 {
-                    "benchmark": "suite/bench-" + pl.Series(b).cast(pl.String),
-                    "metric": pl.Series(rng.integers(0, 4, n)).replace_strict(
-                        {0: "time", 1: "latency", 2: "tput", 3: "cpu"}, return_dtype=pl.String
-                    ),
-                    "iteration": np.full(n, block % 10),
-                    "value": np.round(100 + b + rng.normal(0, 1, n), 4),
+                    "benchmark": names,
+                    "metric": metric,
+                    "iteration": i // 100_000 + 10 * block,
+                    "value": np.round(100 + bench + rng.normal(0, 1, n), 4),
                     "unit": "ms",
                 }
             )

@@ -93,3 +93,16 @@ def test_leading_blank_lines_and_byte_order_mark_keep_line_numbers(tmp_path):
     assert [(p.line, p.reason) for p in rs.problems] == [
         (5, "row skipped: value 'zz' is not a number")
     ]
+
+
+def test_xz_bomb_is_capped_like_gzip(tmp_path, small_ceiling):
+    import lzma
+
+    path = tmp_path / "bomb.json.xz"
+    path.write_bytes(lzma.compress(b'{"context": {}, "benchmarks": [' + b" " * 3 * 2**20 + b"]}"))
+    rs = load([path])
+    limit = base.decompressed_limit(path.stat().st_size)
+    assert [p.reason for p in rs.problems] == [
+        f"xz file expands past {limit // 2**20} MiB (50 times its size, at most 1 GiB): "
+        "not read, as a guard against decompression bombs"
+    ]
