@@ -234,6 +234,18 @@ class _Capped(io.RawIOBase):
         super().close()
 
 
+def available_memory() -> int | None:
+    """Bytes of memory the system can still give (Linux MemAvailable), None when unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def compression(path: Path) -> str | None:
     """'gzip', 'zstd' or 'xz' when the file's first bytes say so."""
     with open(path, "rb") as fh:

@@ -8,6 +8,7 @@ Required columns `benchmark`, `metric`, `value`; optional `iteration`, `sample`,
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ from tuibench.core.formats.base import (
     HEAD_BYTES,
     READER_SCHEMA,
     ReadResult,
+    TooLarge,
+    available_memory,
     compression,
     empty_frame,
     open_binary,
@@ -55,6 +58,24 @@ def sniff(path: Path, head: str) -> bool:
     return _separator(head) is not None
 
 
+# Peak memory of loading a native text file, per byte of it: measured 4.5 (rows grouped by
+# benchmark, as harnesses write them) to 8.3 (a different benchmark on every row).
+MEMORY_PER_BYTE = 8
+
+
+def _refuse_when_too_large(path: Path) -> None:
+    """A file that would need more memory than the machine has free is a problem, not a
+    process killed half-way (a 2 GB CSV took 11.7 GB and aborted)."""
+    need = os.path.getsize(path) * MEMORY_PER_BYTE
+    free = available_memory()
+    if free is not None and need > free:
+        raise TooLarge(
+            f"too large to load here: it would need about {need / 2**30:.1f} GiB of memory "
+            f"and {free / 2**30:.1f} GiB are available (convert it to Parquet, or load it on "
+            "a larger machine)"
+        )
+
+
 def read(path: Path) -> ReadResult:
     try:
         raw, first_line, bad_lines = _read_raw(path)
@@ -76,6 +97,7 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
         if head[:4] == b"PAR1":
             df = pl.read_parquet(path)
             return df.rename({c: c.strip().lower() for c in df.columns}), 0, []
+        _refuse_when_too_large(path)
         lead = _lead(head)
         data: bytes | None = None  # None: polars reads the file
         if compression(path) or lead == len(head):
