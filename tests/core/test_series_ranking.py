@@ -117,3 +117,12 @@ def test_curves_carry_gain_per_value(tmp_path, make_system):
     assert new["gain"][3] == pytest.approx(-new["change"][3])
     assert new["gain_ci_low"][3] < new["gain"][3] < new["gain_ci_high"][3] < 0
     assert log_axis(new["value"].to_list())
+
+
+def test_ranking_lines_per_metric(four):
+    from tuibench.core.series.ranking import ranking_lines
+
+    lines = ranking_lines(rank_metrics(four, series_data(four)))
+    by = {m: t for _, m, t in lines.select("benchmark", "metric", "ranking").iter_rows()}
+    assert by["time"] == "A > {B, C} > D"
+    assert by["rate"] == "A > {B, C} > D"

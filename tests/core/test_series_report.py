@@ -48,6 +48,11 @@ def test_json_lists_each_change_point(series, capsys):
         assert c["verdict"] == "worse" and c["gain"] < 0
         assert c["gain_ci_low"] < c["gain"] < c["gain_ci_high"]
     assert {r["system"] for r in doc["ranking"]} == set(doc["systems"])
+    ranks = {r["benchmark"]: r["ranking"] for r in doc["metric_rankings"]}
+    fast, slow = ranks["app/parse"].split(" > ")
+    assert sorted(fast.strip("{}").split(", ")) == ["build-1", "build-2", "build-3"]
+    assert sorted(slow.strip("{}").split(", ")) == ["build-4", "build-5", "build-6"]
+    assert ranks["app/render"].endswith("> build-6")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -166,3 +166,26 @@ def ranking_text(names: list[str], groups: list[int], known_direction: bool = Tr
     if known_direction:
         return " > ".join(shown)
     return "highest first (direction unknown): " + ", ".join(shown)
+
+
+def ranking_lines(ranked: pl.DataFrame) -> pl.DataFrame:
+    """One line per metric from `rank_metrics` rows: benchmark, metric, better, ranking
+    ("A > {B, C} > D", best first; by value, highest first, when the direction is unknown)."""
+    groups = ranked.group_by(*METRIC, "better", "group", maintain_order=True).agg(pl.col("system"))
+    shown = (
+        pl.when(pl.col("system").list.len() == 1)
+        .then(pl.col("system").list.first())
+        .otherwise(pl.concat_str(pl.lit("{"), pl.col("system").list.join(", "), pl.lit("}")))
+    )
+    lines = (
+        groups.with_columns(shown.alias("_g"))
+        .group_by(*METRIC, "better", maintain_order=True)
+        .agg(pl.col("_g"))
+    )
+    known = pl.col("better").is_in(["lower", "higher"])
+    text = (
+        pl.when(known)
+        .then(pl.col("_g").list.join(" > "))
+        .otherwise(pl.lit("highest first (direction unknown): ") + pl.col("_g").list.join(", "))
+    )
+    return lines.select(*METRIC, "better", text.alias("ranking"))

@@ -11,7 +11,12 @@ from tuibench.core.export import json_value, render
 from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
 from tuibench.core.series.display import size_header, step_size
-from tuibench.core.series.ranking import rank_summary, ranking_text
+from tuibench.core.series.ranking import (
+    rank_metrics,
+    rank_summary,
+    ranking_lines,
+    ranking_text,
+)
 from tuibench.core.tables import Table, fmt_num, fmt_p, fmt_ratio_change
 
 SUMMARY_RANK_COLUMNS = [
@@ -33,6 +38,7 @@ class SeriesReport:
     ranked: pl.DataFrame  # SUMMARY_RANK_COLUMNS
     reference: str
     percent: str = "gain"
+    metric_ranks: pl.DataFrame | None = None  # ranking_lines: one per metric
 
     @property
     def regressions(self) -> int:
@@ -67,7 +73,10 @@ def restrict(data: SeriesData, metrics: pl.DataFrame) -> SeriesData:
 def series_report(analysis, cmp, alpha: float = 0.05) -> SeriesReport:
     """Change points of the metrics in `cmp` (already filtered), and the systems ranked."""
     data = restrict(series_data(analysis), cmp.rows)
-    return SeriesReport(detect(data, alpha), rank_summary(cmp, alpha), cmp.reference, cmp.percent)
+    lines = ranking_lines(rank_metrics(analysis, data, alpha))
+    return SeriesReport(
+        detect(data, alpha), rank_summary(cmp, alpha), cmp.reference, cmp.percent, lines
+    )
 
 
 def _step(r: dict) -> str:
@@ -166,6 +175,27 @@ def ranking_table(report: SeriesReport) -> Table:
     )
 
 
+def metric_ranking_table(report: SeriesReport) -> Table:
+    """Per metric, the systems best first with the groups the data cannot tell apart."""
+    lines = report.metric_ranks
+    rows = (
+        []
+        if lines is None
+        else [[f"{b} {m}", text] for b, m, text in lines.select(*METRIC, "ranking").iter_rows()]
+    )
+    return Table(
+        "Systems ranked per metric, best first",
+        ["Metric", "Ranking"],
+        rows,
+        [
+            "{B, C}: neighbours in the order whose 95 % intervals overlap and whose Welch "
+            f"p is not below alpha ({report.changes.alpha:g}): the data cannot tell them "
+            "apart. Groups chain: in {B, C, D}, B and D may still differ."
+        ],
+        slug="rankings",
+    )
+
+
 def changes_data_table(report: SeriesReport) -> Table:
     """Every field of every change point (csv and tsv)."""
     rows = [list(r) for r in report.changes.changes.select(CHANGE_COLUMNS).iter_rows()]
@@ -188,6 +218,7 @@ def series_document(report: SeriesReport, problems: list) -> dict:
         "changes": records(cp.changes),
         "reference": report.reference,
         "ranking": records(report.ranked.select(SUMMARY_RANK_COLUMNS)),
+        "metric_rankings": [] if report.metric_ranks is None else records(report.metric_ranks),
         "notes": cp.notes,
         "problems": [p.to_dict() for p in problems],
     }
@@ -198,4 +229,5 @@ def render_series(report: SeriesReport, fmt: str, problems: list) -> str:
         return json.dumps(series_document(report, problems), indent=2, allow_nan=False) + "\n"
     if fmt in ("csv", "tsv"):
         return render(changes_data_table(report), fmt)
-    return render([changes_table(report), ranking_table(report)], fmt)
+    tables = [changes_table(report), ranking_table(report), metric_ranking_table(report)]
+    return render(tables, fmt)

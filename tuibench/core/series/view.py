@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from tuibench.core.series.changepoints import ChangePoints, detect
-from tuibench.core.series.data import SeriesData, series_data
+from tuibench.core.series.data import METRIC, SeriesData, series_data
 from tuibench.core.series.display import magnitude, size_header, step_size
+from tuibench.core.series.ranking import rank_metrics, ranking_lines
 from tuibench.core.series.scaling import curves, families, log_axis
 from tuibench.core.tables import Table, fmt_ci, fmt_num, fmt_p, fmt_ratio_change
 
@@ -38,6 +39,7 @@ class SeriesModel:
     changes: ChangePoints
     families: pl.DataFrame
     by_metric: dict[tuple[str, str], list[dict]]
+    rankings: dict[tuple[str, str], str]  # per metric: "A > {B, C} > D"
 
     @classmethod
     def build(cls, analysis, alpha: float = 0.05, percent: str = "gain") -> SeriesModel:
@@ -47,7 +49,9 @@ class SeriesModel:
         for r in cp.changes.iter_rows(named=True):
             by_metric.setdefault((r["benchmark"], r["metric"]), []).append(r)
         names = data.keys["benchmark"].unique(maintain_order=True).to_list()
-        return cls(analysis, alpha, percent, data, cp, families(names), by_metric)
+        lines = ranking_lines(rank_metrics(analysis, data, alpha))
+        rankings = {(b, m): t for b, m, t in lines.select(*METRIC, "ranking").iter_rows()}
+        return cls(analysis, alpha, percent, data, cp, families(names), by_metric, rankings)
 
     @property
     def systems(self) -> list[str]:
@@ -99,6 +103,7 @@ class SeriesModel:
             if step is not None and step["verdict"] in ("better", "worse"):
                 marks[(len(out) - 1, 6)] = step["verdict"]
         n = len(self.by_metric.get((benchmark, metric), []))
+        ranking = self.rankings.get((benchmark, metric))
         notes = [
             f"{n} change point(s) (◆: the first system at a new level; the step is against "
             "the level before it, with its 95 % interval, a gain positive when better; p: "
@@ -108,6 +113,11 @@ class SeriesModel:
             f"the series (alpha {self.alpha:g}, false change points controlled over "
             f"{self.changes.tested} metrics).",
         ]
+        if ranking:
+            notes.append(
+                f"Ranked: {ranking} ({{B, C}}: the data cannot tell them apart: intervals "
+                f"overlap and Welch's p is not below {self.alpha:g})."
+            )
         return Table(
             f"{benchmark} {metric}" + (f" ({unit})" if unit else "") + " along the series",
             ["#", "System", "Iters", "Centre", "95% CI", "Level", "Step"],

@@ -35,16 +35,11 @@ def _ticks(values: list[float], count: int = 5) -> list[float]:
 
 
 def _bars(plt, bars: list[tuple[float, float, float]], palette: Palette) -> None:
-    """Vertical bars from low to high at x (plotext's error bars, centred on the middle of
-    the interval, so an asymmetric interval is drawn where it lies)."""
-    known = [(x, lo, hi) for x, lo, hi in bars if _finite(lo) and _finite(hi)]
-    if known:
-        plt.error(
-            [b[0] for b in known],
-            [(b[1] + b[2]) / 2 for b in known],
-            yerr=[(b[2] - b[1]) / 2 for b in known],
-            color=palette.neutral,
-        )
+    """Vertical bars from low to high at x, in braille (a quarter of a cell per dot), so a
+    bar is drawn where its interval lies even when it is shorter than a cell."""
+    for x, lo, hi in bars:
+        if _finite(lo) and _finite(hi):
+            plt.plot([x, x], [lo, hi], marker="braille", color=palette.neutral)
 
 
 class SeriesPlot(PlotextPlot):
