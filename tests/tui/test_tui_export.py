@@ -283,3 +283,13 @@ async def test_marked_html_needs_one_reference(make_app, loaded, tmp_path):
         await pilot.press("enter")
         assert app.screen is dialog and not (tmp_path / "m.html").exists()
         assert "different references" in error_of(dialog)
+
+
+def test_copy_notice_says_where_and_what_to_do():
+    from tuibench.tui.export_files import copy_notice
+
+    small = copy_notice("t as Markdown", "a\nb\n")
+    assert "(2 lines)" in small and "OSC 52" in small and "press e" in small
+    assert "KB" not in small
+    large = copy_notice("t as TSV", "x" * 200_000 + "\n")
+    assert "At 195 KB it may be beyond what your terminal accepts." in large

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_STEM = 120
+LARGE_COPY = 100_000  # bytes: many terminals drop OSC 52 payloads larger than this
 
 
 def safe_name(text: str) -> str:
@@ -93,8 +94,14 @@ def marked_shareables(marks: list[Mark], facts: list[tuple[str, str]]) -> list[S
 def copy_notice(label: str, text: str) -> str:
     """Where a copy went, and what to do when nothing arrived."""
     lines = text.count("\n") or 1
+    size = len(text.encode())
+    large = (
+        f" At {size // 1024} KB it may be beyond what your terminal accepts."
+        if size > LARGE_COPY
+        else ""
+    )
     return (
         f"Copied {label} ({lines} line{'s' if lines > 1 else ''}) to your clipboard through "
         "the terminal (OSC 52). Nothing arrived? The terminal (or tmux: set-clipboard on) "
-        "must allow OSC 52; press e to write it to a file instead."
+        f"must allow OSC 52;{large} press e to write it to a file instead."
     )
