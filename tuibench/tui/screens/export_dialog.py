@@ -73,6 +73,7 @@ class FormatSelect(Select[str]):
 
 
 class ExportDialog(ModalScreen[ExportDone | None]):
+    AUTO_FOCUS = "#export-path"  # typing goes to the file name, whatever was focused before
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Cancel", id="tuibench.dialog.cancel")
     ]
@@ -169,6 +170,9 @@ class ExportDialog(ModalScreen[ExportDone | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
+        if event.value == format_of(self.query_one("#export-path", Input).value):
+            self._check()  # the typed extension chose it: the name stays as typed
+            return
         self._suggest()
 
     def on_input_changed(self, event: Input.Changed) -> None:
