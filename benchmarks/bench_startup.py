@@ -8,7 +8,7 @@ after round; the figures are medians (and the quartiles) of wall time from proce
 - The explorer in a pseudo-terminal of 80x24 (TERM=xterm-256color): the time from starting
   the process to the first frame on the terminal (the first bytes after the alternate screen
   is entered that draw text: the header), and to the first frame that shows results (the
-  header names the reference: "ref <name>"). Then `q` quits it. Target: first frame under
+  header names the reference or counts the systems). Then `q` quits it. Target: first frame under
   0.3 s.
 - For scale: a bare interpreter, and importing what a report needs.
 With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)
@@ -82,7 +82,7 @@ def explorer(path: str, base: dict | None = None, timeout: float = 30.0) -> tupl
             text += CSI.sub(b"", chunk)
             if first is None and b"tuibench" in text:
                 first = now
-            if re.search(rb"ref \S", text):
+            if re.search(rb"ref \S|\d+ systems?\b", text):  # the header once loaded
                 results = now
         os.write(master, b"q")
         try:
