@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import gc
+import os
 import signal
 import sys
 import threading
@@ -137,6 +138,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self._switching: str | None = None  # the reference being compared in a worker
         self.stop_loading = threading.Event()
         self.crash: Exception | None = None  # an unhandled exception that ended the app
+        self.loader: threading.Thread | None = None
 
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets) and
@@ -222,7 +224,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
     def load_results(self) -> None:
         """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
         next file's progress call raise LoadCancelled, so the work also stops soon."""
-        threading.Thread(target=self._load, name="tuibench-load", daemon=True).start()
+        self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
+        self.loader.start()
 
     def _load(self) -> None:
         from tuibench.core.load import LoadCancelled
@@ -727,11 +730,17 @@ def run(args: argparse.Namespace) -> int:
         trim_outliers=getattr(args, "trim_outliers", False),
     )
     app.run(mouse=not args.no_mouse)
+    code = app.return_code or 0
     if app.crash is not None:  # one line, like every other error, and never exit 1
         error = app.crash
         first = (str(error).strip().splitlines() or [""])[0]
         print(
             printable(f"tuibench: internal error: {type(error).__name__}: {first}"), file=sys.stderr
         )
-        return 2
-    return app.return_code or 0
+        code = 2
+    if app.loader is not None and app.loader.is_alive():
+        # Quit while loading: the terminal is restored and nothing is left to write; the
+        # interpreter's teardown beside a busy loader thread would take another second.
+        sys.stderr.flush()
+        os._exit(code)
+    return code
