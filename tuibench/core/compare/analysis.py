@@ -389,6 +389,7 @@ class Analysis:
         self._pooled = self._ranked.n
         # Every row's samples, sorted within the row: medians and the U test's shift.
         self._sorted = stats.sort_within(pooled, new_starts, counts)
+        self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
 
     def prepare_references(self) -> None:
@@ -437,7 +438,9 @@ class Analysis:
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
         u = utest(x, self._utest_against(x.r), self._pooled, w.p)
-        shift = utest_shift(x, self._sorted, self._row_start, self._row_n)
+        if reference not in self._shifts:  # the costliest step: kept per reference
+            self._shifts[reference] = utest_shift(x, self._sorted, self._row_start, self._row_n)
+        shift = self._shifts[reference]
         needed, hint = power_hint(x, w.p, alpha, threshold)
         med = with_median_values(x)  # the same test on per-iteration medians
         mm_cidiff = mmtests_cidiff(x)

@@ -247,19 +247,26 @@ def summarise(
     oriented ratios with the bootstrap interval, and its better / worse / same counts."""
     full = source.rows if source is not None else rows
     marked = _reasons(full, source.duplicates if source is not None else None, trust_single)
+    n_ref = int(full["is_reference"].sum())
+    # One pass for the counts of every system; numpy only for the bootstrap.
+    with_ref = dict(marked.group_by("system").agg(pl.col("_has_ref").sum()).iter_rows())
+    why = {
+        (system, reason): n
+        for system, reason, n in marked.group_by("system", "_reason").agg(pl.len()).iter_rows()
+    }
+    used_by = {
+        key[0]: part
+        for key, part in marked.filter(pl.col("_reason").is_null())
+        .partition_by("system", as_dict=True)
+        .items()
+    }
     out = []
     for system in systems:
         if system == reference:
             continue
-        mine = marked.filter(pl.col("system") == system)
-        only_ref = full.filter(pl.col("is_reference")).join(
-            mine.select(METRIC), on=METRIC, how="anti"
-        )
-        used = mine.filter(pl.col("_reason").is_null())
-        reasons = dict.fromkeys(LEFT_OUT_REASONS, 0)
-        reasons["only one side has it"] += only_ref.height
-        for reason, n in mine.group_by("_reason").agg(pl.len()).drop_nulls().iter_rows():
-            reasons[reason] += n
+        used = used_by.get(system, marked.clear())
+        reasons = {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS}
+        reasons["only one side has it"] += n_ref - int(with_ref.get(system) or 0)
         k = used.height
         mean = float(used["_l"].mean()) if k else None
         lo = hi = None

@@ -46,20 +46,18 @@ def hodges_lehmann(
     pairs = xn * yn
     out = group_medians(v, xs, xn) - group_medians(v, ys, yn)
     exact = (pairs > 0) & (pairs <= max_pairs)
-    rows = np.flatnonzero(exact)
-    lo = 0
-    while lo < len(rows):  # blocks of rows holding at most CHUNK pairs in all
-        cum = np.cumsum(pairs[rows[lo:]])
-        hi = lo + max(1, int(np.searchsorted(cum, CHUNK, side="right")))
-        part = rows[lo:hi]
-        p = pairs[part]
-        row = np.repeat(np.arange(len(part)), p)
-        k = np.arange(int(p.sum())) - np.repeat(np.cumsum(p) - p, p)
-        ny = yn[part][row]
-        d = v[xs[part][row] + k // ny] - v[ys[part][row] + k % ny]
-        d = d[np.lexsort((d, row))]
-        first = np.cumsum(p) - p
-        out[part] = (d[first + (p - 1) // 2] + d[first + p // 2]) / 2
-        lo = hi
+    # Rows with the same counts on both sides form one matrix of differences: its median
+    # along each row is one partition, with no sort and no loop over rows.
+    key = np.where(exact, xn * (int(yn.max(initial=0)) + 1) + yn, -1)
+    for k in np.unique(key[key >= 0]):
+        rows = np.flatnonzero(key == k)
+        nx, ny = int(xn[rows[0]]), int(yn[rows[0]])
+        step = max(1, CHUNK // (nx * ny))
+        for lo in range(0, len(rows), step):
+            part = rows[lo : lo + step]
+            x = v[xs[part, None] + np.arange(nx)[None, :]]  # rows x nx
+            y = v[ys[part, None] + np.arange(ny)[None, :]]  # rows x ny
+            d = (x[:, :, None] - y[:, None, :]).reshape(len(part), nx * ny)
+            out[part] = np.median(d, axis=1)
     out[pairs == 0] = np.nan
     return out, exact
