@@ -118,6 +118,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         fdr: bool = False,
         threshold: float | None = None,
         trim_outliers: bool = False,
+        iteration_value: str = "subselection",
+        percent: str = "gain",
+        trust_single_iteration: bool = False,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]
@@ -127,7 +130,13 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.seed = seed
         self.export_dir = export_dir
         self.requested_theme = theme
-        self.initial_options = {"fdr": fdr, "threshold": threshold, "trim_outliers": trim_outliers}
+        self.initial_options = {
+            "fdr": fdr,
+            "threshold": threshold,
+            "iteration_value": "trimmed" if trim_outliers else iteration_value,
+            "percent": percent,
+            "trust_single_iteration": trust_single_iteration,
+        }
         self.session: Session | None = None
         self.problems: list[Problem] = []
         self.loaded = False  # True once loading finished, whatever its outcome
@@ -248,8 +257,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             analysis = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                trim = self.initial_options["trim_outliers"]
-                analysis = Analysis(rs, self.subselections, self.seed, trim_outliers=trim)
+                kind = self.initial_options["iteration_value"]
+                analysis = Analysis(rs, self.subselections, self.seed, iteration_value=kind)
         except LoadCancelled:
             return
         except Exception as exc:  # a bug in a reader must not take the explorer down
@@ -372,7 +381,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             len(session.systems),
             len(self.problems),
             self.palette,
-            s.options(),
+            s.options() + ([("", chance)] if (chance := session.chance()) else []),
         )
 
     @on(BenchTree.NodeHighlighted)
@@ -525,6 +534,23 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is None:
             return
         self.session.state.trim_outliers = not self.session.state.trim_outliers
+        self._reanalyse_now()
+
+    def action_cycle_iteration_value(self) -> None:
+        if self.session is None:
+            return
+        from tuibench.tui.state import ITERATION_LABELS
+
+        kinds = list(ITERATION_LABELS)
+        state = self.session.state
+        state.iteration_value = kinds[(kinds.index(state.iteration_value) + 1) % len(kinds)]
+        self._reanalyse_now()
+
+    def action_toggle_percent(self) -> None:
+        if self.session is not None:
+            self.update_state(percent="change" if self.session.state.percent == "gain" else "gain")
+
+    def _reanalyse_now(self) -> None:
         self._update_status()
         self.say("Recomputing the statistics …", timeout=2)
         self.reanalyse(self.session.state.analysis_options())
@@ -728,6 +754,9 @@ def run(args: argparse.Namespace) -> int:
         fdr=getattr(args, "fdr", False),
         threshold=getattr(args, "threshold", None),
         trim_outliers=getattr(args, "trim_outliers", False),
+        iteration_value=getattr(args, "iteration_value", "subselection"),
+        percent=getattr(args, "percent", "gain"),
+        trust_single_iteration=getattr(args, "trust_single_iteration", False),
     )
     app.run(mouse=not args.no_mouse)
     code = app.return_code or 0

@@ -96,6 +96,21 @@ APP_KEYS: list[Key] = [
         "Drop outlying samples (Tukey fences per iteration) and recompute, or keep them",
     ),
     Key(
+        "tuibench.iteration_value",
+        "i",
+        "cycle_iteration_value",
+        "Iteration value",
+        "Cycle what stands for an iteration: subselection, mean, median, trimmed mean",
+    ),
+    Key(
+        "tuibench.percent",
+        "percent_sign",
+        "toggle_percent",
+        "Gain/change",
+        "Show sizes as the gain (positive = better) or the signed change (positive = bigger)",
+        key_display="%",
+    ),
+    Key(
         "tuibench.answer",
         "v",
         "toggle_answer",

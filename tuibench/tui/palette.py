@@ -28,6 +28,10 @@ class Palette:
             return Style(color=_hex(self.better), bold=True)
         if meaning == "reference":
             return Style(bold=True, dim=True)
+        if meaning == "changed":  # significant, direction unknown: neither red nor green
+            return Style(color=_hex(self.accent), bold=True)
+        if meaning == "single":  # significant on one iteration's samples: not counted
+            return Style(color=_hex(self.warning), italic=True)
         if meaning == "equivalent":  # within the practical threshold
             return Style(color=_hex(self.neutral), italic=True)
         if meaning == "inconclusive":

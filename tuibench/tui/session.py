@@ -76,14 +76,16 @@ class Session:
 
         Vectorised over the metrics (integer ids, numpy): a key costs the same at ten
         metrics or a hundred thousand, apart from the comparison itself."""
-        cmp = self.analysis.compare(s.reference, **s.compare_options())
+        cmp = dataclasses.replace(
+            self.analysis.compare(s.reference, **s.compare_options()), percent=s.percent
+        )
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
         per = (
             cmp.rows.group_by(METRIC)
             .agg(
-                (pl.col("verdict") == "worse").any().alias("worse"),
-                (pl.col("verdict") == "better").any().alias("better"),
+                ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
+                ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
                 pl.col("significant").any().alias("significant"),
                 badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
                 badness.filter(~pl.col("is_reference")).max().alias("worst"),
@@ -123,6 +125,19 @@ class Session:
             "ordered": [self.metrics[i] for i in order],
             "counts": self._nodes.counts(shown & worse, shown & better),
         }
+
+    def chance(self) -> str:
+        """The header's word on chance: how many flags alpha alone would give, or why the
+        false discovery rate left nothing."""
+        notes = tables.chance_notes(self.cmp)
+        if not notes:
+            return ""
+        n, alpha = self.cmp.comparisons, self.cmp.alpha
+        flagged = int(self.cmp.rows["significant"].sum())
+        if not self.cmp.fdr:
+            return f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
+        p = self.cmp.rows["p_adjusted"].drop_nulls()
+        return f"FDR: none (smallest adjusted p {p.min():.2g})" if p.len() else "FDR: none"
 
     def _matches(self, text: str) -> np.ndarray:
         """Which metrics the name filter lets through (the last answer is kept)."""
@@ -164,17 +179,17 @@ class Session:
         s = self.state
         key = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
         key += tuple(sorted(s.analysis_options().items()))
-        return (*key, s.filter_text, s.significant_only, id(self.analysis))
+        return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
 
     def answer(self) -> Answer:
         """The first screen: per system the counts and the significant changes, worst first.
 
         Over every metric, or over those the filter shows when a name filter is set.
         """
-        key = self.view_key()
+        key, s = self.view_key(), self.state
         if self._answer is None or self._answer[0] != key:
             cmp = self.comparison_under(Node()) if self.state.filter_text else self.cmp
-            self._answer = (key, build_answer(cmp, limit=ANSWER_LIMIT))
+            self._answer = (key, build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT))
         return self._answer[1]
 
     def ranking(self) -> list[tuple[str, float | None]]:

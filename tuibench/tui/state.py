@@ -82,6 +82,15 @@ class Mark:
         return f"{self.table.title}  (vs {self.reference}, alpha {self.alpha:g})"
 
 
+# The header's short name of each iteration value (`--iteration-value`).
+ITERATION_LABELS = {
+    "subselection": "subsel",
+    "mean": "mean",
+    "median": "median",
+    "trimmed": "trimmed",
+}
+
+
 @dataclass
 class ViewState:
     """Every choice the user makes in the explorer; nothing else changes what is shown."""
@@ -94,20 +103,38 @@ class ViewState:
     marks: list[Mark] = field(default_factory=list)
     fdr: bool = False  # significance from Benjamini-Hochberg adjusted p-values
     threshold: float | None = None  # practical margin, percent
-    trim_outliers: bool = False  # an option of the analysis: recomputed in the worker
+    # What stands for an iteration (an option of the analysis: recomputed in the worker).
+    iteration_value: str = "subselection"
+    percent: str = "gain"  # sizes as the gain (positive = better) or the signed change
+    trust_single_iteration: bool = False  # count one-iteration rows as better / worse
+
+    @property
+    def trim_outliers(self) -> bool:
+        return self.iteration_value == "trimmed"
+
+    @trim_outliers.setter
+    def trim_outliers(self, on: bool) -> None:
+        self.iteration_value = "trimmed" if on else "subselection"
+
     answer_first: bool = True  # the root shows the answer; False: the mmtests table
 
     def compare_options(self) -> dict[str, object]:
         """Keyword arguments of `Analysis.compare()` besides the reference."""
-        return {"alpha": self.alpha, "fdr": self.fdr, "threshold": self.threshold}
+        return {
+            "alpha": self.alpha,
+            "fdr": self.fdr,
+            "threshold": self.threshold,
+            "trust_single_iteration": self.trust_single_iteration,
+        }
 
     def analysis_options(self) -> dict[str, object]:
         """Keyword arguments of `Analysis()` that the user can change."""
-        return {"trim_outliers": self.trim_outliers}
+        return {"iteration_value": self.iteration_value}
 
     def status(self) -> list[tuple[str, str]]:
         """(label, value) pairs that the header always shows."""
-        return [("ref", self.reference), ("α", f"{self.alpha:g}")]
+        value = ITERATION_LABELS.get(self.iteration_value, self.iteration_value)
+        return [("ref", self.reference), ("α", f"{self.alpha:g}"), ("it", value)]
 
     def options(self) -> list[tuple[str, str]]:
         """(label, value) pairs for the header: the choices that differ from the default."""
@@ -116,8 +143,10 @@ class ViewState:
             items.append(("", "FDR"))
         if self.threshold is not None:
             items.append(("threshold", f"±{self.threshold:g}%"))
-        if self.trim_outliers:
-            items.append(("", "outliers trimmed"))
+        if self.percent == "change":
+            items.append(("", "signed change"))
+        if self.trust_single_iteration:
+            items.append(("", "single iterations counted"))
         if self.significant_only:
             items.append(("", "significant only"))
         if self.sort != SORTS[0]:
