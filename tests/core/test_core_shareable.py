@@ -134,3 +134,16 @@ def test_format_of_a_typed_name(name, fmt):
     assert format_of(name) == fmt
     if fmt is not None:
         assert with_extension(name, fmt) == name
+
+
+def test_a_single_iteration_change_says_it_is_not_counted(cmp):
+    import dataclasses
+
+    from tuibench.core.shareable import verdict_words
+
+    row = {"verdict": "better", "significant": True, "is_reference": False}
+    assert verdict_words({**row, "single_iteration": False}, cmp) == "better"
+    single = {**row, "single_iteration": True}
+    assert verdict_words(single, cmp) == "better (one iteration, not counted)"
+    trusted = dataclasses.replace(cmp, trust_single_iteration=True)
+    assert verdict_words(single, trusted) == "better"

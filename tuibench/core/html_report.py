@@ -34,7 +34,7 @@ from tuibench.core.answer import (
 )
 from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.compare import Comparison
-from tuibench.core.shareable import Shareable, gain_cell, gain_value
+from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
 from tuibench.core.tables import MEAN_LABEL, fmt_num, fmt_p, size_word
 from tuibench.core.text import printable
 
@@ -102,6 +102,7 @@ def _metrics(cmp: Comparison) -> list[_Metric]:
             out.append(
                 _Metric(len(out), *key, r["unit"], r["better"], r["mean_kind"], [])  # type: ignore[arg-type]
             )
+        r["words"] = verdict_words(r, cmp)  # the verdict as the page writes it
         out[-1].rows.append(r)
     return out
 
@@ -205,10 +206,10 @@ def _header(share: Shareable, title: str, when: str) -> str:
     return f'<header>\n<h1>{esc(title)}</h1>\n<dl class="facts">{items}</dl>\n</header>'
 
 
-def _verdict_html(verdict: str) -> str:
+def _verdict_html(verdict: str, words: str | None = None) -> str:
     glyph = VERDICT_GLYPH.get(verdict, "")
     mark = f'<span aria-hidden="true">{glyph}</span> ' if glyph else ""
-    return f'<span class="verdict {_cls(verdict)}">{mark}{esc(verdict)}</span>'
+    return f'<span class="verdict {_cls(verdict)}">{mark}{esc(words or verdict)}</span>'
 
 
 def _cls(verdict: str | None) -> str:
@@ -356,7 +357,7 @@ def _table_section(
                 f'<td class="num"{_num_attr(r["ci_low"])}>{ci}</td>'
                 f'<td class="num"{_num_attr(size_v)}>{size}</td>'
                 f'<td class="num"{_num_attr(p)}>{"" if ref else fmt_p(p)}</td>'
-                f"<td>{_verdict_html(r['verdict'])}</td>"
+                f"<td>{_verdict_html(r['verdict'], r['words'])}</td>"
                 f"<td>{esc(r['note'] or '')}</td>"
                 "</tr>"
             )
@@ -498,7 +499,7 @@ def _svg(m: _Metric, caption: str) -> str:
             f'<text class="label" x="{cx:.1f}" y="{H - BOTTOM + 18}" '
             f'text-anchor="middle">{html.escape(shown)}</text>'
             f'<text class="word" x="{cx:.1f}" y="{H - BOTTOM + 34}" '
-            f'text-anchor="middle">{esc(r["verdict"])}</text></g>'
+            f'text-anchor="middle">{esc(r["words"])}</text></g>'
         )
     parts.append(
         f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}"/></svg>'

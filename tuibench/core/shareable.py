@@ -167,6 +167,16 @@ def gain_cell(r: dict, percent: str = "gain") -> str:
     return fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], percent)
 
 
+def verdict_words(r: dict, cmp: Comparison) -> str:
+    """The verdict in words; a significant change measured on a single iteration (one process)
+    says that it is not counted, as the per-system line does not count it."""
+    v = r["verdict"]
+    single = r.get("single_iteration") and not cmp.trust_single_iteration
+    if single and r["significant"] and not r["is_reference"] and v in ("worse", "better"):
+        return f"{v} (one iteration, not counted)"
+    return v
+
+
 def changes_table(cmp: Comparison, title: str = "") -> Table:
     """One row per metric and system (the reference first): the centre with its interval's
     half-width, the gain with its 95 % interval, the deciding p and the verdict in words."""
@@ -187,7 +197,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
                 "" if ref else gain_cell(r, cmp.percent),
                 "" if ref else fmt_p(r[p_key]),
-                r["verdict"],
+                verdict_words(r, cmp),
             ]
         )
         if r["verdict"] in MARKED:
@@ -254,7 +264,7 @@ def row_sentence(r: dict, cmp: Comparison) -> str:
     p = fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"])
     percent = cmp.percent
     return (
-        f"{name}: {system} vs {reference}: {r['verdict']}, "
+        f"{name}: {system} vs {reference}: {verdict_words(r, cmp)}, "
         f"{size_word(percent)} {gain_cell(r, percent)}, {p_name} {p} "
         f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
         f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
