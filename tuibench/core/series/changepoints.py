@@ -217,8 +217,8 @@ def _result(data, cum, found_m, found_c, factor, alpha, fdr, tested, level) -> C
     notes = []
     if tested < data.n_metrics:
         notes.append(
-            f"{data.n_metrics - tested} metric(s) could not be tested: a split needs at least "
-            "two iteration values on each side"
+            f"{data.n_metrics - tested} metric(s) could not be tested: a split needs a system "
+            "with the metric on each side and at least three iteration values in all"
         )
     return ChangePoints(list(data.systems), changes, alpha, fdr, tested, level, notes)
 

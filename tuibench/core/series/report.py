@@ -111,7 +111,7 @@ def changes_table(report: SeriesReport) -> Table:
             marks[(len(rows) - 1, 4)] = r["verdict"]
     how = "Benjamini-Hochberg over the metrics, then" if cp.fdr else "per metric,"
     notes = [
-        f"Series ({len(cp.systems)} systems, in order): " + ", ".join(cp.systems) + ".",
+        f"Series ({len(cp.systems)} system(s), in order): " + ", ".join(cp.systems) + ".",
         "Step: the system before -> the first system at the new level. Before/After: the "
         "centre of the iteration values of each level (the systems it spans). The step: "
         "after against before with its 95 % interval, as a gain (positive = better) or, "
