@@ -42,6 +42,24 @@ def help_rows(app) -> dict[str, list[tuple[str, str]]]:
     return rows
 
 
+GLYPHS = [
+    (
+        "▼n  ▲n",
+        "tree: metrics below a node where some system is significantly worse (red) or "
+        "better (green) than the reference; `vs base` on the root names that reference",
+    ),
+    ("▼ ▲ ◆", "answer: a significant regression, improvement, or change of unknown direction"),
+    ("#1 #2 …", "rank of a system by its geometric mean (the reference at 1.000)"),
+    ("★ best", "metric title: the system best with significance (three systems or more)"),
+    ("*  -1.08%*", "table cell: significant change (p < alpha); (  -1.08%) is not significant"),
+    ("~ ~  ? ?", "significant, but a side has one iteration (~) or the direction is unknown (?)"),
+    ("-9.5%*", "narrow screen: compact cell, the star marks significance"),
+    ("→ 5 more", "columns off screen to the right: ←/→ (h/l) scroll by whole columns"),
+    ("●", "a node whose table is marked for export"),
+    ("red / green", "worse / better than the reference; dim bold: the reference"),
+]
+
+
 def help_renderable(app) -> Group:
     parts: list = []
     rows = help_rows(app)
@@ -55,13 +73,17 @@ def help_renderable(app) -> Group:
         for keys, what in entries:
             table.add_row(Text(keys.ljust(width)), Text(what))
         parts += [Text(group, style="bold underline"), table, Text("")]
+    parts.append(Text("Glyphs and colours", style="bold underline"))
+    glyphs = RichTable.grid(padding=(0, 2), pad_edge=True)
+    glyphs.add_column(no_wrap=True, style="bold")
+    glyphs.add_column(ratio=1)
+    for glyph, meaning in GLYPHS:
+        glyphs.add_row(Text(glyph.ljust(width)), Text(meaning))
+    parts += [glyphs, Text("")]
     legend = Text(style="dim")
     legend.append(
-        "In the tree, ▼n counts the metrics below a node where some system is "
-        "significantly worse than the reference, ▲n those where one is significantly "
-        "better; ● marks a node whose table is marked for export. Keys can be "
-        "remapped with a Textual keymap by their binding ids (tuibench.reference, "
-        "tuibench.export, ...)."
+        "Keys can be remapped with a Textual keymap by their binding ids "
+        "(tuibench.reference, tuibench.export, ...)."
     )
     parts.append(legend)
     return Group(*parts)
