@@ -115,7 +115,8 @@ async def measure(path: Path, size: tuple[int, int], repeat: int) -> None:
             add("f", await timed("f", lambda: state.significant_only))
             await timed("f", lambda: not state.significant_only)
             add("s", await timed("s", lambda: state.sort == "worst"))
-            await timed("s", lambda: state.sort == "natural")
+            app.update_state(sort="natural")  # back, untimed (s cycles on through more orders)
+            await pilot.pause()
             before = pane.node
             add("n", await timed("n", lambda b=before: pane.node != b and pane.node.is_metric))
         # j: in the tree (focus it first), each press moves the cursor one line

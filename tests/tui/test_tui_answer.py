@@ -246,3 +246,27 @@ async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monke
         assert [a.system for a in app.session.answer().systems] == [
             a.system for a in expected.systems
         ]
+
+
+async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("v")
+        table = app.main.query_one("#summary", TableView)
+        x = next(
+            x
+            for x in range(table.size.width)
+            if table._column_at(x) is not None and table._header[table._column_at(x)] == "patched"
+        )
+        await pilot.click(table, offset=(x, 0))
+        await pilot.pause()
+        assert app.session.state.sort == "system:patched"
+        assert "patched ↓" in table._header
+        gains = {
+            (r["benchmark"], r["metric"]): r["gain"]
+            for r in app.session.cmp.rows.iter_rows(named=True)
+            if r["system"] == "patched"
+        }
+        order = app.session.ordered
+        assert [gains[k] for k in order] == sorted(gains[k] for k in order)  # worst first

@@ -306,7 +306,14 @@ async def test_significant_only_and_sort(make_app, loaded):
         worst = [r[1] for r in shown(app, "summary")]
         assert worst[0] == "web/[bold]render[/] latency (ms)"
         assert sorted(worst) == sorted(natural) and worst != natural
-        await pilot.press("s")
+        await pilot.press("s")  # by name
+        names = [r[1] for r in shown(app, "summary")]
+        assert names == sorted(natural)
+        assert "by name" in header(app)
+        assert app.main.query_one(BenchTree).shown == app.session.ordered  # the tree too
+        await pilot.press("s", "s")  # by patched's gain, by tuned's gain
+        assert "by tuned's gain" in header(app)
+        await pilot.press("s")  # round again
         assert [r[1] for r in shown(app, "summary")] == natural
 
 

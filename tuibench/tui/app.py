@@ -45,11 +45,12 @@ from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.series_actions import SeriesActions
-from tuibench.tui.state import SORT_LABELS, SORTS, Node, ViewState
+from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine
+from tuibench.tui.widgets.table_view import TableView
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
     from tuibench.core.compare import Analysis
@@ -614,10 +615,27 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def action_cycle_sort(self) -> None:
         if self.session is not None:
-            sort = self.session.state.sort
-            new = SORTS[(SORTS.index(sort) + 1) % len(SORTS)]
-            self.update_state(sort=new)
-            self.say(f"Summaries: {SORT_LABELS[new]}", timeout=2)
+            state = self.session.state
+            keys = sort_keys(self.session.systems, state.reference)
+            i = keys.index(state.sort) if state.sort in keys else -1
+            self.set_sort(keys[(i + 1) % len(keys)])
+
+    def set_sort(self, sort: str) -> None:
+        """Order the tree and the tables (a click on a table's header sorts by its column)."""
+        if self.session is not None:
+            self.update_state(sort=sort)
+            self.say(f"Tree and tables: {sort_label(sort)}", timeout=2)
+
+    def on_table_view_sort_by(self, event: TableView.SortBy) -> None:
+        if self.session is None:
+            return
+        column = event.column
+        if column == "metric":
+            self.set_sort("name")
+        elif column in self.session.systems and column != self.session.state.reference:
+            self.set_sort(f"system:{column}")
+        else:
+            self.set_sort("natural")
 
     # -- tables ---------------------------------------------------------------------------
     def action_mark(self) -> None:

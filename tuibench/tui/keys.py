@@ -160,7 +160,8 @@ APP_KEYS: list[Key] = [
         "s",
         "cycle_sort",
         "Sort",
-        "Order summaries: natural order / worst regression first",
+        "Order the tree and the tables: natural, worst regression first, by name, by each "
+        "system's gain (a click on a table's header sorts by that column)",
         show=True,
         group="View",
     ),

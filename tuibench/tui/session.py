@@ -43,6 +43,7 @@ class Session:
         ).with_row_index("_mid")
         self._nodes = NodeIndex(self.metrics)
         self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
+        self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self._answer: tuple[tuple, Answer] | None = None
         self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
@@ -116,6 +117,11 @@ class Session:
                 np.isnan(worst_sig),
             )
             order = ids[np.lexsort(keys)]  # stable: natural order between ties
+        elif s.sort == "name":
+            order = ids[np.argsort(self._name_rank()[ids], kind="stable")]
+        elif s.sort.startswith("system:"):
+            gain = self._gains(cmp, s.sort[len("system:") :])[ids]
+            order = ids[np.lexsort((np.nan_to_num(gain, nan=0.0), np.isnan(gain)))]
         else:
             order = ids
         return {
@@ -138,6 +144,22 @@ class Session:
             return f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
         p = self.cmp.rows["p_adjusted"].drop_nulls()
         return f"FDR: none (smallest adjusted p {p.min():.2g})" if p.len() else "FDR: none"
+
+    def _name_rank(self) -> np.ndarray:
+        """Each metric's place in the order of names (benchmark, then metric)."""
+        if self._names is None:
+            order = sorted(range(len(self.metrics)), key=self.metrics.__getitem__)
+            self._names = np.empty(len(order), dtype=np.int64)
+            self._names[order] = np.arange(len(order))
+        return self._names
+
+    def _gains(self, cmp: Comparison, system: str) -> np.ndarray:
+        """Each metric's gain of `system` against the reference (NaN where it has none)."""
+        part = cmp.rows.filter(pl.col("system") == system).select(*METRIC, "gain")
+        part = part.join(self._metric_ids, on=METRIC, how="inner")
+        out = np.full(len(self.metrics), np.nan)
+        out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
+        return out
 
     def _matches(self, text: str) -> np.ndarray:
         """Which metrics the name filter lets through (the last answer is kept)."""

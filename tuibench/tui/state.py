@@ -16,9 +16,21 @@ if TYPE_CHECKING:
     from tuibench.core.compare import Comparison
     from tuibench.core.tables import Table
 
-# Orders of the summary tables, cycled by the sort key.
-SORTS = ("natural", "worst")
-SORT_LABELS = {"natural": "natural order", "worst": "worst regression first"}
+# Orders of the tree and the summary tables, cycled by the sort key; then one per system
+# other than the reference: "system:<name>", by that system's gain, worst first.
+SORTS = ("natural", "worst", "name")
+SORT_LABELS = {"natural": "natural order", "worst": "worst regression first", "name": "by name"}
+
+
+def sort_label(sort: str) -> str:
+    if sort.startswith("system:"):
+        return f"by {sort[len('system:') :]}'s gain, worst first"
+    return SORT_LABELS.get(sort, sort)
+
+
+def sort_keys(systems: list[str], reference: str) -> list[str]:
+    """Every order the sort key cycles through."""
+    return [*SORTS, *(f"system:{s}" for s in systems if s != reference)]
 
 
 @dataclass(frozen=True)
@@ -150,7 +162,7 @@ class ViewState:
         if self.significant_only:
             items.append(("", "significant only"))
         if self.sort != SORTS[0]:
-            items.append(("sort", SORT_LABELS[self.sort]))
+            items.append(("sort", sort_label(self.sort)))
         if self.filter_text:
             items.append(("filter", self.filter_text))
         if self.marks:

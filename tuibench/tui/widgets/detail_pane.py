@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import SORT_LABELS, Node
+from tuibench.tui.state import Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
@@ -232,11 +232,14 @@ class DetailPane(VerticalScroll):
         title = Text()
         title.append(printable(table.title), "bold")
         title.append(
-            f" · {count} metric{'s' if count != 1 else ''} · {SORT_LABELS[session.state.sort]}",
+            f" · {count} metric{'s' if count != 1 else ''} · {sort_label(session.state.sort)}",
             palette.muted,
         )
         self._set("#pane-title", title)
-        self.query_one("#summary", TableView).show(table, palette, session.metrics_under(node))
+        sort = session.state.sort
+        marked = "metric" if sort == "name" else sort[len("system:") :] if ":" in sort else None
+        summary = self.query_one("#summary", TableView)
+        summary.show(table, palette, session.metrics_under(node), sorted_by=marked)
         systems = session.systems_summary(node)
         self.query_one("#systems", TableView).display = systems is not None
         self.query_one("#systems-heading", Static).display = systems is not None

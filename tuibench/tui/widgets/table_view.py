@@ -74,10 +74,18 @@ class TableView(ScrollView, can_focus=False):
             self.node, self.row = node, row
             super().__init__()
 
+    class SortBy(Message):
+        """A click on a column's header: order by that column."""
+
+        def __init__(self, column: str) -> None:
+            self.column = column
+            super().__init__()
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.table: Table | None = None
         self._palette: Palette | None = None
+        self._sorted_by: str | None = None
         self._compact = False
         self._full: tuple = ([], [], [], set(), [])
         self._short: tuple | None = None
@@ -94,7 +102,11 @@ class TableView(ScrollView, can_focus=False):
 
     # -- content --------------------------------------------------------------------------
     def show(
-        self, table: Table, palette: Palette, row_nodes: list[tuple[str, str]] | None = None
+        self,
+        table: Table,
+        palette: Palette,
+        row_nodes: list[tuple[str, str]] | None = None,
+        sorted_by: str | None = None,
     ) -> None:
         """Show `table`; with `row_nodes` (one metric per row) its rows get a cursor that
         opens them."""
@@ -107,6 +119,7 @@ class TableView(ScrollView, can_focus=False):
             self.cursor = row_nodes.index(keep) if keep in row_nodes else 0
         self.table = table
         self._palette = palette
+        self._sorted_by = sorted_by
         self._compact = False
         self._full = self._layout(table, palette, compact=False)
         self._short: tuple | None = None  # the compact layout, made when first needed
@@ -133,6 +146,7 @@ class TableView(ScrollView, can_focus=False):
             ]
             header, styles = header[1:], [row[1:] for row in styles]
             right = {c - 1 for c in right if c >= 1}
+        header = [f"{h} ↓" if h and h == self._sorted_by else h for h in header]
         widths = [text_width(h) for h in header]
         for row in rows:
             for c, text in enumerate(row[: len(widths)]):
@@ -207,6 +221,11 @@ class TableView(ScrollView, can_focus=False):
         return True
 
     def on_click(self, event) -> None:
+        if event.y == 0 and self.table is not None:  # a header: sort by its column
+            column = self._column_at(event.x)
+            if column is not None:
+                self.post_message(self.SortBy(self._header[column].removesuffix(" ↓")))
+            return
         line = event.y
         if self.row_nodes and 1 <= line <= len(self.row_nodes):
             self.set_cursor(line)
@@ -276,6 +295,20 @@ class TableView(ScrollView, can_focus=False):
         else:
             target = next((e for e in reversed(edges) if e < x), 0)
         self.scroll_to(x=min(target, self.max_scroll_x), animate=False)
+
+    def _column_at(self, x: int) -> int | None:
+        """The column drawn at cell `x` of a line."""
+        edge = 0
+        for c in range(self.fixed_columns):
+            edge += self._shown[c] + 2 * PAD
+            if x < edge:
+                return c
+        first, last = self._columns_in_view(max(0, self.scrollable_content_region.width - edge))
+        for c in range(first, last):
+            edge += self._shown[c] + 2 * PAD
+            if x < edge:
+                return c
+        return None
 
     def _columns_in_view(self, room: int) -> tuple[int, int]:
         """The scrolling columns drawn, first..last (exclusive): whole ones only, from the
