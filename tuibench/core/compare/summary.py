@@ -216,18 +216,22 @@ def _bootstrap(
     if len(ys) < 2 or len(yr) < 2:
         return None, None
     rng = np.random.default_rng([seed, zlib.crc32(system.encode()), zlib.crc32(reference.encode())])
+    sign = np.where(hmean, -1.0, 1.0) * np.where(higher, 1.0, -1.0)
     out = []
     for lo in range(0, REPLICATES, BLOCK):
         b = min(BLOCK, REPLICATES - lo)
         cs = stats.resampled_means(ys, ps, stats.joint_weights(len(ys), b, rng))
         cr = stats.resampled_means(yr, pr, stats.joint_weights(len(yr), b, rng))
         with np.errstate(divide="ignore", invalid="ignore"):
-            # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference.
-            log_ratio = np.where(hmean, np.log(cr) - np.log(cs), np.log(cs) - np.log(cr))
-        oriented = np.where(higher, log_ratio, -log_ratio)
+            # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference; the
+            # sign turns the log ratio so that positive is better.
+            oriented = (np.log(cs) - np.log(cr)) * sign
         finite = np.isfinite(oriented)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out.append(np.where(finite, oriented, 0.0).sum(axis=1) / finite.sum(axis=1))
+        if finite.all():
+            out.append(oriented.mean(axis=1))
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out.append(np.where(finite, oriented, 0.0).sum(axis=1) / finite.sum(axis=1))
     reps = np.concatenate(out)
     reps = reps[np.isfinite(reps)]
     if len(reps) < REPLICATES // 2:
