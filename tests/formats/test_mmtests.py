@@ -302,3 +302,73 @@ def test_sniff_leaves_headers_and_other_text_alone(tmp_path):
     mostly_bad = "t\t1\t_\t1\t2\t_\n" + "t\t1\t_\t1\tx\t_\n" * 3
     assert not mmtests.sniff(p, mostly_bad)
     assert mmtests.sniff(p, "t\t1\t_\t1\t2\t_\nt\t1\t_\t2\t3")  # last line cut by the head
+
+
+# ---------------------------------------------------------------- shellpack.yaml beside TSVs
+
+SHELLPACK_DBENCH = """\
+default-metric: loadfile
+
+metrics:
+  - loadfile
+  - tput
+  - op
+
+summarise: Normalisedops
+PlotType: client-candlesticks  # comments are ignored
+
+loadfile:
+  title: Loadfile Completion Times
+  units: TIME_MSECONDS
+
+tput:
+  title: Throughput from T0->Tn
+  units: MBYTES_PER_SECOND
+"""
+
+
+def tsv_in_iter_folder(root: Path, test: str, text: str) -> Path:
+    p = root / "base" / "iter-0" / f"{test}.tsv"
+    p.parent.mkdir(parents=True)
+    p.write_text(text)
+    return p
+
+
+def test_shellpack_yaml_beside_the_tsvs_gives_units_and_directions(tmp_path):
+    tsv = tsv_in_iter_folder(
+        tmp_path,
+        "dbench4",
+        "loadfile\t1\t_\t1\t12.0\t_\ntput\t1\t_\t1\t265.1\t_\nop\t1\t_\t1\t0.3\t_\n",
+    )
+    (tmp_path / "base" / "dbench4.shellpack.yaml").write_text(SHELLPACK_DBENCH)
+    r = read_file(tsv)
+    kinds = {m: (u, b) for m, u, b in r.frame.select("metric", "unit", "better").iter_rows()}
+    assert kinds == {
+        "loadfile-1": ("ms", "lower"),
+        "tput-1": ("MB/s", "higher"),
+        "op-1": (None, "unknown"),  # listed, but the yaml says nothing about it
+    }
+
+
+def test_shellpack_yaml_preferhigher_and_other_tests_yaml_do_not_mix(tmp_path):
+    tsv = tsv_in_iter_folder(tmp_path, "stream", "Copy\t1\t_\t1\t11185.7\t_\n")
+    (tmp_path / "base" / "iter-0" / "shellpack.yaml").write_text(
+        "metrics:\n  - Copy\npreferhigher: true\nPlotYaxis: MB/sec\n"
+    )
+    assert only(read_file(tsv), "better") == {"higher"}
+    other = tsv_in_iter_folder(tmp_path / "x", "hackbench", "time\t1\t_\t1\t0.1\t_\n")
+    (tmp_path / "x" / "base" / "stream.shellpack.yaml").write_text("preferhigher: true\n")
+    assert only(read_file(other), "better") == {"unknown"}  # stream's yaml is not hackbench's
+
+
+def test_shellpack_metric_block_wins_over_the_file_wide_preference():
+    from tuibench.core.formats import shellpack
+
+    spec = shellpack.parse(
+        "preferhigher: true\nmetrics:\n  - lat\n  - tput\n  - fails\n"
+        "lat:\n  units: TIME_USECONDS\nfails:\n  preferhigher: false\n"
+    )
+    assert spec["metrics"] == ["lat", "tput", "fails"]
+    assert shellpack._metric(spec, "lat") == ("us", "lower")
+    assert shellpack._metric(spec, "tput") == (None, "higher")
+    assert shellpack._metric(spec, "fails") == (None, "lower")

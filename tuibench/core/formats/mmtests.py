@@ -31,7 +31,8 @@ c) The tab-separated output of a shellpack's `parse-results` script, without a h
    `metric-factorA-factorB` with empty parts left out (exactly what mmtests'
    ExtractShellpack builds), the interval is the sample number, `extra` is ignored; the
    file is one iteration (an `iter-N` folder above it gives its number). It carries no
-   direction: `better` is "unknown" unless `tuibench.toml` says. The benchmark is
+   direction: `better` is "unknown" unless a `shellpack.yaml` beside it (see
+   `shellpack.py`) or `tuibench.toml` says. The benchmark is
    the file's name without `.gz`, without a `.tsv`, `.txt`, `.out` or `.json` extension
    and without a leading `tsv-` or `parse-results-`:
    `pgbench.tsv`, `tsv-pgbench` and `parse-results-pgbench.txt` all give `pgbench`. A
@@ -48,6 +49,7 @@ from pathlib import Path
 
 import polars as pl
 
+from tuibench.core.formats import shellpack
 from tuibench.core.formats.base import ReadResult, Records, open_text
 from tuibench.core.problems import Problem
 
@@ -309,6 +311,7 @@ def read(path: Path) -> ReadResult:
     bench = _name_from_path(path)
     records = Records()
     intervals: list[float] = []
+    names: list[str] = []  # each row's metric field, before the factors are appended
     problems: list[Problem] = []
     try:
         with open_text(path) as fh:
@@ -328,12 +331,25 @@ def read(path: Path) -> ReadResult:
                 label = "-".join(p for p in (metric, factor_a, factor_b) if p not in ("", "_"))
                 records.add(bench, label, _number(text), better="unknown")
                 intervals.append(_number(interval))
+                names.append(metric)
     except OSError as exc:
         problems.append(Problem(str(path), f"reading stopped: {exc}"))
+    _directions_from_shellpack(path, bench, records, names)
     frame = _with_samples(records.frame(), intervals)
     if not len(records):
         problems.append(Problem(str(path), "no mmtests parse-results rows in the file"))
     return ReadResult(frame, problems)
+
+
+def _directions_from_shellpack(path: Path, bench: str, records: Records, names: list[str]) -> None:
+    """Unit and direction from a shellpack.yaml beside the TSV, where it gives them."""
+    said = shellpack.directions(path, bench, set(names))
+    if not said:
+        return
+    cols = records.cols
+    for i, name in enumerate(names):
+        if name in said:
+            cols["unit"][i], cols["better"][i] = said[name]
 
 
 def _bad_row(metric: str, interval: str, text: str) -> str | None:
