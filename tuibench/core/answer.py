@@ -102,12 +102,19 @@ def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
     )
 
 
-def build_answer(cmp: Comparison, percent: str | None = None, limit: int | None = None) -> Answer:
+def build_answer(
+    cmp: Comparison,
+    percent: str | None = None,
+    limit: int | None = None,
+    summary: pl.DataFrame | None = None,
+) -> Answer:
     """The answer of a comparison (already filtered as the caller wants it).
 
     percent: "gain" or "change" (default: the comparison's own choice).
     limit: list at most this many changes per system (all when None); `listed_total` still
     counts them all.
+    summary: `cmp.summary()` when the caller has it already (it covers every metric of the
+    unfiltered comparison, so a filtered copy may pass the original's).
     """
     percent = percent or getattr(cmp, "percent", "gain")
     p_col = "p_adjusted" if cmp.fdr else "p_welch"
@@ -125,7 +132,9 @@ def build_answer(cmp: Comparison, percent: str | None = None, limit: int | None 
         single.sum().alias("single"),
     )
     by_system = {r["system"]: r for r in counts.iter_rows(named=True)}
-    summary = {r["system"]: r for r in cmp.summary().iter_rows(named=True)}
+    if summary is None:
+        summary = cmp.summary()
+    per_system = {r["system"]: r for r in summary.iter_rows(named=True)}
 
     # Regressions by size (most negative gain first), then unknown directions by the size
     # of the change, then improvements (largest gain first).
@@ -157,7 +166,7 @@ def build_answer(cmp: Comparison, percent: str | None = None, limit: int | None 
         if system == cmp.reference:
             continue
         c = by_system.get(system, {})
-        s = summary.get(system, {})
+        s = per_system.get(system, {})
         answers.append(
             SystemAnswer(
                 system=system,

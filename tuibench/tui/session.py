@@ -46,6 +46,7 @@ class Session:
         self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self._answer: tuple[tuple, Answer] | None = None
+        self._system_summary: tuple[tuple, pl.DataFrame] | None = None
         self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
         self.cmp: Comparison
         self.visible: list[tuple[str, str]] = []  # catalogue order
@@ -203,6 +204,15 @@ class Session:
         key += tuple(sorted(s.analysis_options().items()))
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
 
+    def system_summary(self) -> pl.DataFrame:
+        """The per-system summary: it covers every metric whatever the filter, sort or view,
+        so it is computed once per reference and comparison options (it can be costly)."""
+        s = self.state
+        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        if self._system_summary is None or self._system_summary[0] != key:
+            self._system_summary = (key, self.cmp.summary())
+        return self._system_summary[1]
+
     def answer(self) -> Answer:
         """The first screen: per system the counts and the significant changes, worst first.
 
@@ -211,7 +221,9 @@ class Session:
         key, s = self.view_key(), self.state
         if self._answer is None or self._answer[0] != key:
             cmp = self.comparison_under(Node()) if self.state.filter_text else self.cmp
-            self._answer = (key, build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT))
+            summary = self.system_summary()
+            answer = build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT, summary=summary)
+            self._answer = (key, answer)
         return self._answer[1]
 
     def ranking(self) -> list[tuple[str, float | None]]:
