@@ -323,6 +323,15 @@ def _say(message: str) -> None:
         print(printable(message), file=sys.stderr, flush=True)
 
 
+def _missing_paths(paths: list[str]) -> bool:
+    """Say which given paths do not exist. A mistyped system path is a usage error, not a
+    problem to load around: a report of the other systems alone would pass a CI gate."""
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        _say("tuibench: no such file or folder: " + ", ".join(missing))
+    return bool(missing)
+
+
 def _print_problems(problems: list) -> None:
     for p in problems:
         _say(f"tuibench: problem: {p}")
@@ -355,6 +364,8 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.core.load import load
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
+    if _missing_paths(args.paths):
+        return EXIT_USAGE
     if args.output is not None and (why := _output_refusal(args.output, args.paths)):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
@@ -434,6 +445,8 @@ def inspect(args: argparse.Namespace) -> int:
     def out(line: str) -> None:  # every line holds names: show them escaped
         _emit(printable(line) + "\n")
 
+    if _missing_paths(args.paths):
+        return EXIT_USAGE
     rs = load(args.paths)
     by_system: dict[str, list] = {}
     for f in rs.files:
@@ -480,9 +493,7 @@ def _is_terminal() -> bool:
 
 
 def explore(args: argparse.Namespace) -> int:
-    missing = [p for p in args.paths if not Path(p).exists()]
-    if missing:  # said here, before the screen is taken
-        _say("tuibench: no such file or folder: " + ", ".join(missing))
+    if _missing_paths(args.paths):  # said here, before the screen is taken
         return EXIT_USAGE
     if not _is_terminal():
         _say(

@@ -119,7 +119,21 @@ def test_exit_codes(results, capsys, tmp_path):
     code, _, err = run(capsys, results, "--reference", "nope")
     assert code == 2 and "unknown reference" in err
     code, _, err = run(capsys, tmp_path / "missing")
+    assert code == 2 and "no such file or folder" in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, empty)
     assert code == 2 and "nothing could be loaded" in err
+
+
+def test_a_mistyped_system_path_is_a_usage_error(results, capsys):
+    # Loading around it would compare the other systems alone and pass a CI gate.
+    code, out, err = run(capsys, results / "base", results / "patchd", "--fail-on-regression")
+    assert (code, out) == (2, "")
+    assert "no such file or folder" in err and "patchd" in err
+    assert run(capsys, results / "base", results / "patched", "--fail-on-regression")[0] == 1
+    code, _, err = main(["inspect", str(results / "nope")]), *capsys.readouterr()
+    assert code == 2 and "no such file or folder" in err
     with pytest.raises(SystemExit) as exc:
         main(["report", str(results), "--alpha", "2"])
     assert exc.value.code == 2
