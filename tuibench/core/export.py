@@ -11,6 +11,7 @@ import html
 import io
 import json
 import math
+import re
 
 import orjson
 import polars as pl
@@ -92,20 +93,25 @@ def _tsv(t: Table) -> str:
     return _delimited(t, "\t")
 
 
-def _md_escape(s: str) -> str:
-    s = printable(s)
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+# Markdown punctuation that could format a name (`__init__` in bold, `<script>` as raw HTML)
+# or end a table cell is backslash-escaped, as CommonMark allows for any ASCII punctuation,
+# so the rendered text is the name itself. Brackets stay (intervals read `[a, b]`); a link is
+# prevented by escaping the `(` after a `]`.
+_MD_SPECIAL = re.compile(r"([\\|*_`<>~])")
+
+
+def md_escape(s: str) -> str:
+    """A name or text as literal Markdown (control characters shown escaped)."""
+    return _MD_SPECIAL.sub(r"\\\1", printable(s)).replace("](", "]\\(")
 
 
 def _markdown(t: Table) -> str:
-    head = "| " + " | ".join(_md_escape(c) for c in t.columns) + " |"
+    head = "| " + " | ".join(md_escape(c) for c in t.columns) + " |"
     rule = "|" + "|".join("---:" if i in t.numeric else "---" for i in range(len(t.columns))) + "|"
-    body = ["| " + " | ".join(_md_escape(_cell(v)) for v in row) + " |" for row in t.rows]
-    parts = (
-        [f"**{_md_escape(t.title)}**", "", head, rule, *body] if t.title else [head, rule, *body]
-    )
+    body = ["| " + " | ".join(md_escape(_cell(v)) for v in row) + " |" for row in t.rows]
+    parts = [f"**{md_escape(t.title)}**", "", head, rule, *body] if t.title else [head, rule, *body]
     if t.notes:
-        parts += ["", *(_md_escape(n) for n in t.notes)]
+        parts += ["", *(md_escape(n) for n in t.notes)]
     return "\n".join(parts) + "\n"
 
 

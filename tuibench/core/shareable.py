@@ -17,7 +17,7 @@ import polars as pl
 
 from tuibench.core.answer import build_answer, counts_text
 from tuibench.core.compare import Comparison
-from tuibench.core.export import render, report_document
+from tuibench.core.export import md_escape, render, report_document
 from tuibench.core.tables import (
     MEAN_LABEL,
     Table,
@@ -112,7 +112,7 @@ def merged(items: list[Shareable]) -> Shareable:
 def _title(title: str, fmt: str) -> str:
     """The title above the per-system line, as `render` would have put it on the table."""
     if fmt == "markdown":
-        return f"**{_md(printable(title))}**\n\n"
+        return f"**{md_escape(title)}**\n\n"
     if fmt == "latex":
         return f"% {printable(title)}\n"
 
@@ -123,15 +123,11 @@ def _lead(lines: list[str], fmt: str) -> str:
     if not lines:
         return ""
     if fmt == "markdown":
-        return "".join(f"{_md(line)}  \n" for line in lines) + "\n"
+        return "".join(f"{md_escape(line)}  \n" for line in lines) + "\n"
     if fmt == "latex":
         return "".join(f"% {line}\n" for line in lines)
 
     return "\n".join(lines) + "\n\n"
-
-
-def _md(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
 
 
 def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str, str]]:
