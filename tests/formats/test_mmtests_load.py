@@ -142,3 +142,17 @@ def test_raw_work_log_tree_is_one_problem_per_run_saying_what_to_run(tmp_path):
     assert "-b stream -n 5.8-vanilla" in by_path["5.8-vanilla"]
     rs = load([log / "5.8-patched"])
     assert [p.reason.count("extract-mmtests.pl") for p in rs.problems] == [1]
+
+
+@pytest.mark.parametrize("given", ["work", "mmtests root"])
+def test_the_work_folder_or_the_checkout_given_instead_of_work_log(tmp_path, given):
+    make_work_log(tmp_path)
+    (tmp_path / "bin").mkdir()  # an mmtests checkout holds scripts and configs beside work/
+    (tmp_path / "bin" / "extract-mmtests.pl").write_text("#!/usr/bin/perl\n")
+    (tmp_path / "config").write_text("export MMTESTS=stream\n")
+    rs = load([tmp_path / "work" if given == "work" else tmp_path])
+    assert rs.empty and rs.system_names == []
+    runs = [p for p in rs.problems if "extract-mmtests.pl -d work/log" in p.reason]
+    assert sorted(Path(p.path).name for p in runs) == ["5.8-patched", "5.8-vanilla"]
+    others = [p for p in rs.problems if p not in runs]
+    assert len(others) == 1 and "raw mmtests logs" in others[0].reason  # not one per file

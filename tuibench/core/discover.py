@@ -152,6 +152,8 @@ def _one_path(p: Path, found: Discovery) -> None:
     config = p / CONFIG_TOML
     if config.is_file():
         found.config = config
+    if _raw_mmtests_tree(p, found):
+        return
     subdirs, files = _list_dir(p, found)
     systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
     if (p / SYSTEM_TOML).is_file() or not systems:
@@ -224,6 +226,29 @@ def _mmtests_log_run(p: Path) -> list[str] | None:
     iters = [d for d in p.glob("iter-*") if ITER_DIR.match(d.name) and d.is_dir()]
     tests = {t.name for d in iters for t in d.iterdir() if t.is_dir()}
     return sorted(tests, key=natural_key)
+
+
+def _raw_mmtests_tree(p: Path, found: Discovery) -> bool:
+    """An mmtests checkout or its `work` folder given by mistake: one problem per raw run of
+    its `work/log` (what to run), and nothing else of it is read (scripts, configs and
+    logs are no results). False when `p` holds no raw mmtests log."""
+    for log in (p / "log", p / "work" / "log"):
+        try:
+            runs = [d for d in log.iterdir() if d.is_dir() and _mmtests_log_run(d) is not None]
+        except OSError:
+            continue
+        if runs:
+            for d in sorted(runs, key=lambda d: natural_key(d.name)):
+                _add_system(found, d.name, d)
+            found.problems.append(
+                Problem(
+                    str(p),
+                    f"holds raw mmtests logs in {log.relative_to(p)}/ and nothing else here "
+                    "was read; give tuibench the folder of extracted results instead",
+                )
+            )
+            return True
+    return False
 
 
 def _add_system(found: Discovery, name: str, p: Path) -> None:
