@@ -27,10 +27,10 @@ RESTORE = (
     b"\x1b[?1003l",
     b"\x1b[?1006l",
 )
-SLOW_LOAD = (  # every file takes 0.2 s to read: loading 120 files would take 24 s
+SLOW_LOAD = (  # every file takes 0.4 s to read: loading 120 files would take 48 s
     "import time, tuibench.core.load as load\n"
     "read = load.read_file\n"
-    "load.read_file = lambda path: (time.sleep(0.2), read(path))[1]\n"
+    "load.read_file = lambda path: (time.sleep(0.4), read(path))[1]\n"
     "from tuibench.cli import main\n"
     "raise SystemExit(main())\n"
 )
@@ -86,7 +86,7 @@ class Terminal:
         os.close(self.master)
         self.master = None
 
-    def finish(self, timeout: float = 10.0) -> tuple[int, float]:
+    def finish(self, timeout: float = 30.0) -> tuple[int, float]:
         start = time.monotonic()
         try:
             code = self.proc.wait(timeout)
@@ -173,7 +173,8 @@ def test_quitting_while_files_load_exits_at_once(tmp_path, make_system, how):
         term.proc.send_signal(signal.SIGTERM)
     code, took = term.finish()
     assert code == (0 if how == "q" else 128 + signal.SIGTERM)
-    assert took < 5, f"took {took:.1f} s to quit; the load alone takes 24 s"
+    # Generous for a busy machine; what matters is that it does not wait for the load.
+    assert took < 15, f"took {took:.1f} s to quit; the load alone takes 48 s"
     term.assert_restored()
 
 

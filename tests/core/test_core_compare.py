@@ -432,3 +432,19 @@ def test_stats_rows_match_compare_mmtests(fixtures_dir):
             assert cells[(label, f"hackbench-process-pipes {op}")][0] == fmt_num(
                 part.filter(pl.col("system") == "5.8-vanilla")[col][0]
             )
+
+
+def test_two_samples_per_iteration_say_the_subselection_keeps_one(tmp_path, make_system):
+    # floor(0.8 * 2) = 1: every subset is one sample, so the value is one of the two.
+    for system, base in (("a", 100.0), ("b", 200.0)):
+        rows = [("x", "time", i, base + d + i, "ns") for i in range(3) for d in (0.0, 1.0)]
+        make_system(tmp_path, system, rows)
+    rs = load([tmp_path])
+    note = Analysis(rs).compare("a").rows["note"].to_list()
+    assert all("keeps one of them" in n for n in note)
+    it = Analysis(rs).iterations
+    samples = set(rs.samples["value"].to_list())
+    assert set(it["value"].to_list()) <= samples | {v + 0.5 for v in samples}
+    for kind in ("mean", "median", "trimmed"):
+        rows = Analysis(rs, iteration_value=kind).compare("a").rows
+        assert not any("keeps one of them" in (n or "") for n in rows["note"]), kind

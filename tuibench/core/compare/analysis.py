@@ -274,7 +274,16 @@ class Analysis:
         spread = self._mmtests_spread(raw_values, raw_group, ng, keys)
 
         nonpos, ci_high = c["nonpos"], c["ci_high"]
+        # 80 % of two samples is one: each subset is a single sample, so the iteration's value
+        # is (nearly always) one of its two samples, picked by the draw.
+        pairs = stats.group_sums((it["samples"] == 2).to_numpy(), gid, ng) > 0
+        pairs &= self.iteration_value == "subselection"
         note = notes(
+            (
+                pairs,
+                "two samples in an iteration: a subselection of 80 % keeps one of them, so "
+                "that iteration's value is one sample; --iteration-value mean uses both",
+            ),
             (one & (n_s == 1), "one iteration with one sample: no interval and no test"),
             (
                 one & (n_s > 1),
