@@ -44,3 +44,15 @@ async def wait_loaded(pilot, timeout: float = 20.0) -> None:
 def loaded():
     """`await loaded(pilot)`: wait_loaded as a fixture, so test modules import nothing here."""
     return wait_loaded
+
+
+@pytest.fixture
+def make_app(tui_data, tmp_path):
+    """`make_app(**options)`: the explorer over tests/data/tui/results, exports to tmp_path."""
+    from tuibench.tui.app import TuibenchApp
+
+    def make(**kwargs) -> TuibenchApp:
+        kwargs.setdefault("export_dir", str(tmp_path))
+        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
+
+    return make

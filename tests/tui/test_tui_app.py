@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from textual.widgets import Input, OptionList, Static
 
 from tuibench.cli import main
@@ -26,15 +25,6 @@ from tuibench.tui.widgets.table_view import TableView
 
 SIZE = (120, 40)
 DB_READ_TPS = Node.of_metric("db/read", "tps")
-
-
-@pytest.fixture
-def make_app(tui_data, tmp_path):
-    def make(**kwargs) -> TuibenchApp:
-        kwargs.setdefault("export_dir", str(tmp_path))
-        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
-
-    return make
 
 
 def header(app) -> str:

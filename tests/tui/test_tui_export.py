@@ -9,14 +9,12 @@ import os
 import stat
 
 import polars as pl
-import pytest
 from textual.widgets import Input, Select, Static
 
 from tuibench.core.compare import Analysis
 from tuibench.core.load import load
 from tuibench.core.shareable import Shareable, render_shareable, run_facts
 from tuibench.core.tables import detail_table, summary_table
-from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog
@@ -24,15 +22,6 @@ from tuibench.tui.state import Node
 
 SIZE = (120, 40)
 DB_READ_TPS = Node.of_metric("db/read", "tps")
-
-
-@pytest.fixture
-def make_app(tui_data, tmp_path):
-    def make(**kwargs) -> TuibenchApp:
-        kwargs.setdefault("export_dir", str(tmp_path))
-        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
-
-    return make
 
 
 async def goto(pilot, node: Node) -> None:
