@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.tui.session import Session
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
+SIGNAL_GRACE = 3.0  # seconds a signal leaves for restoring the terminal before a hard exit
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch runs in a worker
 
@@ -217,7 +218,17 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             if sig is None:  # not on this platform
                 continue
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, partial(self.exit, return_code=128 + sig))
+                signal.signal(sig, partial(self._leave_on_signal, loop))
+
+    def _leave_on_signal(self, loop: asyncio.AbstractEventLoop, sig: int, _frame) -> None:
+        code = 128 + sig
+        # After a hang-up the terminal is gone and restoring it can block on the dead tty:
+        # never outlive the signal by more than a moment. (A plain handler, not the loop's,
+        # so that this runs even while the loop is stuck.)
+        watchdog = threading.Timer(SIGNAL_GRACE, os._exit, args=(code,))
+        watchdog.daemon = True
+        watchdog.start()
+        loop.call_soon_threadsafe(partial(self.exit, return_code=code))
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
