@@ -220,6 +220,30 @@ async def test_command_palette_lists_every_action(make_app, loaded):
 
 
 # -- alpha, filter, significant only, sort -------------------------------------------------
+async def test_keys_typed_right_after_a_reach_the_alpha_field(make_app, loaded):
+    """`a 0.01 enter` in one burst sets alpha: the value is selected on open, so it is
+    replaced; no key goes to the tree or the tables meanwhile."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        for key, character in [
+            ("a", "a"),
+            *((c if c != "." else "full_stop", c) for c in "0.01"),
+            ("enter", "\r"),
+        ]:
+            app._driver.send_message(events.Key(key, character))
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.session.state.alpha == 0.01:
+                break
+        assert app.session.state.alpha == 0.01
+        assert not isinstance(app.screen, AlphaInput)
+        assert app.current_node == DB_READ_TPS
+
+
 async def test_alpha_dialog(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

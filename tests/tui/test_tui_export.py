@@ -282,3 +282,25 @@ def test_copy_notice_says_where_and_what_to_do():
     assert "KB" not in small
     large = copy_notice("t as TSV", "x" * 200_000 + "\n")
     assert "At 195 KB it may be beyond what your terminal accepts." in large
+
+
+async def test_keys_typed_right_after_e_reach_the_file_name(make_app, loaded, tmp_path):
+    """`e`, a file name and enter in one burst (pasted, or fast over SSH) write that file:
+    the typed name replaces the suggested one, in the suggested folder."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        burst = [("e", "e")] + [(_character_to_key(c), c) for c in "burst.md"]
+        for key, character in [*burst, ("enter", "\r")]:  # no pause: all queued at once
+            app._driver.send_message(events.Key(key, character))
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if not isinstance(app.screen, ExportDialog):
+                break
+        assert not isinstance(app.screen, ExportDialog)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["burst.md"]
+        assert (tmp_path / "burst.md").read_text() == render_shareable(metric_share(), "markdown")

@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Select, Static
+from textual.widgets.input import Selection
 
 from tuibench.core.text import printable
 from tuibench.tui.export_files import (
@@ -32,6 +33,7 @@ from tuibench.tui.export_files import (
 )
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.state import Mark, Node
+from tuibench.tui.typeahead import TypedAhead
 
 if TYPE_CHECKING:
     from tuibench.core.shareable import Shareable
@@ -72,7 +74,7 @@ class FormatSelect(Select[str]):
     ]
 
 
-class ExportDialog(ModalScreen[ExportDone | None]):
+class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
     AUTO_FOCUS = "#export-path"  # typing goes to the file name, whatever was focused before
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Cancel", id="tuibench.dialog.cancel")
@@ -121,8 +123,10 @@ class ExportDialog(ModalScreen[ExportDone | None]):
     def on_mount(self) -> None:
         self._suggest()
         path = self.query_one("#export-path", Input)
-        path.focus()
-        path.cursor_position = len(path.value)
+        self.set_focus(path)  # now: the keys typed right after `e` go to the name
+        # The suggested file name is selected: a typed name replaces it, in the same folder.
+        path.selection = Selection(len(path.value) - len(Path(path.value).name), len(path.value))
+        self.release_typed()
 
     # -- state ----------------------------------------------------------------------------
     @property

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tuibench.core.options import MIN_ALPHA, alpha_problem
+from tuibench.tui.typeahead import TypedAhead
 
 OFF = "off"  # what the threshold dialog returns for "no threshold"
 
@@ -38,7 +39,7 @@ def parse_threshold(text: str) -> float | str | None:
     return value if 0 < value < 100 else None
 
 
-class NumberInput(ModalScreen[object]):
+class NumberInput(TypedAhead, ModalScreen[object]):
     """Dismissed with the parsed value, or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -61,7 +62,8 @@ class NumberInput(ModalScreen[object]):
             yield Static(Text("enter: apply · escape: cancel", style="dim"), classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.set_focus(self.query_one(Input))  # now: keys typed right after `a` or `t`
+        self.release_typed()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._check(event.value)
