@@ -12,7 +12,8 @@ from scipy import stats as sps
 
 from tuibench.core.compare import ROW_COLUMNS, Analysis
 from tuibench.core.load import load
-from tuibench.core.tables import fmt_num, summary_table
+from tuibench.core.numbers import metric_scales
+from tuibench.core.tables import summary_table
 
 
 def _rows(samples: dict[str, list[list[float]]], bench="b", metric="time", unit="s"):
@@ -419,6 +420,7 @@ def test_stats_rows_match_compare_mmtests(fixtures_dir):
     table = summary_table(cmp, extra_stats=stats_)
     cells = {(r[0], r[1]): r[2:] for r in table.rows}
     full = cmp.full_rows()
+    scales = metric_scales(cmp.rows)
     names = {"Min": "_mm_min", "Max": "_mm_max", "Stddev": "_mm_sd", "CoeffVar": "_mm_coeffvar"}
     names["BAmean.95"] = "_mm_bmean95"
     for op in ("time-1", "time-16", "time-128"):
@@ -428,10 +430,18 @@ def test_stats_rows_match_compare_mmtests(fixtures_dir):
             for i, system in enumerate(("5.8-vanilla", "5.8-patched")):  # printed order
                 got = part.filter(pl.col("system") == system)[col][0]
                 assert got == pytest.approx(want[2 * i], abs=6e-5)  # printed with 4 decimals
-            # The table shows them in the mmtests layout, reference first.
-            assert cells[(label, f"hackbench-process-pipes {op}")][0] == fmt_num(
-                part.filter(pl.col("system") == "5.8-vanilla")[col][0]
-            )
+            # The table shows them in the mmtests layout, reference first, in the scale of
+            # the metric's centres (CoeffVar is a percentage: 2 decimals).
+            scale = scales[("hackbench-process-pipes", op)]
+            name = scale.named(f"hackbench-process-pipes {op}")
+            value = part.filter(pl.col("system") == "5.8-vanilla")[col][0]
+            shown = cells[(label, name)][0]
+            if label == "CoeffVar":
+                assert shown == f"{value:.2f}"
+            else:
+                assert shown == scale.number(value)
+                unit = scale.size * 10.0**-scale.decimals
+                assert float(shown) * scale.size == pytest.approx(value, abs=unit / 2 + 1e-12)
 
 
 def test_two_samples_per_iteration_say_the_subselection_keeps_one(tmp_path, make_system):

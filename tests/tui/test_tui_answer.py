@@ -200,7 +200,7 @@ def test_a_missing_path_fails_before_the_screen_is_taken(tmp_path, capsys):
 
 async def test_narrow_tables_are_compact_and_scroll_by_whole_columns(make_app, loaded):
     app = make_app()
-    async with app.run_test(size=(56, 24)) as pilot:
+    async with app.run_test(size=(48, 24)) as pilot:
         await loaded(pilot)
         await pilot.press("v")
         table = app.main.query_one("#summary", TableView)

@@ -9,7 +9,8 @@ from textual.widgets import Input, OptionList, Static
 from tuibench.cli import main
 from tuibench.core.compare import Analysis
 from tuibench.core.load import load
-from tuibench.core.tables import detail_table, fmt_num
+from tuibench.core.numbers import scale_for
+from tuibench.core.tables import detail_table
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.keys import APP_KEYS
 from tuibench.tui.screens.help import HelpScreen
@@ -157,9 +158,10 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
         report = json.loads(out.read_text())
         rows = [r for r in report["rows"] if (r["benchmark"], r["metric"]) == ("db/read", "tps")]
         assert [r["system"] for r in rows] == ["patched", "base", "tuned"]
+        scale = scale_for([r["center"] for r in rows], rows[0]["unit"])
         for row, line in zip(rows, shown(app, "detail"), strict=True):
             assert line[0].startswith(row["system"])
-            assert fmt_num(row["center"]) in " ".join(line)
+            assert scale.text(row["center"]) in " ".join(line)
             assert row["verdict"] in line
         # Tree counts follow the reference.
         tree = app.main.query_one(BenchTree)

@@ -126,6 +126,8 @@ _LATEX = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\^{}",
+    "µ": r"\textmu{}",  # the micro sign of `µs`, and the Greek mu some files write
+    "μ": r"\textmu{}",
 }
 
 

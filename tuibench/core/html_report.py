@@ -34,8 +34,9 @@ from tuibench.core.answer import (
 )
 from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.compare import Comparison
+from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
-from tuibench.core.tables import MEAN_LABEL, fmt_num, fmt_p, size_word
+from tuibench.core.tables import MEAN_LABEL, fmt_p, size_word
 from tuibench.core.text import printable
 
 MAX_PLOTS = 300  # SVG plots per page: enough to read, small enough to open quickly
@@ -90,6 +91,11 @@ class _Metric:
     @property
     def anchor(self) -> str:
         return f"m-{self.index}"
+
+    @property
+    def scale(self) -> Scale:
+        """How this metric's values are shown (one scale for all its systems)."""
+        return scale_for([r["center"] for r in self.rows], self.unit)
 
 
 def _metrics(cmp: Comparison) -> list[_Metric]:
@@ -334,15 +340,13 @@ def _table_section(
         )
     body = []
     for m in metrics:
-        unit = f" {esc(m.unit)}" if m.unit else ""
+        scale = m.scale
         metric_cell = esc(m.metric)
         if m.index in with_plot:
             metric_cell = f'<a href="#{m.anchor}">{metric_cell}</a>'
         for r in m.rows:
             ref = r["is_reference"]
-            ci = "-"
-            if r["ci_low"] is not None and r["ci_high"] is not None:
-                ci = f"[{fmt_num(r['ci_low'])}, {fmt_num(r['ci_high'])}]"
+            ci = esc(scale.interval(r["ci_low"], r["ci_high"]))
             size = "" if ref else esc(gain_cell(r, percent))
             size_v = None if ref else gain_value(r, percent)
             p = None if ref else r[p_key]
@@ -353,7 +357,7 @@ def _table_section(
                 f"<td>{metric_cell}</td>"
                 f"<td>{esc(r['system'])}</td>"
                 f'<td class="num" data-v="{r["iterations"]}">{n}</td>'
-                f'<td class="num"{_num_attr(r["center"])}>{fmt_num(r["center"])}{unit}</td>'
+                f'<td class="num"{_num_attr(r["center"])}>{esc(scale.text(r["center"]))}</td>'
                 f'<td class="num"{_num_attr(r["ci_low"])}>{ci}</td>'
                 f'<td class="num"{_num_attr(size_v)}>{size}</td>'
                 f'<td class="num"{_num_attr(p)}>{"" if ref else fmt_p(p)}</td>'
@@ -428,12 +432,14 @@ def _figure(m: _Metric) -> str:
         m.better or "", "direction unknown"
     )
     mean = MEAN_LABEL.get(m.mean_kind or "", m.mean_kind or "")
-    unit = f" ({m.unit})" if m.unit else ""
-    caption = f"{m.name}{unit}: {mean}, {direction}"
+    ticks = _ticks(m)
+    # The axis in the unit its ticks read best in (`(µs)`), the ticks told apart.
+    scale = scale_for(ticks, m.unit)
+    caption = f"{scale.named(m.name)}: {mean}, {direction}"
     return (
         f'<figure id="{m.anchor}" class="plot">'
         f"<figcaption>{esc(caption)}</figcaption>"
-        f"{_svg(m, caption)}</figure>"
+        f"{_svg(m, caption, ticks, [scale.number(t) for t in ticks])}</figure>"
     )
 
 
@@ -448,8 +454,7 @@ def _ticks(m: _Metric) -> list[float]:
     return [lo + (hi - lo) * i / 4 for i in range(5)]
 
 
-def _svg(m: _Metric, caption: str) -> str:
-    ticks = _ticks(m)
+def _svg(m: _Metric, caption: str, ticks: list[float], labels: list[str]) -> str:
     label = esc(f"Per-iteration values and 95% intervals of {caption}")
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
@@ -464,7 +469,7 @@ def _svg(m: _Metric, caption: str) -> str:
         return f"{TOP + (hi - v) / (hi - lo) * plot_h:.1f}"
 
     parts = [head]
-    for t, text in zip(ticks, _tick_labels(ticks), strict=True):
+    for t, text in zip(ticks, labels, strict=True):
         parts.append(
             f'<line class="grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{y(t)}" y2="{y(t)}"/>'
             f'<text class="axis" x="{LEFT - 6}" y="{y(t)}" text-anchor="end" '
@@ -508,28 +513,5 @@ def _svg(m: _Metric, caption: str) -> str:
 
 
 def _point_title(r: dict, m: _Metric) -> str:
-    unit = f" {m.unit}" if m.unit else ""
-    text = f"{r['system']}: centre {fmt_num(r['center'])}{unit}, verdict {r['verdict']}"
+    text = f"{r['system']}: centre {m.scale.text(r['center'])}, verdict {r['verdict']}"
     return esc(text)
-
-
-_SI = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
-
-
-def _tick_labels(ticks: list[float]) -> list[str]:
-    """`43.2k`, `0.195`, `21.5µ`: an SI prefix for large and tiny values, and the fewest
-    decimals that tell the ticks apart."""
-    top = max(abs(t) for t in ticks)
-    scale, prefix = 1.0, ""
-    if top >= 1e4:
-        scale, prefix = next((s, p) for s, p in _SI if top >= s * 0.9999)
-    elif 0 < top < 1e-3:
-        scale, prefix = (1e-6, "µ") if top >= 1e-6 else (1e-9, "n")
-    scaled = [t / scale for t in ticks]
-    step = abs(scaled[1] - scaled[0]) if len(scaled) > 1 else 0.0
-    decimals = max(0, math.ceil(-math.log10(step))) if step > 0 else 2
-    for extra in range(6):
-        labels = [f"{v:.{decimals + extra}f}{prefix}" for v in scaled]
-        if len(set(labels)) == len(labels):
-            return labels
-    return [fmt_num(t) for t in ticks]

@@ -18,12 +18,12 @@ import polars as pl
 from tuibench.core.answer import build_answer, counts_text
 from tuibench.core.compare import Comparison
 from tuibench.core.export import md_escape, render, report_document
+from tuibench.core.numbers import metric_scales, scale_for
 from tuibench.core.tables import (
     MEAN_LABEL,
     Table,
     detail_table,
     fmt_half_width,
-    fmt_num,
     fmt_p,
     fmt_ratio_change,
     oriented,
@@ -179,17 +179,17 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
     p_key = "p_adjusted" if cmp.fdr else "p_welch"
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
+    scales = metric_scales(cmp.rows)
     for r in cmp.rows.iter_rows(named=True):
         ref = r["is_reference"]
-        centre = fmt_num(r["center"])
+        centre = scales[(r["benchmark"], r["metric"])].text(r["center"])
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
-        unit = r["unit"] or ""
         rows.append(
             [
                 r["benchmark"],
                 r["metric"],
                 r["system"],
-                f"{centre} {unit}".strip() + (f" {half}" if half else ""),
+                centre + (f" {half}" if half else ""),
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
                 "" if ref else gain_cell(r, cmp.percent),
                 "" if ref else fmt_p(r[p_key]),
@@ -252,18 +252,19 @@ def changes_notes(cmp: Comparison) -> list[str]:
 def row_sentence(r: dict, cmp: Comparison) -> str:
     """One comparison row as a sentence that stands alone (the `current row` copy)."""
     name = printable(f"{r['benchmark']} {r['metric']}")
-    unit = printable(f" {r['unit']}") if r["unit"] else ""
+    ref_centre = _reference_centre(cmp, r)
+    scale = scale_for([r["center"], ref_centre], r["unit"])  # the two centres, told apart
+    shown = printable(scale.text(r["center"]))
     system, reference = printable(r["system"]), printable(cmp.reference)
     if r["is_reference"]:
-        return f"{name}: {system} is the reference, centre {fmt_num(r['center'])}{unit}"
+        return f"{name}: {system} is the reference, centre {shown}"
     p_name = "p (BH)" if cmp.fdr else "p Welch"
     p = fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"])
     percent = cmp.percent
     return (
         f"{name}: {system} vs {reference}: {verdict_words(r, cmp)}, "
         f"{size_word(percent)} {gain_cell(r, percent)}, {p_name} {p} "
-        f"(alpha {cmp.alpha:g}); centre {fmt_num(r['center'])}{unit} "
-        f"vs {fmt_num(_reference_centre(cmp, r))}{unit}"
+        f"(alpha {cmp.alpha:g}); centre {shown} vs {printable(scale.text(ref_centre))}"
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from tuibench.core.compare import ROW_COLUMNS, Comparison
+from tuibench.core.numbers import Scale, metric_scales, scale_for
 
 MEAN_LABEL = {"amean": "Amean", "hmean": "Hmean"}
 
@@ -34,19 +35,6 @@ class Table:
     numeric: set[int] = field(default_factory=set)
     # Stable name for suggested file names (benchmark, metric, ...).
     slug: str = "table"
-
-
-def fmt_num(x: float | None) -> str:
-    """A number with about five significant digits; '-' when undefined."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "-"
-    ax = abs(x)
-    if ax == 0:
-        return "0.00"
-    if ax < 1e-3 or ax >= 1e7:
-        return f"{x:.4e}"
-    decimals = min(6, max(0, 4 - math.floor(math.log10(ax))))
-    return f"{x:.{decimals}f}"
 
 
 def fmt_change(
@@ -98,17 +86,6 @@ def fmt_p(p: float | None) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def fmt_ci(lo: float | None, hi: float | None) -> str:
-    if lo is None or hi is None:
-        return "-"
-    return f"[{fmt_num(lo)},{fmt_num(hi)}]"
-
-
-def _metric_name(bench: str, metric: str, unit: str | None) -> str:
-    name = f"{bench} {metric}"
-    return f"{name} ({unit})" if unit else name
-
-
 STAT_ROWS = {  # --stats: mmtests' spread rows, from the pooled samples
     "min": ("Min", "_mm_min"),
     "max": ("Max", "_mm_max"),
@@ -135,7 +112,6 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     fields = [
         "benchmark",
         "metric",
-        "unit",
         "mean_kind",
         "better",
         "system",
@@ -147,17 +123,21 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         "single_iteration",
     ]
     frame = cmp.full_rows() if extra else cmp.rows
+    scales = metric_scales(frame)
     stat_cols = [STAT_ROWS[k][1] for k in extra]
     key = None
     n_extra = len(extra)
     unknown_seen = single_seen = False
     for r in frame.select(fields + stat_cols).iter_rows():
-        bench, metric, unit, mean_kind, better, system, centre, change, gain = r[:9]
-        sig, verdict, single = r[9:12]
+        bench, metric, mean_kind, better, system, centre, change, gain = r[:8]
+        sig, verdict, single = r[8:11]
         if (bench, metric) != key:
             key = (bench, metric)
+            scale = scales[key]
             label = MEAN_LABEL.get(mean_kind, mean_kind)
-            name = _metric_name(bench, metric, unit)
+            # The unit once, in the name: one scale per row makes it the same in every
+            # cell, and at 80 columns a unit in each cell would push a system off screen.
+            name = scale.named(f"{bench} {metric}")
             rows.append([label, name] + ["-"] * len(systems))
             for k in extra:
                 head = STAT_ROWS[k][0].format(mean=label)
@@ -168,15 +148,16 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         main = len(rows) - 1 - n_extra
         single_mark = bool(single) and not trusted
         rows[main][c] = (
-            f"{fmt_num(centre)} {fmt_change(change, sig, gain, better, percent, single_mark)}"
+            f"{scale.number(centre)} {fmt_change(change, sig, gain, better, percent, single_mark)}"
         )
         unknown_seen |= better not in ("lower", "higher")
         single_seen |= single_mark and bool(sig)
         meaning = cell_meaning(verdict, single_mark)
         if meaning:
             marks[(main, c)] = meaning
-        for i, value in enumerate(r[12:]):
-            rows[main + 1 + i][c] = fmt_num(value)
+        for i, value in enumerate(r[11:]):
+            coeffvar = extra[i] == "coeffvar"  # a percentage, not in the metric's unit
+            rows[main + 1 + i][c] = _fmt_plain(value) if coeffvar else scale.number(value)
     return Table(
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *systems],
@@ -188,6 +169,10 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     )
 
 
+def _fmt_plain(x: float | None) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
+
+
 def _summary_notes(cmp: Comparison, unknown: bool, single: bool, extra: bool) -> list[str]:
     test = "Welch's t-test across iterations"
     if cmp.fdr:
@@ -197,7 +182,8 @@ def _summary_notes(cmp: Comparison, unknown: bool, single: bool, extra: bool) ->
     else:
         size = "signed change against the reference, positive = a bigger number"
     notes = [
-        f"Reference: {cmp.reference}. Each cell: centre ({size}). "
+        f"Reference: {cmp.reference}. Each cell: centre, in the unit after the metric's "
+        f"name ({size}). "
         f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
         "(  x.xx%) is not significant.",
         "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
@@ -308,6 +294,12 @@ def _detail_part(cmp: Comparison, benchmark: str, metric: str) -> pl.DataFrame:
     return cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
 
 
+def _scale(part: pl.DataFrame) -> Scale:
+    """One metric's scale, from its systems' centres (see core/numbers.py)."""
+    unit = part["unit"][0] if part.height else None
+    return scale_for(part["center"].to_list(), unit)
+
+
 def _system_label(r: dict) -> str:
     return f"{r['system']} (ref)" if r["is_reference"] else r["system"]
 
@@ -321,16 +313,17 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     95 % intervals overlap (mmtests' reading). More numbers per system: `noise_table`.
     """
     part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
     notes: list[str] = []
-    unit = mean_kind = None
+    mean_kind = None
     p_key = "p_adjusted" if cmp.fdr else "p_welch"
     trusted = cmp.trust_single_iteration
     for r in part.iter_rows(named=True):
-        unit, mean_kind = r["unit"], r["mean_kind"]
+        mean_kind = r["mean_kind"]
         ref = r["is_reference"]
-        centre = fmt_num(r["center"])
+        centre = scale.text(r["center"])
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
         overlap = r["ci_overlap"]
         single = bool(r["single_iteration"]) and not trusted and not ref
@@ -355,8 +348,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             marks[(len(rows) - 1, 4)] = meaning
         if r["note"]:
             notes.append(f"{r['system']}: {r['note']}")
-    label = MEAN_LABEL.get(mean_kind or "", "")
-    centre_head = f"{label} ({unit})" if unit else label
+    centre_head = MEAN_LABEL.get(mean_kind or "", "")
     p_head = "p (BH)" if cmp.fdr else "p Welch"
     word = size_word(cmp.percent)
     columns = ["system", centre_head, f"{word} [95% CI]", p_head, "verdict", "CIs"]
@@ -399,6 +391,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     of the untrimmed samples.
     """
     part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
     trimmed = cmp.trim_outliers
     rows: list[list[object]] = []
     for r in part.iter_rows(named=True):
@@ -410,14 +403,14 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         row = [
             _system_label(r),
             f"{r['iterations']}x{_per_iter(r)}",
-            fmt_ci(r["ci_low"], r["ci_high"]),
+            scale.interval(r["ci_low"], r["ci_high"]),
             "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
             rsd,
             outliers,
             "" if needed is None else str(needed),
         ]
         if trimmed:
-            row.append(fmt_num(r["center_raw"]))
+            row.append(scale.text(r["center_raw"]))
         rows.append(row)
     columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", "need"]
     if trimmed:
@@ -510,11 +503,14 @@ def _per_iter(r: dict) -> str:
 
 
 def iterations_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
-    part = cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
+    part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
     systems = part["system"].to_list()
     values = part["iteration_values"].to_list()
     depth = max((len(v) for v in values), default=0)
-    rows = [[str(i)] + [fmt_num(v[i]) if i < len(v) else "" for v in values] for i in range(depth)]
+    rows = [
+        [str(i)] + [scale.text(v[i]) if i < len(v) else "" for v in values] for i in range(depth)
+    ]
     return Table(
         f"{benchmark} {metric}: per-iteration values",
         ["iteration", *systems],

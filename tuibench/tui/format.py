@@ -23,7 +23,7 @@ _CELL = re.compile(
 
 
 def compact_cell(cell: str, reference: bool) -> str:
-    """An mmtests cell for a narrow screen: `1395.0 *  -9.54%*` -> `1395.0 -9.5%*`; the
+    """An mmtests cell for a narrow screen: `38.4 *  -6.53%*` -> `38.4 -6.5%*`; the
     reference's `(  0.00%)` is dropped. A cell of another shape is kept as it is."""
     m = _CELL.match(cell)
     if m is None:

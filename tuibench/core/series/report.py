@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from tuibench.core.export import json_value, render
+from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
 from tuibench.core.series.display import size_header, step_size
@@ -17,7 +18,7 @@ from tuibench.core.series.ranking import (
     ranking_lines,
     ranking_text,
 )
-from tuibench.core.tables import Table, fmt_num, fmt_p, fmt_ratio_change
+from tuibench.core.tables import Table, fmt_p, fmt_ratio_change
 
 SUMMARY_RANK_COLUMNS = [
     "system",
@@ -83,9 +84,9 @@ def _step(r: dict) -> str:
     return f"{r['previous']} -> {r['system']}"
 
 
-def _level(value: float | None, first: str, last: str) -> str:
+def _level(scale: Scale, value: float | None, first: str, last: str) -> str:
     span = first if first == last else f"{first} .. {last}"
-    return f"{fmt_num(value)} ({span})"
+    return f"{scale.text(value)} ({span})"
 
 
 def changes_table(report: SeriesReport) -> Table:
@@ -95,13 +96,13 @@ def changes_table(report: SeriesReport) -> Table:
     marks = {}
     for r in cp.changes.iter_rows(named=True):
         size = step_size(r, report.percent)
-        unit = f" ({r['unit']})" if r["unit"] else ""
+        scale = scale_for([r["before"], r["after"]], r["unit"])  # one scale for the two levels
         rows.append(
             [
-                f"{r['benchmark']} {r['metric']}{unit}",
+                f"{r['benchmark']} {r['metric']}",
                 _step(r),
-                _level(r["before"], r["level_from"], r["previous"]),
-                _level(r["after"], r["system"], r["level_to"]),
+                _level(scale, r["before"], r["level_from"], r["previous"]),
+                _level(scale, r["after"], r["system"], r["level_to"]),
                 size,
                 fmt_p(r["p_split"]),
                 r["verdict"] + (" (last system)" if r["at_last"] else ""),

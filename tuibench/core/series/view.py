@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from tuibench.core.numbers import scale_for
 from tuibench.core.series.changepoints import ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
 from tuibench.core.series.display import magnitude, size_header, step_size
 from tuibench.core.series.ranking import rank_metrics, ranking_lines
 from tuibench.core.series.scaling import curves, families, log_axis
-from tuibench.core.tables import Table, fmt_ci, fmt_num, fmt_p, fmt_ratio_change
+from tuibench.core.tables import Table, fmt_p, fmt_ratio_change
 
 
 def _shared_prefix(names: list[str]) -> int:
@@ -84,6 +85,7 @@ class SeriesModel:
 
     def metric_table(self, benchmark: str, metric: str, unit: str = "") -> Table:
         rows = self.metric_rows(benchmark, metric)
+        scale = scale_for([r["center"] for r in rows], unit)
         out, marks = [], {}
         for r in rows:
             step = r["step"]
@@ -92,8 +94,8 @@ class SeriesModel:
                     r["position"] + 1,
                     r["system"],
                     r["iterations"],
-                    fmt_num(r["center"]),
-                    fmt_ci(r["ci_low"], r["ci_high"]),
+                    scale.text(r["center"]),
+                    scale.interval(r["ci_low"], r["ci_high"]),
                     r["level"],
                     ""
                     if step is None
@@ -119,7 +121,7 @@ class SeriesModel:
                 f"overlap and Welch's p is not below {self.alpha:g})."
             )
         return Table(
-            f"{benchmark} {metric}" + (f" ({unit})" if unit else "") + " along the series",
+            f"{benchmark} {metric} along the series",
             ["#", "System", "Iters", "Centre", "95% CI", "Level", "Step"],
             out,
             notes,
@@ -186,6 +188,7 @@ class SeriesModel:
 
     def scaling_table(self, cmp, family: str, parameter: str, metric: str) -> Table:
         c = self.curve(cmp, family, parameter, metric)
+        scale = scale_for(c["center"].to_list(), c["unit"][0] if c.height else None)
         out, marks = [], {}
         for r in c.sort("value", maintain_order=True).iter_rows(named=True):
             ref = r["is_reference"]
@@ -200,8 +203,8 @@ class SeriesModel:
                 [
                     f"{r['value']:g}",
                     r["system"],
-                    fmt_num(r["center"]),
-                    fmt_ci(r["ci_low"], r["ci_high"]),
+                    scale.text(r["center"]),
+                    scale.interval(r["ci_low"], r["ci_high"]),
                     size,
                     "" if ref else fmt_p(r["p_welch"]),
                     r["verdict"],
