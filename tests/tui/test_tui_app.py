@@ -372,6 +372,80 @@ async def test_help_lists_every_key(make_app, loaded):
         assert not isinstance(app.screen, HelpScreen)
 
 
+def footer(app) -> str:
+    from tuibench.tui.widgets.key_footer import KeyFooter
+
+    return app.main.query_one(KeyFooter).plain
+
+
+async def test_footer_says_the_state_and_the_keys_of_the_focus(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert app.focus_place() == "answer"
+        line = footer(app)
+        assert line.startswith("f significant only: off │ s natural order │ ")
+        assert "] next ref" in line and "y copy" in line and "v answer/table" in line
+        assert line.endswith("? help")
+        await pilot.press("f")
+        assert footer(app).startswith("f significant only: on │ s natural order │ ")
+        await pilot.press("s")
+        assert footer(app).startswith("f significant only: on │ s worst first │ ")
+        await pilot.press("f", "tab")  # the tree: its own keys
+        line = footer(app)
+        assert line.startswith("f significant only: off │ s worst first │ ")
+        assert "/ filter" in line and "v answer/table" not in line
+        await pilot.press("slash")
+        assert "⏎ keep  esc clear  ? help" in footer(app)
+        app.set_keymap({"tuibench.reference.next": "x"})
+        await pilot.press("escape")
+        assert "x next ref" in footer(app)
+
+
+async def test_footer_at_80_columns_keeps_whole_words(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("s", "s", "s")  # by patched's gain: the longest state
+        line = footer(app)
+        assert line.startswith("f significant only: off │ s by patched's gain │ ")
+        assert line.endswith("? help") and len(line) <= 78  # one cell of padding each side
+        assert "] next ref" in line  # the most useful keys stay
+
+
+async def test_help_starts_with_the_keys_of_the_focus(make_app, loaded):
+    from tuibench.tui.screens.help import help_renderable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+
+        def first_section() -> tuple[str, list[str]]:
+            assert isinstance(app.screen, HelpScreen)
+            group = help_renderable(app, app.screen.place).renderables
+            title, table = group[0], group[1]
+            keys = [str(cell).strip() for cell in table.columns[0]._cells]
+            return str(title), keys
+
+        await pilot.press("question_mark")
+        assert first_section() == (
+            "Here, in the answer",
+            ["]", "y", "⏎", "n", "v", "e", "tab / shift+tab", "r"],
+        )
+        await pilot.press("escape", "tab", "question_mark")
+        title, keys = first_section()
+        assert title == "Here, in the tree" and "/" in keys and "v" not in keys
+        await pilot.press("escape", "enter", "question_mark")  # enter on the root: still the tree
+        await pilot.press("escape")
+        await goto(pilot, DB_READ_TPS)
+        await pilot.press("enter", "question_mark")  # the metric's tables
+        title, keys = first_section()
+        assert title == "Here, in a metric's tables" and keys[2] == "esc"
+        # then every key by group, then the legend of glyphs and colours
+        texts = [str(r) for r in help_renderable(app, "metric").renderables if hasattr(r, "plain")]
+        assert texts.index("Navigation") > 0 and texts[-3] == "Glyphs and colours"
+
+
 async def test_keymap_changes_the_keys(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -28,13 +28,13 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from tuibench.core.problems import Problem
 from tuibench.core.text import printable
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
-from tuibench.tui.keys import APP_KEYS, bindings
+from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
 from tuibench.tui.screens.copy_menu import CopyMenu
@@ -49,6 +49,7 @@ from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.key_footer import KeyFooter
 from tuibench.tui.widgets.status_line import StatusLine
 from tuibench.tui.widgets.table_view import TableView
 
@@ -189,7 +190,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 yield BenchTree(id="tree")
                 yield FilterInput(placeholder="filter: name, or glob with * ?", id="filter")
             yield DetailPane(id="pane")
-        yield Footer()
+        yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
         if self.requested_theme:
@@ -381,6 +382,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.ensure_series()
 
     def _update_status(self) -> None:
+        self.update_footer()
         session = self.session
         status = self.main.query_one(StatusLine)
         if session is None:
@@ -396,12 +398,42 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             s.options() + ([("", chance)] if (chance := session.chance()) else []),
         )
 
+    def focus_place(self) -> str:
+        """Where the focus is, as FOCUS_KEYS names it: the keys of the footer and the help."""
+        focused = self.main.focused
+        if isinstance(focused, FilterInput):
+            return "filter"
+        if isinstance(focused, DetailPane):
+            return focused.mode if focused.mode in FOCUS_KEYS else "metric"
+        return "tree"
+
+    def update_footer(self) -> None:
+        """The toggles' state in words, and the keys of the place with the focus."""
+        try:
+            footer = self.main.query_one(KeyFooter)
+        except (NoMatches, IndexError):  # closing
+            return
+        help_key = (key_label(self, key_by_id("tuibench.help", "tree")), "help")
+        if self.session is None:
+            footer.show([], [("q", "quit"), ("p", "problems")], help_key, self.palette)
+            return
+        state = self.session.state
+        toggles = [
+            ("f", "significant only", "on" if state.significant_only else "off"),
+            ("s", "", sort_label(state.sort, short=True)),
+        ]
+        place = self.focus_place()
+        keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS[place]]
+        shown = [(key_label(self, key), key.description.lower()) for key in keys]
+        footer.show(toggles, shown, help_key, self.palette)
+
     @on(BenchTree.NodeHighlighted)
     def _on_highlight(self, event: BenchTree.NodeHighlighted) -> None:
         if self.session is not None and event.node.data is not None and self.screen_stack:
             pane = self.main.query_one(DetailPane)
             if pane.node != event.node.data:
                 pane.show(event.node.data, self.session, self.palette)
+                self.update_footer()
 
     @on(BenchTree.Opened)
     def _on_open(self, event: BenchTree.Opened) -> None:
@@ -438,6 +470,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def on_descendant_focus(self) -> None:
         self._arrange()
+        self.update_footer()
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)  # `self.size` still holds the previous size here
@@ -767,7 +800,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.push_screen(ProblemsScreen(self.problems))
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.focus_place() if self.session is not None else None))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -326,6 +326,164 @@ TREE_KEYS: list[Key] = [
     ),
 ]
 
+# The keys of the right pane (the answer, a group's table, a metric's tables).
+PANE_KEYS: list[Key] = [
+    Key(
+        "tuibench.pane.down",
+        "j,down",
+        "cursor(1)",
+        "Down",
+        "Next row (also down)",
+        key_display="j",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.pane.up",
+        "k,up",
+        "cursor(-1)",
+        "Up",
+        "Previous row (also up)",
+        key_display="k",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.pane.open",
+        "enter",
+        "open_row",
+        "Open",
+        "Open the metric of the row under the cursor",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.pane.back",
+        "escape",
+        "app.back",
+        "Back",
+        "Back to the row the metric was opened from, else to the tree",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.switch_pane",
+        "tab,shift+tab",
+        "app.switch_pane",
+        "Tree",
+        "Move to the tree",
+        key_display="tab",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.pane.left",
+        "h,left",
+        "scroll_tables(-1)",
+        "Scroll",
+        "Scroll wide tables left by a whole column",
+        key_display="h",
+        group="Navigation",
+        palette=False,
+    ),
+    Key(
+        "tuibench.pane.right",
+        "l,right",
+        "scroll_tables(1)",
+        "Scroll",
+        "Scroll wide tables right by a whole column",
+        key_display="l",
+        group="Navigation",
+        palette=False,
+    ),
+]
+
+# The filter field's own keys.
+FILTER_KEYS: list[Key] = [
+    Key(
+        "tuibench.filter.keep",
+        "enter",
+        "",
+        "Keep",
+        "Keep the filter and go back to the tree",
+        palette=False,
+    ),
+    Key(
+        "tuibench.filter.clear",
+        "escape",
+        "clear_filter",
+        "Clear",
+        "Clear the filter and go back to the tree",
+        palette=False,
+    ),
+]
+
+# What each place offers, most useful first: the footer shows as many as fit, the help
+# screen starts with them. Places: the tree, the answer, a group's table (summary), a
+# metric's tables (metric), the filter field.
+FOCUS_KEYS: dict[str, list[str]] = {
+    "tree": [
+        "tuibench.reference.next",
+        "tuibench.copy",
+        "tuibench.tree.open",
+        "tuibench.next_flagged",
+        "tuibench.filter",
+        "tuibench.export",
+        "tuibench.mark",
+        "tuibench.switch_pane",
+        "tuibench.reference",
+    ],
+    "answer": [
+        "tuibench.reference.next",
+        "tuibench.copy",
+        "tuibench.pane.open",
+        "tuibench.next_flagged",
+        "tuibench.answer",
+        "tuibench.export",
+        "tuibench.switch_pane",
+        "tuibench.reference",
+    ],
+    "summary": [
+        "tuibench.reference.next",
+        "tuibench.copy",
+        "tuibench.pane.open",
+        "tuibench.pane.back",
+        "tuibench.next_flagged",
+        "tuibench.export",
+        "tuibench.mark",
+        "tuibench.pane.right",
+        "tuibench.reference",
+    ],
+    "metric": [
+        "tuibench.reference.next",
+        "tuibench.copy",
+        "tuibench.pane.back",
+        "tuibench.next_flagged",
+        "tuibench.export",
+        "tuibench.mark",
+        "tuibench.pane.right",
+        "tuibench.reference",
+    ],
+    "filter": ["tuibench.filter.keep", "tuibench.filter.clear"],
+}
+FOCUS_NAMES = {
+    "tree": "the tree",
+    "answer": "the answer",
+    "summary": "a group's table",
+    "metric": "a metric's tables",
+    "filter": "the filter",
+}
+
+
+def key_by_id(key_id: str, place: str) -> Key:
+    """The key with this id as `place` has it (tab means "to the tables" in the tree)."""
+    own = {"filter": FILTER_KEYS, "tree": TREE_KEYS}.get(place, PANE_KEYS)
+    for key in [*own, *APP_KEYS]:
+        if key.id == key_id:
+            return key
+    raise KeyError(key_id)
+
+
 # Keys Textual provides, listed on the help screen only.
 BUILTIN_KEYS: list[tuple[str, str, str]] = [
     ("up/down/pgup/pgdn", "In the tables: move the row cursor (also j/k), or scroll", "Navigation"),
@@ -341,6 +499,18 @@ BUILTIN_KEYS: list[tuple[str, str, str]] = [
 ]
 
 GROUPS = ["Navigation", "Comparison", "View", "Tables", "Other"]
+
+
+def key_label(app, key: Key) -> str:
+    """The keys of `key` as the user must type them now, e.g. `h / left`."""
+    keymap = getattr(app, "_keymap", {}) or {}
+    keys = keymap.get(key.id, key.key)
+    shown = []
+    for name in keys.split(","):
+        name = name.strip()
+        display = key.key_display if (name == key.key.split(",")[0] and key.key_display) else None
+        shown.append(app.get_key_display(Binding(name, "", key_display=display)))
+    return " / ".join(dict.fromkeys(shown))
 
 
 def bindings(keys: list[Key]) -> list[Binding]:

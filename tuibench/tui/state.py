@@ -22,10 +22,15 @@ SORTS = ("natural", "worst", "name")
 SORT_LABELS = {"natural": "natural order", "worst": "worst regression first", "name": "by name"}
 
 
-def sort_label(sort: str) -> str:
+SHORT_SORT_LABELS = {"natural": "natural order", "worst": "worst first", "name": "by name"}
+
+
+def sort_label(sort: str, short: bool = False) -> str:
+    """The order in words; `short` for the footer."""
     if sort.startswith("system:"):
-        return f"by {sort[len('system:') :]}'s gain, worst first"
-    return SORT_LABELS.get(sort, sort)
+        gain = f"by {sort[len('system:') :]}'s gain"
+        return gain if short else gain + ", worst first"
+    return (SHORT_SORT_LABELS if short else SORT_LABELS).get(sort, sort)
 
 
 def sort_keys(systems: list[str], reference: str) -> list[str]:

@@ -13,19 +13,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tuibench.tui.keys import APP_KEYS, BUILTIN_KEYS, GROUPS, TREE_KEYS, Key
-
-
-def key_label(app, key: Key) -> str:
-    """The keys of `key` as the user must type them now, e.g. `h / left`."""
-    keymap = getattr(app, "_keymap", {}) or {}
-    keys = keymap.get(key.id, key.key)
-    shown = []
-    for name in keys.split(","):
-        name = name.strip()
-        display = key.key_display if (name == key.key.split(",")[0] and key.key_display) else None
-        shown.append(app.get_key_display(Binding(name, "", key_display=display)))
-    return " / ".join(dict.fromkeys(shown))
+from tuibench.tui.keys import (
+    APP_KEYS,
+    BUILTIN_KEYS,
+    FOCUS_KEYS,
+    FOCUS_NAMES,
+    GROUPS,
+    TREE_KEYS,
+    key_by_id,
+    key_label,
+)
 
 
 def help_rows(app) -> dict[str, list[tuple[str, str]]]:
@@ -60,9 +57,18 @@ GLYPHS = [
 ]
 
 
-def help_renderable(app) -> Group:
+def place_rows(app, place: str) -> list[tuple[str, str]]:
+    """The keys of the place that had the focus, most useful first."""
+    keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS.get(place, [])]
+    return [(key_label(app, key), key.help) for key in keys]
+
+
+def help_renderable(app, place: str | None = None) -> Group:
+    """The keys of `place` (where the focus was) first, then every key, then the legend."""
     parts: list = []
     rows = help_rows(app)
+    if place in FOCUS_KEYS:
+        rows = {f"Here, in {FOCUS_NAMES[place]}": place_rows(app, place), **rows}
     width = max(len(k) for entries in rows.values() for k, _ in entries)
     for group, entries in rows.items():
         if not entries:
@@ -90,15 +96,21 @@ def help_renderable(app) -> Group:
 
 
 class HelpScreen(ModalScreen[None]):
+    """`place`: where the focus was (a key of FOCUS_KEYS); its keys come first."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss(None)", "Close", id="tuibench.dialog.close"),
     ]
+
+    def __init__(self, place: str | None = None) -> None:
+        super().__init__()
+        self.place = place
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="help-dialog"):
             yield Static("tuibench keys", classes="dialog-title")
             with VerticalScroll(id="help-body"):
-                yield Static(help_renderable(self.app), id="help-text")
+                yield Static(help_renderable(self.app, self.place), id="help-text")
             yield Static(Text("escape: close", style="dim"), classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Static
 
 from tuibench.core.text import printable
+from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
@@ -28,17 +29,7 @@ WIDE = 110  # from this width on, the per-iteration table and the plot stand sid
 class DetailPane(VerticalScroll):
     """Scrolls down; left and right scroll the tables that are wider than the pane."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor(1)", "Down", show=False, id="tuibench.pane.down"),
-        Binding("k,up", "cursor(-1)", "Up", show=False, id="tuibench.pane.up"),
-        Binding("enter", "open_row", "Open", id="tuibench.pane.open"),
-        Binding("escape", "app.back", "Back", show=False, id="tuibench.pane.back"),
-        Binding("tab,shift+tab", "app.switch_pane", "Tree", show=False, id="tuibench.switch_pane"),
-        Binding("h,left", "scroll_tables(-1)", "Scroll left", show=False, id="tuibench.pane.left"),
-        Binding(
-            "l,right", "scroll_tables(1)", "Scroll right", show=False, id="tuibench.pane.right"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(PANE_KEYS)
 
     # -- the row cursor of the answer and of group tables ----------------------------------
     def cursor_target(self) -> AnswerView | TableView | None:
