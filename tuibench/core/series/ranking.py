@@ -36,6 +36,23 @@ def _matrix(groups: pl.DataFrame, col: str, m: np.ndarray, s: np.ndarray, shape)
     return out
 
 
+def told_apart(first: tuple, second: tuple, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Whether two systems of a metric can be told apart, and Welch's p between them.
+
+    Each side is (centre, ci_low, ci_high, mean, variance, count), the last three of its
+    iteration values on the scale where means are arithmetic (1/v for Hmean metrics);
+    arrays of any one shape. Apart: both have a centre, and their 95 % intervals do not
+    overlap or Welch's test gives p < alpha (NaN with fewer than two values a side)."""
+    c1, lo1, hi1, m1, v1, n1 = first
+    c2, lo2, hi2, m2, v2, n2 = second
+    p, _ = stats.welch(m1, v1, n1, m2, v2, n2)
+    both = ~np.isnan(c1) & ~np.isnan(c2)
+    known = ~np.isnan(lo1 + hi1 + lo2 + hi2)
+    with np.errstate(invalid="ignore"):
+        disjoint = known & (np.maximum(lo1, lo2) > np.minimum(hi1, hi2))
+    return both & (disjoint | (p < alpha)), p
+
+
 def rank_metrics(analysis, data: SeriesData, alpha: float = 0.05) -> pl.DataFrame:
     """RANK_COLUMNS, one row per (metric, system), metrics in `data.keys` order, best first."""
     g = analysis.groups.join(
@@ -64,14 +81,13 @@ def rank_metrics(analysis, data: SeriesData, alpha: float = 0.05) -> pl.DataFram
     c_o, lo_o, hi_o = (take(x, order, axis=1) for x in (centre, lo, hi))
     ym, yv, k = (take(x, order, axis=1) for x in (y_mean, y_var, data.count))
 
-    p, _ = stats.welch(ym[:, :-1], yv[:, :-1], k[:, :-1], ym[:, 1:], yv[:, 1:], k[:, 1:])
+    a, b = np.s_[:, :-1], np.s_[:, 1:]
+    apart, p = told_apart(
+        (c_o[a], lo_o[a], hi_o[a], ym[a], yv[a], k[a]),
+        (c_o[b], lo_o[b], hi_o[b], ym[b], yv[b], k[b]),
+        alpha,
+    )
     both = ~np.isnan(c_o[:, :-1]) & ~np.isnan(c_o[:, 1:])
-    known = ~np.isnan(lo_o[:, :-1] + hi_o[:, :-1] + lo_o[:, 1:] + hi_o[:, 1:])
-    with np.errstate(invalid="ignore"):
-        disjoint = known & (
-            np.maximum(lo_o[:, :-1], lo_o[:, 1:]) > np.minimum(hi_o[:, :-1], hi_o[:, 1:])
-        )
-    apart = both & (disjoint | (p < alpha))
     group = 1 + np.pad(np.cumsum(apart, axis=1), ((0, 0), (1, 0)))
     p_next = np.pad(np.where(both, p, np.nan), ((0, 0), (0, 1)), constant_values=np.nan)
     apart_next = np.pad(apart, ((0, 0), (0, 1)))
