@@ -91,6 +91,16 @@ def test_detail_is_the_cores_table(session):
     assert session.detail(node) == expected
 
 
+def test_best_system_is_the_cores(session):
+    from tuibench.core.best import best_systems
+
+    core = best_systems(session.cmp)
+    assert core[("db/read", "tps")] == "patched"  # +6 %, apart from base and tuned
+    assert ("db/write", "tps") not in core  # nothing significant
+    for bench, metric in [("db/read", "tps"), ("db/write", "tps"), ("startup", "time")]:
+        assert session.best_system(Node.of_metric(bench, metric)) == core.get((bench, metric))
+
+
 def test_marks_toggle(session):
     node = Node.of_metric("db/read", "tps")
     assert session.toggle_mark(node)[0] == "marked"

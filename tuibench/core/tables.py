@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from tuibench.core.best import GLYPH, LEGEND, best_systems
 from tuibench.core.compare import ROW_COLUMNS, Comparison
 from tuibench.core.numbers import Scale, metric_scales, scale_for
 
@@ -29,7 +30,8 @@ class Table:
     columns: list[str]
     rows: list[list[object]]  # display strings, or raw numbers/bools/None for data tables
     notes: list[str] = field(default_factory=list)
-    # Per-cell meaning for colouring: (row, column) -> "worse" | "better" | "reference".
+    # Per-cell meaning for colouring: (row, column) -> "worse" | "better" | "reference" |
+    # "best" (the metric's best system, core/best.py) | ...
     marks: dict[tuple[int, int], str] = field(default_factory=dict)
     # Columns whose cells are right-aligned in text renderings.
     numeric: set[int] = field(default_factory=set)
@@ -124,6 +126,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     ]
     frame = cmp.full_rows() if extra else cmp.rows
     scales = metric_scales(frame)
+    best = best_systems(cmp)
     stat_cols = [STAT_ROWS[k][1] for k in extra]
     key = None
     n_extra = len(extra)
@@ -147,12 +150,16 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         c = col[system]
         main = len(rows) - 1 - n_extra
         single_mark = bool(single) and not trusted
+        # The best system's cell starts with the glyph (no space: compact cells split
+        # the value from the change at the first space).
+        star = GLYPH if best.get(key) == system else ""
         rows[main][c] = (
-            f"{scale.number(centre)} {fmt_change(change, sig, gain, better, percent, single_mark)}"
+            f"{star}{scale.number(centre)} "
+            f"{fmt_change(change, sig, gain, better, percent, single_mark)}"
         )
         unknown_seen |= better not in ("lower", "higher")
         single_seen |= single_mark and bool(sig)
-        meaning = cell_meaning(verdict, single_mark)
+        meaning = "best" if star else cell_meaning(verdict, single_mark)
         if meaning:
             marks[(main, c)] = meaning
         for i, value in enumerate(r[11:]):
@@ -162,7 +169,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *systems],
         rows,
-        _summary_notes(cmp, unknown_seen, single_seen, bool(extra)),
+        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best)),
         marks,
         numeric=set(col.values()),
         slug="summary",
@@ -173,7 +180,9 @@ def _fmt_plain(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
 
-def _summary_notes(cmp: Comparison, unknown: bool, single: bool, extra: bool) -> list[str]:
+def _summary_notes(
+    cmp: Comparison, unknown: bool, single: bool, extra: bool, best: bool
+) -> list[str]:
     test = "Welch's t-test across iterations"
     if cmp.fdr:
         test += ", Benjamini-Hochberg adjusted over all rows shown"
@@ -201,6 +210,8 @@ def _summary_notes(cmp: Comparison, unknown: bool, single: bool, extra: bool) ->
             "test cannot know how much separate runs differ; not counted as better or worse "
             "(--trust-single-iteration counts it)."
         )
+    if best:
+        notes.append(LEGEND)
     if extra:
         notes.append(
             "Min, Max, Stddev, CoeffVar (percent), B*mean.95 (the mean of the best 95%): "
@@ -314,6 +325,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     """
     part = _detail_part(cmp, benchmark, metric)
     scale = _scale(part)
+    best = best_systems(cmp, part).get((benchmark, metric))
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
     notes: list[str] = []
@@ -332,9 +344,11 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         )
         verdict = r["verdict"] + ("~" if single and r["significant"] else "")
         verdict += "!" if r["robust"] is False else ""
+        if r["system"] == best:
+            marks[(len(rows), 0)] = "best"
         rows.append(
             [
-                _system_label(r),
+                _system_label(r) + (f" {GLYPH}" if r["system"] == best else ""),
                 f"{centre} {half}" if half else centre,
                 "" if ref else size,
                 "" if ref else fmt_p(r[p_key]),
@@ -364,6 +378,8 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         "another verdict. CIs: do the 95% intervals of the system and the reference "
         "overlap (not mmtests' rule: see mmtests_sig)?"
     )
+    if best is not None:
+        notes.append(LEGEND)
     if cmp.threshold is not None:
         notes.append(
             f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "

@@ -18,6 +18,7 @@ import polars as pl
 
 from tuibench.core import tables
 from tuibench.core.answer import Answer, build_answer
+from tuibench.core.best import best_systems
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.model import ResultSet
 from tuibench.core.tables import Table
@@ -236,17 +237,11 @@ class Session:
         return sorted(scores, key=lambda s: (s[1] is None, -(s[1] or 0.0), order[s[0]]))
 
     def best_system(self, node: Node) -> str | None:
-        """The system that is best on one metric with confidence: the one with the largest
-        significant gain against the reference; the reference itself when every other system
-        is significantly worse; None otherwise."""
-        rows = self.metric_rows(node)
-        others = [r for r in rows if not r["is_reference"]]
-        better = [r for r in others if r["verdict"] == "better" and r.get("gain") is not None]
-        if better:
-            return max(better, key=lambda r: r["gain"])["system"]
-        if others and all(r["verdict"] == "worse" for r in others):
-            return self.state.reference
-        return None
+        """The metric's best system where the data supports one (core/best.py), else None."""
+        part = self.cmp.rows.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return best_systems(self.cmp, part).get((node.benchmark, node.metric or ""))
 
     def severity_order(self) -> list[tuple[str, str]]:
         """Shown metrics where some system changed significantly: those with a regression

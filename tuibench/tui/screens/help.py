@@ -47,7 +47,12 @@ GLYPHS = [
     ),
     ("▼ ▲ ◆", "answer: a significant regression, improvement, or change of unknown direction"),
     ("#1 #2 …", "rank of a system by its geometric mean (the reference at 1.000)"),
-    ("★ best", "metric title: the system best with significance (three systems or more)"),
+    (
+        "★ best",
+        "the metric's best system (three systems or more): first by centre, told apart from "
+        "the runner-up, and significantly better than the reference (or the reference, all "
+        "others significantly worse); in the title, its table row and its mmtests cell",
+    ),
     ("*  -1.08%*", "table cell: significant change (p < alpha); (  -1.08%) is not significant"),
     ("~ ~  ? ?", "significant, but a side has one iteration (~) or the direction is unknown (?)"),
     ("-9.5%*", "narrow screen: compact cell, the star marks significance"),
