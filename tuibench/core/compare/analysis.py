@@ -42,7 +42,6 @@ from tuibench.core.compare.decide import decide, gain_expr
 from tuibench.core.compare.frames import (
     join_notes,
     notes,
-    reciprocal,
     rle_groups,
     with_reader_notes,
 )
@@ -83,6 +82,12 @@ def rsd_flag() -> pl.Expr:
         .otherwise(pl.lit("ok"))
         .alias("rsd_flag")
     )
+
+
+def _group_spans(it_counts: np.ndarray, gid: np.ndarray, ng: int) -> tuple[np.ndarray, np.ndarray]:
+    """First sample and sample count of every group, from its iterations' counts."""
+    counts = np.bincount(gid, weights=it_counts, minlength=ng).astype(np.int64)
+    return np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if ng else counts, counts
 
 
 def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
@@ -145,7 +150,7 @@ class Analysis:
         self._boot = BootstrapData.build(self)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed.
-        del self._raw, self._values, self._sample_iter
+        del self._raw, self._values
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
     def _iterations(self) -> pl.DataFrame:
@@ -162,18 +167,18 @@ class Analysis:
         )
         hmean = (keys["mean_kind"] == "hmean").to_numpy()
         values = samples["value"].to_numpy()
-        low, high, n_low, n_high, n_ext = stats.tukey(values, starts, counts)
+        # Beside the chosen value, always: the median (is the verdict robust?; from the same
+        # sort as the fences) and the plain mean of every sample (the untrimmed centre;
+        # finding duplicate metrics).
+        low, high, n_low, n_high, n_ext, median = stats.tukey_and_medians(values, starts, counts)
         out = {"outliers_low": n_low, "outliers_high": n_high, "outliers_extreme": n_ext}
         self._hmean_it = hmean
-        self._raw = (values, ids, starts, counts)
-        # Beside the chosen value, always: the median (is the verdict robust?) and the plain
-        # mean of every sample (the untrimmed centre; finding duplicate metrics).
-        median = stats.iteration_medians(values, starts, counts)
+        self._raw = (values, starts, counts)
         mean_raw = stats.iteration_means(values, starts, counts, hmean)
         kind = self.iteration_value
         if kind == "trimmed":
             keep = (values >= np.repeat(low, counts)) & (values <= np.repeat(high, counts))
-            values, ids = values[keep], ids[keep]
+            values = values[keep]
             counts = counts - n_low - n_high
             starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if len(starts) else starts
             v = stats.iteration_means(values, starts, counts, hmean)
@@ -183,8 +188,7 @@ class Analysis:
             v = median
         else:
             v = stats.iteration_values(values, starts, counts, hmean, self.subselections, self.seed)
-        self._sample_iter = ids  # iteration index of every analysed sample
-        self._values = values
+        self._values = values  # the analysed samples, iteration after iteration
         self._it_starts, self._it_counts = starts, counts
         return keys.drop("mean_kind").with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
@@ -195,19 +199,34 @@ class Analysis:
         )
 
     # -- step 2: centre, interval and noise per system ------------------------------------
-    def _centres(
-        self, v: np.ndarray, x: np.ndarray, sample_group: np.ndarray, gid: np.ndarray, ng: int
+    def _sample_moments(
+        self, x: np.ndarray, starts: np.ndarray, counts: np.ndarray
     ) -> dict[str, np.ndarray]:
-        """Centre and interval from iteration values `v` and samples `x` (any sample set)."""
+        """Count, mean and variance of every group's samples `x` (contiguous, tiling x) on
+        the scale where the mean is arithmetic, and whether an Hmean group has a
+        non-positive (or NaN) sample."""
+        hmean = self._hmean_g
+        y = stats.reciprocal_scale(x, counts, hmean)
+        n, mean, var = stats.segment_moments(y, starts, counts)
+        nonpos = hmean & ~(stats.segment_min(x, starts, counts) > 0)
+        return {"n": n, "mean": mean, "var": var, "nonpos": nonpos}
+
+    def _centres(
+        self, v: np.ndarray, samples: dict[str, np.ndarray], gid: np.ndarray, ng: int
+    ) -> dict[str, np.ndarray]:
+        """Centre and interval from iteration values `v` and the moments of the samples
+        (`_sample_moments`, of any sample set)."""
         hmean = self._hmean_g
         with np.errstate(divide="ignore", invalid="ignore"):
             y = np.where(hmean[gid], 1.0 / v, v)  # the scale on which means are arithmetic
         k, y_mean, y_var = stats.group_moments(y, gid, ng)
         # Raw samples on the same scale: the interval for one iteration, and Welch's
-        # fallback when either side has a single iteration.
-        h_s = hmean[sample_group]
-        xs = reciprocal(x, h_s)
-        n_s, s_mean, s_var = stats.group_moments(xs, sample_group, ng)
+        # fallback when either side has a single iteration. A non-positive sample has no
+        # reciprocal: the moments are undefined.
+        nonpos = samples["nonpos"]
+        n_s = samples["n"]
+        s_mean = np.where(nonpos, np.nan, samples["mean"])
+        s_var = np.where(nonpos, np.nan, samples["var"])
         lo_it, hi_it = stats.t_interval(y_mean, y_var, k)
         lo_s, hi_s = stats.t_interval(y_mean, s_var, n_s)  # centred on the iteration value
         one = k == 1
@@ -217,7 +236,6 @@ class Analysis:
             # Reciprocals reverse the order; a non-positive lower bound means unbounded.
             ci_low = np.where(hmean, np.where(hi_y > 0, 1.0 / hi_y, np.nan), lo_y)
             ci_high = np.where(hmean, np.where(lo_y > 0, 1.0 / lo_y, np.inf), hi_y)
-        nonpos = stats.group_sums(h_s & ~(x > 0), sample_group, ng) > 0
         return {
             "k": k,
             "y_mean": y_mean,
@@ -248,30 +266,40 @@ class Analysis:
         keys = keys.join(self.rs.metrics, on=METRIC, how="left", maintain_order="left")
         self._hmean_g = hmean = (keys["mean_kind"] == "hmean").to_numpy()
 
-        x = self._values
-        sample_group = gid[self._sample_iter] if ng else np.zeros(0, np.int64)
-        c = self._centres(it["value"].to_numpy(), x, sample_group, gid, ng)
+        # Every group's samples are contiguous (iterations are, in group order).
+        x, it_starts, it_counts = self._values, self._it_starts, self._it_counts
+        s_starts, s_counts = _group_spans(it_counts, gid, ng)
+        raw_values, _, raw_it_counts = self._raw
+        r_starts, r_counts = _group_spans(raw_it_counts, gid, ng)
+        # Every group's samples sorted, once: mmtests' statistics, the medians and the U
+        # test's shift (in `_pairs`).
+        self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
+        raw = self._sample_moments(self._ordered, r_starts, r_counts)
+        # Untrimmed, the analysed samples are every sample: their moments are the same.
+        sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
+        c = self._centres(it["value"].to_numpy(), sampled, gid, ng)
         one, n_s = c["k"] == 1, c["n_s"]
 
         # Noise: RSD of the samples, outliers, variance components (on the measured values).
-        it_n, it_mean, it_var = stats.group_moments(x, self._sample_iter, len(gid))
+        it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
         rsd = stats.relative_sd(*stats.pooled_moments(it_n, it_mean, it_var, gid, ng))
         var_within, var_between, inv_n = stats.variance_components(it_n, it_mean, it_var, gid, ng)
         out = {
             k: stats.group_sums(it[k].to_numpy(), gid, ng)
             for k in ("outliers_low", "outliers_high", "outliers_extreme")
         }
-        raw_values, raw_iter, _, _ = self._raw
-        raw_group = gid[raw_iter] if ng else np.zeros(0, np.int64)
         if self.trim_outliers:  # the same figures from every sample, for comparison
-            _, m_r, v_r = stats.group_moments(raw_values, raw_group, ng)
+            _, m_r, v_r = stats.segment_moments(raw_values, r_starts, r_counts)
             rsd_raw = stats.relative_sd(m_r, v_r)
             centre_raw = self._it_centre(it["mean_raw"].to_numpy(), gid, ng)["centre"]
             centre_raw = np.where(c["nonpos"], np.nan, centre_raw)
         else:
             rsd_raw, centre_raw = rsd, c["centre"]
         med = self._it_centre(it["median"].to_numpy(), gid, ng)
-        spread = self._mmtests_spread(raw_values, raw_group, ng, keys)
+        higher = (keys["better"] == "higher").fill_null(False).to_numpy()
+        spread = stats.pooled_spread(
+            self._ordered, r_starts, r_counts, hmean, higher, (raw["mean"], raw["var"])
+        )
 
         nonpos, ci_high = c["nonpos"], c["ci_high"]
         # 80 % of two samples is one: each subset is a single sample, so the iteration's value
@@ -361,17 +389,6 @@ class Analysis:
         self._gid, self._gstarts = gid, gstarts
         return frame
 
-    def _mmtests_spread(
-        self, raw_values: np.ndarray, raw_group: np.ndarray, ng: int, keys: pl.DataFrame
-    ) -> dict[str, np.ndarray]:
-        """mmtests' statistics of every group's pooled samples (all of them, untrimmed)."""
-        # Samples are in group order already (group ids never decrease along them).
-        counts = np.bincount(raw_group, minlength=ng).astype(np.int64)
-        starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if ng else counts
-        higher = (keys["better"] == "higher").fill_null(False).to_numpy()
-        ordered = stats.sort_within(raw_values, starts, counts)
-        return stats.pooled_spread(ordered, starts, counts, self._hmean_g, higher)
-
     # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
     def _pairs(self) -> None:
         a = self._a
@@ -390,14 +407,18 @@ class Analysis:
         labels = np.repeat(a["_s"].astype(np.int8 if s < 128 else np.int64), counts)
         blocks = np.bincount(a["_m"], weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
-        pooled = self._values[idx]
+        # Every row's samples, sorted within the row: medians and the U test's shift.
+        # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
+        if self.trim_outliers:
+            self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
+        else:
+            self._sorted = self._ordered[idx]
+        del self._ordered
         # Sorted once; the U tests against a reference are computed when it is first asked
         # for (`_utest_against`): a report needs one reference's pairs, not every pair.
-        self._ranked = stats.RankedBlocks.build(pooled, labels, bstarts, blocks, s)
+        self._ranked = stats.RankedBlocks.build(self._sorted, labels, bstarts, blocks, s)
         self._utest_p: dict[int, np.ndarray] = {}
         self._pooled = self._ranked.n
-        # Every row's samples, sorted within the row: medians and the U test's shift.
-        self._sorted = stats.sort_within(pooled, new_starts, counts)
         self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
 

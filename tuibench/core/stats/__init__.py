@@ -18,12 +18,15 @@ from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, sort_within
 from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
-from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
+from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread, reciprocal_scale
 from tuibench.core.stats.moments import (
     group_moments,
     group_sums,
     pooled_moments,
     relative_sd,
+    segment_min,
+    segment_moments,
+    segment_sums,
     t_interval,
     t_quantile,
 )
@@ -42,7 +45,7 @@ from tuibench.core.stats.subselection import (
     selection_matrix,
     subset_size,
 )
-from tuibench.core.stats.tukey import EXTREME, MILD, tukey
+from tuibench.core.stats.tukey import EXTREME, MILD, tukey, tukey_and_medians
 from tuibench.core.stats.utest import (
     EXACT_MAX,
     RankedBlocks,
@@ -87,14 +90,19 @@ __all__ = [
     "mwu_samples_for",
     "pooled_moments",
     "pooled_spread",
+    "reciprocal_scale",
     "relative_sd",
     "resampled_means",
+    "segment_min",
+    "segment_moments",
+    "segment_sums",
     "selection_matrix",
     "sort_within",
     "subset_size",
     "t_interval",
     "t_quantile",
     "tukey",
+    "tukey_and_medians",
     "variance_components",
     "welch",
 ]

@@ -19,44 +19,61 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from tuibench.core.stats.moments import segment_moments, segment_sums
+
 Z975 = float(special.ndtri(0.975))  # R's qnorm(0.975)
+
+
+def reciprocal_scale(x: np.ndarray, counts: np.ndarray, hmean: np.ndarray) -> np.ndarray:
+    """Samples on the scale where their group's mean is arithmetic: 1/x in Hmean groups
+    (groups contiguous, `counts` samples each). x itself when no group is Hmean."""
+    hmean = np.asarray(hmean, dtype=bool)
+    if not hmean.any():
+        return x
+    y = x.copy()
+    with np.errstate(divide="ignore"):
+        np.divide(1.0, x, out=y, where=np.repeat(hmean, counts))
+    return y
 
 
 def pooled_spread(
     sorted_values: np.ndarray, starts: np.ndarray, counts: np.ndarray, hmean: np.ndarray,
-    higher: np.ndarray,
+    higher: np.ndarray, moments: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:  # fmt: skip
     """mmtests' Min, Max, mean, SD, CoeffVar and B-mean.95 of every group.
 
-    sorted_values: every group's samples, ascending within the group (starts, counts).
-    hmean: per group, the harmonic kind; higher: per group, best first means descending.
+    sorted_values: every group's samples, ascending within the group (starts, counts; the
+    groups tile the array). hmean: per group, the harmonic kind; higher: per group, best
+    first means descending. moments: (mean, sample variance) of every group on the
+    reciprocal scale (`reciprocal_scale`), when the caller has them already.
     """
     x = np.asarray(sorted_values, dtype=np.float64)
     starts = np.asarray(starts, dtype=np.int64)
     n = np.asarray(counts, dtype=np.int64)
-    ng = len(n)
+    hmean = np.asarray(hmean, dtype=bool)
     nf = n.astype(np.float64)
     has = n > 0
     first, last = np.where(has, starts, 0), np.where(has, starts + n - 1, 0)
     vmin = np.where(has, x[first] if len(x) else np.nan, np.nan)
     vmax = np.where(has, x[last] if len(x) else np.nan, np.nan)
-    gid = np.repeat(np.arange(ng), n)
-    hs = np.repeat(np.asarray(hmean, dtype=bool), n)
+    y = reciprocal_scale(x, n, hmean)  # the scale on which the mean is arithmetic
+    if moments is None:
+        _, ym, var = segment_moments(y, starts, n)
+    else:
+        ym, var = moments
+    # Sorted ascending: a non-positive sample is the first, a NaN the last.
+    nonpos = hmean & has & (~(vmin > 0) | np.isnan(vmax))
+    # The best int(0.95 n) samples are contiguous: the lowest for lower-is-better, else the
+    # highest.
+    keep = np.maximum(1, (n * 95) // 100)
+    top = np.asarray(higher, dtype=bool)
+    bsum = segment_sums(y, np.where(top, starts + n - keep, starts), np.where(has, keep, 0))
     with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.where(hs, 1.0 / x, x)  # the scale on which the mean is arithmetic
-        nonpos = np.bincount(gid, weights=(hs & ~(x > 0)).astype(float), minlength=ng) > 0
-        ym = np.bincount(gid, weights=y, minlength=ng) / nf
         mean = np.where(hmean, 1.0 / ym, ym)
-        ss = np.bincount(gid, weights=(y - ym[gid]) ** 2, minlength=ng)
-        sd = np.where(hmean, np.sqrt(ss * mean**4 / nf), np.sqrt(ss / (nf - 1)))
+        ss = var * (nf - 1)
+        sd = np.where(hmean, np.sqrt(ss * mean**4 / nf), np.sqrt(var))
         sd = np.where(n > 1, sd, np.nan)
         cv = np.where(mean != 0, 100.0 * sd / mean, 0.0)
-        # The best int(0.95 n) samples: the lowest for lower-is-better, else the highest.
-        keep = np.maximum(1, (n * 95) // 100)
-        pos = np.arange(len(x)) - np.repeat(starts, n)  # position inside the group
-        kg, hg = np.repeat(keep, n), np.repeat(np.asarray(higher, dtype=bool), n)
-        best = np.where(hg, pos >= np.repeat(n, n) - kg, pos < kg)
-        bsum = np.bincount(gid, weights=np.where(best, y, 0.0), minlength=ng)
         bm = bsum / keep
         bmean = np.where(hmean, 1.0 / bm, bm)
     bad = nonpos | ~has

@@ -19,6 +19,62 @@ def group_moments(
     return n, mean, var
 
 
+def segment_sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sum of every segment x[starts[i] : starts[i] + counts[i]] (0 when empty).
+
+    Segments are in order and do not overlap (gaps are allowed). One `reduceat` over x: no
+    per-sample group ids (numpy's pairwise summation inside each segment).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    starts = np.asarray(starts, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.zeros(len(counts))
+    has = counts > 0
+    if not has.any():
+        return out
+    s = starts[has]
+    # Cut points: each segment's start and end; reduceat sums from one cut to the next, so
+    # every other sum is a segment (the ones between are gaps, or empty and discarded).
+    cuts = np.stack([s, s + counts[has]], axis=1).ravel()
+    if cuts[-1] >= len(x):
+        cuts = cuts[:-1]
+    out[has] = np.add.reduceat(x, cuts)[::2]
+    return out
+
+
+def segment_moments(
+    x: np.ndarray, starts: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count, mean and sample variance (ddof 1; NaN below 2) of every segment of x.
+
+    The segments tile x: in order, without gaps (counts sum to len(x)).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n = counts.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = segment_sums(x, starts, counts) / n
+        dev = np.repeat(mean, counts)
+        np.subtract(x, dev, out=dev)
+        np.multiply(dev, dev, out=dev)
+        var = segment_sums(dev, starts, counts) / (n - 1)
+    var[n < 2] = np.nan
+    return n, mean, var
+
+
+def segment_min(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Smallest value of every non-empty segment (NaN if it holds a NaN; NaN when empty)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.full(len(counts), np.nan)
+    has = counts > 0
+    if has.any():
+        s = np.asarray(starts, dtype=np.int64)[has]
+        cuts = np.stack([s, s + counts[has]], axis=1).ravel()
+        if cuts[-1] >= len(x):
+            cuts = cuts[:-1]
+        out[has] = np.minimum.reduceat(np.asarray(x, dtype=np.float64), cuts)[::2]
+    return out
+
+
 def group_sums(flags: np.ndarray, group: np.ndarray, ngroups: int) -> np.ndarray:
     """How many flags are set per group id (integers)."""
     w = np.asarray(flags, dtype=np.float64)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from tuibench.core.stats.blocks import SORT_CHUNK
+from tuibench.core.stats.mmtests import reciprocal_scale
+from tuibench.core.stats.moments import segment_min, segment_sums
 
 ITERATION_VALUES = ("subselection", "mean", "median", "trimmed")
 
@@ -24,15 +26,15 @@ def iteration_means(
     """
     values = np.asarray(values, dtype=np.float64)
     counts = np.asarray(counts, dtype=np.int64)
-    out = np.full(len(counts), np.nan)
+    hmean = np.asarray(hmean, dtype=bool)
     if len(counts) == 0:
-        return out
-    ids = np.repeat(np.arange(len(counts)), counts)
-    h = np.repeat(np.asarray(hmean, dtype=bool), counts)
+        return np.full(0, np.nan)
+    y = reciprocal_scale(values, counts, hmean)
     with np.errstate(divide="ignore", invalid="ignore"):
-        x = np.where(h, np.where(values > 0, 1.0 / values, np.nan), values)
-        m = np.bincount(ids, weights=x, minlength=len(counts)) / counts
-        return np.where(np.asarray(hmean, dtype=bool), 1.0 / m, m)
+        m = segment_sums(y, starts, counts) / counts
+        m = np.where(hmean, 1.0 / m, m)
+    # A non-positive sample (or a NaN) in an Hmean iteration: no harmonic mean.
+    return np.where(hmean & ~(segment_min(values, starts, counts) > 0), np.nan, m)
 
 
 def iteration_medians(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
