@@ -145,6 +145,72 @@ def test_group_moments():
     assert np.isnan(var[1])
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=0, max_size=9),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_segment_sums_moments_and_min_against_plain_loops(segments):
+    """Segments that tile the array (empty ones included), against one loop per segment."""
+    counts = np.array([len(s) for s in segments], dtype=np.int64)
+    starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+    x = np.array([v for s in segments for v in s], dtype=np.float64)
+    sums = stats.segment_sums(x, starts, counts)
+    n, mean, var = stats.segment_moments(x, starts, counts)
+    low = stats.segment_min(x, starts, counts)
+    for i, s in enumerate(segments):
+        assert sums[i] == pytest.approx(math.fsum(s), rel=1e-9, abs=1e-6)
+        assert n[i] == len(s)
+        if s:
+            assert mean[i] == pytest.approx(np.mean(s), rel=1e-9, abs=1e-6)
+            assert low[i] == min(s)
+        else:
+            assert np.isnan(mean[i]) and np.isnan(low[i])
+        if len(s) > 1:
+            assert var[i] == pytest.approx(np.var(s, ddof=1), rel=1e-7, abs=1e-3)
+        else:
+            assert np.isnan(var[i])
+
+
+def test_segment_sums_with_gaps_and_a_nan_minimum():
+    x = np.arange(10.0)
+    assert stats.segment_sums(x, np.array([1, 5]), np.array([2, 3])).tolist() == [3.0, 18.0]
+    y = np.array([3.0, np.nan, 1.0, 2.0])
+    low = stats.segment_min(y, np.array([0, 2]), np.array([2, 2]))
+    assert np.isnan(low[0]) and low[1] == 1.0
+
+
+def test_tukey_and_medians_against_numpy():
+    rng = np.random.default_rng(9)
+    its = [rng.normal(10, 2, n) for n in (1, 2, 3, 7, 7, 50)]
+    its[-1][:3] = [100.0, -80.0, 45.0]  # outliers
+    values = np.concatenate(its)
+    counts = np.array([len(x) for x in its])
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    low, high, n_low, n_high, n_ext, median = stats.tukey_and_medians(values, starts, counts)
+    for i, x in enumerate(its):
+        q1, q3 = np.percentile(x, [25, 75])
+        assert low[i] == pytest.approx(q1 - 1.5 * (q3 - q1))
+        assert high[i] == pytest.approx(q3 + 1.5 * (q3 - q1))
+        assert n_low[i] == (x < low[i]).sum() and n_high[i] == (x > high[i]).sum()
+        ext = (x < q1 - 3 * (q3 - q1)) | (x > q3 + 3 * (q3 - q1))
+        assert n_ext[i] == ext.sum()
+        assert median[i] == np.median(x)
+    assert stats.tukey(values, starts, counts)[2].tolist() == n_low.tolist()
+
+
+def test_iteration_means_of_an_hmean_iteration_with_a_non_positive_sample_is_undefined():
+    values = np.array([2.0, 0.0, 4.0, 1.0, 3.0, -1.0, 5.0])
+    starts, counts = np.array([0, 3, 5]), np.array([3, 2, 2])
+    got = stats.iteration_means(values, starts, counts, np.array([True, True, False]))
+    assert np.isnan(got[0])
+    assert got[1] == pytest.approx(sps.hmean([1.0, 3.0]))
+    assert got[2] == pytest.approx(2.0)
+
+
 # -- per-iteration values, mmtests' spread, the U test's shift, the joint bootstrap -----------
 
 
