@@ -73,9 +73,10 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
                 )
             )
             frame = frame.filter(pl.col("system").is_not_null())
-        if default_system is not None and (frame["system"] != default_system).any():
+        named = frame["system"].unique(maintain_order=True).to_list()
+        if default_system is not None and set(named) - {default_system}:
             delegated.add(default_system)
-        for name in [*result.systems, *frame["system"].unique().to_list()]:
+        for name in [*result.systems, *named]:
             if name not in systems:
                 systems[name] = SystemInfo(name=name, path=str(unit.path))
         for name in result.systems:
@@ -92,7 +93,6 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
             pl.lit(result.global_iterations).alias("_global"),
         )
         frames.append(frame)
-        named = frame["system"].unique().to_list()
         if default_system is not None and set(named) <= {default_system}:
             system_label = default_system
         else:  # the rows name their systems (a multi-run file): list them, in file order
@@ -262,8 +262,9 @@ def _assemble(
     if not frames:
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
     df = pl.concat(frames, how="vertical_relaxed")
-    benchmarks = sorted(df["benchmark"].unique().to_list(), key=natural_key)
-    metric_names = sorted(df["metric"].unique().to_list(), key=natural_key)
+    names = df.select(pl.col("benchmark", "metric").unique().implode())  # in parallel
+    benchmarks = sorted(names["benchmark"][0].to_list(), key=natural_key)
+    metric_names = sorted(names["metric"][0].to_list(), key=natural_key)
     df = df.with_columns(
         pl.col("system").cast(pl.Enum(order)),
         pl.col("benchmark").cast(pl.Enum(benchmarks)),
@@ -321,8 +322,14 @@ RUN_KEYS = ["_file", "system", "benchmark", "metric", "iteration", "unit", "bett
 def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
     """Runs of rows that share file, names, iteration, unit and direction: about one per
     iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples."""
-    run_id = df.select(pl.struct(RUN_KEYS).rle_id()).to_series().to_numpy()
-    starts = np.flatnonzero(np.r_[True, run_id[1:] != run_id[:-1]]) if len(run_id) else run_id
+    new_run = np.zeros(df.height, dtype=bool)
+    new_run[:1] = True
+    for k in RUN_KEYS:  # integer codes compared in numpy; text and nulls by polars' rle_id
+        col = df[k]
+        plain = col.dtype != pl.String and not col.null_count()
+        ids = (col.to_physical() if plain else col.rle_id()).to_numpy()
+        new_run[1:] |= ids[1:] != ids[:-1]
+    starts = np.flatnonzero(new_run)
     runs = df.select(RUN_KEYS)[starts].with_columns(
         pl.Series("n", np.diff(np.r_[starts, df.height]))
     )
@@ -449,13 +456,36 @@ def _sort(df: pl.DataFrame, group: list[str], starts: np.ndarray, renumber: bool
     n_sorted = n[order]
     first_row = np.r_[0, np.cumsum(n_sorted)[:-1]]  # where each run lands after sorting
     if (order != np.arange(len(order))).any():
-        idx = np.repeat(starts[order] - first_row, n_sorted) + np.arange(df.height)
-        df = df[idx]
+        df = _gathered(df, [*group, "iteration"], starts, order, n_sorted, first_row, renumber)
     if renumber:
         group_first = np.maximum.accumulate(np.where(new_group, first_row, 0))
         sample = np.arange(df.height) - np.repeat(group_first, n_sorted)
         df = df.with_columns(pl.Series("sample", sample, dtype=pl.Int64))
     return df
+
+
+def _gathered(
+    df: pl.DataFrame,
+    constant: list[str],
+    starts: np.ndarray,
+    order: np.ndarray,
+    n_sorted: np.ndarray,
+    first_row: np.ndarray,
+    renumber: bool,
+) -> pl.DataFrame:
+    """The rows with their runs in `order`. Columns `constant` within a run come from the
+    runs' first rows (a gather from a small frame); only the others are gathered row by
+    row (`sample` not at all when it is renumbered)."""
+    heads = df.select(constant)[starts[order]]
+    run = np.repeat(np.arange(len(order), dtype=np.int64), n_sorted)
+    out = heads[pl.Series(run)]
+    idx = np.repeat(starts[order] - first_row, n_sorted)
+    idx += np.arange(df.height)
+    moved = [c for c in df.columns if c not in constant and not (renumber and c == "sample")]
+    out = out.hstack(df.select(moved)[pl.Series(idx)])
+    if renumber:
+        out = out.with_columns(pl.lit(None, pl.Int64).alias("sample"))
+    return out.select(df.columns)
 
 
 def _empty_samples(order: list[str]) -> pl.DataFrame:
