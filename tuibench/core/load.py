@@ -242,7 +242,8 @@ def _assemble(
     iteration, numbered 0, 1, ... per system and metric in the files' natural order.
 
     The name columns become `pl.Enum`s whose categories are in natural order, so sorting and
-    grouping work on small integer codes (this is most of the load time at 10^7 samples).
+    grouping work on small integer codes. Names are coded once per run of rows (`_runs`),
+    never looked up row by row: at 10^7 samples that was most of the load time.
     """
     cols = [
         "system",
@@ -262,14 +263,6 @@ def _assemble(
     if not frames:
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
     df = pl.concat(frames, how="vertical_relaxed")
-    names = df.select(pl.col("benchmark", "metric").unique().implode())  # in parallel
-    benchmarks = sorted(names["benchmark"][0].to_list(), key=natural_key)
-    metric_names = sorted(names["metric"][0].to_list(), key=natural_key)
-    df = df.with_columns(
-        pl.col("system").cast(pl.Enum(order)),
-        pl.col("benchmark").cast(pl.Enum(benchmarks)),
-        pl.col("metric").cast(pl.Enum(metric_names)),
-    )
     c = pl.col
     group = ["system", "benchmark", "metric"]
     kept = (c("_global") & c("iteration").is_not_null()) | (
@@ -288,10 +281,13 @@ def _assemble(
     else:
         df = df.with_columns(c("iteration").fill_null(c("_file_iteration")))
     starts, runs = _runs(df)
+    enums = _name_enums(runs, order)
+    runs = runs.cast(enums)
     df, changed = _one_unit_per_metric(df, runs, paths, problems)
     df, dropped = _without_duplicates(df, runs, paths, problems)
     if changed or dropped:  # rare: rows converted or left out, so the runs moved
         starts, runs = _runs(df)
+        runs = runs.cast(enums)
     metrics = _catalogue(runs, overrides, problems)
     per_file = runs.group_by("_file").agg(
         c("n").sum(),
@@ -306,7 +302,7 @@ def _assemble(
     unnumbered = df["sample"].null_count()
     if 0 < unnumbered < df.height:  # a mix: number the missing ones by row order
         df = df.with_columns(c("sample").fill_null(pl.int_range(pl.len()).over(keys)))
-    df = _sort(df, group, starts, renumber=unnumbered == df.height)
+    df = _sort(df, runs, starts, renumber=unnumbered == df.height)
     return (
         df.with_columns(
             c("iteration").cast(pl.Int64), c("sample").cast(pl.Int64), c("value").cast(pl.Float64)
@@ -386,6 +382,16 @@ def _one_unit_per_metric(
     return df, True
 
 
+def _name_enums(runs: pl.DataFrame, order: list[str]) -> dict[str, pl.Enum]:
+    """Enum types of the name columns: systems in `order`, benchmarks and metrics in natural
+    order (every name heads some run)."""
+    names = runs.select(pl.col("benchmark", "metric").unique().implode())
+    return {
+        "system": pl.Enum(order),
+        **{k: pl.Enum(sorted(names[k][0].to_list(), key=natural_key)) for k in names.columns},
+    }
+
+
 def _files_share_a_system(runs: pl.DataFrame) -> bool:
     """Whether two files give rows to one system (runs come file after file)."""
     f = runs["_file"].to_numpy()
@@ -423,19 +429,21 @@ def _without_duplicates(
                 "those were left out, so that they do not count twice",
             )
         )
-    drop = later.select("_file", *keys)
+    drop = later.select("_file", *(pl.col(k).cast(df.schema[k]) for k in keys))
     df = df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
     return df, True
 
 
-def _sort(df: pl.DataFrame, group: list[str], starts: np.ndarray, renumber: bool) -> pl.DataFrame:
-    """Sort by names (Enum codes, i.e. natural order), iteration and sample.
+def _sort(df: pl.DataFrame, runs: pl.DataFrame, starts: np.ndarray, renumber: bool) -> pl.DataFrame:
+    """Sort by names (Enum codes, i.e. natural order), iteration and sample, with the names
+    as the Enums of `runs`.
 
-    Rows arrive in runs (one per iteration and file, `starts`). When samples inside each run
-    are already in order, only the runs are sorted (10^5 keys instead of 10^7) and the rows
-    gathered once; data already in order is not copied at all. `renumber` numbers samples
-    0..n-1 inside each iteration, in file order.
+    Rows arrive in runs (one per iteration and file, `starts`; `runs` holds their first rows).
+    When samples inside each run are already in order, only the runs are sorted (10^5 keys
+    instead of 10^7) and the rows gathered once; data already in order is not copied.
+    `renumber` numbers samples 0..n-1 inside each iteration, in file order.
     """
+    group = ["system", "benchmark", "metric"]
     n = np.diff(np.r_[starts, df.height])
     c = pl.col
     if not renumber:
@@ -443,20 +451,20 @@ def _sort(df: pl.DataFrame, group: list[str], starts: np.ndarray, renumber: bool
         run_start[starts] = True
         step = df["sample"].diff().fill_null(0).to_numpy()
         if not ((step >= 0) | run_start).all():  # samples out of order inside a run
+            identity = np.arange(len(starts))
+            df = _gathered(df, runs, starts, identity, n, starts, renumber)
             return df.sort(
                 [*(c(k).to_physical() for k in group), "iteration", "sample"], maintain_order=True
             )
-    head = df.select(*(c(k).to_physical() for k in group), "iteration", "sample")[starts]
-    cols = [head[k].to_numpy() for k in head.columns]
-    if renumber:
-        cols[-1] = np.zeros(len(starts))  # the rows' own order decides, not a number
+    cols = [runs[k].to_physical().to_numpy() for k in group]
+    cols.append(runs["iteration"].to_numpy())
+    cols.append(np.zeros(len(starts)) if renumber else df["sample"].to_numpy()[starts])
     order = np.lexsort([np.arange(len(starts)), *reversed(cols)])
     group_key = np.stack(cols[:-1], axis=1)[order]
     new_group = np.r_[True, (group_key[1:] != group_key[:-1]).any(axis=1)]
     n_sorted = n[order]
     first_row = np.r_[0, np.cumsum(n_sorted)[:-1]]  # where each run lands after sorting
-    if (order != np.arange(len(order))).any():
-        df = _gathered(df, [*group, "iteration"], starts, order, n_sorted, first_row, renumber)
+    df = _gathered(df, runs, starts, order, n_sorted, first_row, renumber)
     if renumber:
         group_first = np.maximum.accumulate(np.where(new_group, first_row, 0))
         sample = np.arange(df.height) - np.repeat(group_first, n_sorted)
@@ -466,23 +474,26 @@ def _sort(df: pl.DataFrame, group: list[str], starts: np.ndarray, renumber: bool
 
 def _gathered(
     df: pl.DataFrame,
-    constant: list[str],
+    runs: pl.DataFrame,
     starts: np.ndarray,
     order: np.ndarray,
     n_sorted: np.ndarray,
     first_row: np.ndarray,
     renumber: bool,
 ) -> pl.DataFrame:
-    """The rows with their runs in `order`. Columns `constant` within a run come from the
-    runs' first rows (a gather from a small frame); only the others are gathered row by
-    row (`sample` not at all when it is renumbered)."""
-    heads = df.select(constant)[starts[order]]
-    run = np.repeat(np.arange(len(order), dtype=np.int64), n_sorted)
-    out = heads[pl.Series(run)]
-    idx = np.repeat(starts[order] - first_row, n_sorted)
-    idx += np.arange(df.height)
+    """The rows with their runs in `order`. The names (as Enums) and the iteration are the
+    same all along a run: they come from `runs` (a gather from a small frame); only the other
+    columns move row by row (`sample` not at all when it is renumbered)."""
+    constant = ["system", "benchmark", "metric", "iteration"]
+    run = np.repeat(order, n_sorted)
+    out = runs.select(constant)[pl.Series(run)]
     moved = [c for c in df.columns if c not in constant and not (renumber and c == "sample")]
-    out = out.hstack(df.select(moved)[pl.Series(idx)])
+    if (order != np.arange(len(order))).any():
+        idx = np.repeat(starts[order] - first_row, n_sorted)
+        idx += np.arange(df.height)
+        out = out.hstack(df.select(moved)[pl.Series(idx)])
+    else:  # already in order: nothing to move
+        out = out.hstack(df.select(moved))
     if renumber:
         out = out.with_columns(pl.lit(None, pl.Int64).alias("sample"))
     return out.select(df.columns)
