@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -55,6 +56,103 @@ def test_node_names_round_trip():
 def test_name_matcher(pattern, name, hit):
     bench, metric = name.rsplit("/", 1)
     assert name_matcher(pattern)(bench, metric) is hit
+
+
+NAMES = [
+    ("db/read", "tps"),
+    ("db/read", "latency"),
+    ("web/[bold]render[/]", "latency"),
+    ("a b/c.d-e", "x_y"),
+    ("Ünï/cödé", "µs"),
+    ("deep/er/still/name", "m"),
+]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "read",
+        "READ",
+        "db/*/tps",
+        "d?/read",
+        "[bold]",
+        "[bo",
+        "a b",
+        "c.d-e",
+        "x_y",
+        "ünï",
+        "*",
+        "?",
+        "e/s",
+        "\\",
+        "(",
+        "$",
+        "^db",
+        "|",
+    ],
+)
+def test_polars_filter_is_the_python_matcher(pattern):
+    """The explorer filters all names at once with polars; one name at a time with Python's
+    `re` must give the same answer."""
+    import polars as pl
+
+    from tuibench.tui.state import name_regex
+
+    full = pl.Series([f"{b}/{m}" for b, m in NAMES])
+    expected = [name_matcher(pattern)(b, m) for b, m in NAMES]
+    assert full.str.contains(name_regex(pattern)).to_list() == expected
+
+
+def _tree_by_loop(ordered):
+    """Children of every group in the order of their first metric, and metrics below each
+    node, with plain loops (what TreeShape computes with numpy)."""
+    children, sizes = {}, {}
+    for bench, metric in ordered:
+        parts = tuple(bench.split("/"))
+        chain = [Node(parts[:d]) for d in range(len(parts) + 1)] + [Node(parts, metric)]
+        for parent, child in itertools.pairwise(chain):
+            siblings = children.setdefault(parent, [])
+            if child not in siblings:
+                siblings.append(child)
+        for node in chain:
+            sizes[node] = sizes.get(node, 0) + 1
+    return children, sizes
+
+
+@pytest.mark.parametrize("sort", ["natural", "worst", "name", "system:tuned"])
+@pytest.mark.parametrize(("filter_text", "significant"), [("", False), ("db", False), ("", True)])
+def test_tree_shape_is_the_plain_one(session, sort, filter_text, significant):
+    s = session.state
+    s.sort, s.filter_text, s.significant_only = sort, filter_text, significant
+    session.recompute()
+    children, sizes = _tree_by_loop(session.ordered)
+    shape = session.tree_shape()
+    for node, kids in children.items():
+        assert shape.children(node) == kids
+    for node, n in sizes.items():
+        assert shape.size(node) == n
+    assert shape.children(Node(("nothing",))) == [] and shape.size(Node(("nothing",))) == 0
+
+
+def test_toggles_and_orders_reuse_the_comparison(session, monkeypatch):
+    """f, s and the filter change what is shown, not the comparison: no new one is made;
+    a new reference is compared once, and stepping back to the old one is not."""
+    calls = []
+    compare = session.analysis.compare
+    monkeypatch.setattr(
+        session.analysis, "compare", lambda *a, **k: calls.append(a) or compare(*a, **k)
+    )
+    s = session.state
+    for change in [("significant_only", True), ("sort", "worst"), ("filter_text", "db")]:
+        setattr(s, *change)
+        session.recompute()
+    assert calls == []
+    s.reference = "patched"
+    session.recompute()
+    s.reference = "base"
+    session.recompute()
+    assert calls == [("patched",)]
+    assert session.visible == [("db/read", "latency"), ("db/read", "tps")]
 
 
 def test_counts_follow_the_reference(session):

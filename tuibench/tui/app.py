@@ -330,10 +330,18 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.refresh_view()
         self.focus_now(self.main.query_one(DetailPane))  # the answer, with its cursor
         self._replay_pending_keys()
+        self._prepare_comparisons(self.session)
         # What is loaded lives until the end: keep it out of the collector's full passes,
         # which otherwise stall a reference switch now and then for 100 ms or more.
         gc.collect()
         gc.freeze()
+
+    @work(thread=True, group="prepare")
+    def _prepare_comparisons(self, session: Session) -> None:
+        """The other references compared ahead, once the loader has its U tests ready."""
+        if self.loader is not None:
+            self.loader.join()
+        session.prepare_comparisons()
 
     def _nothing_loaded_text(self) -> Text:
         text = Text()
@@ -374,7 +382,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if session is None:
             return
         tree = self.main.query_one(BenchTree)
-        if tree.shown != session.ordered:
+        if not tree.shows(session):
             tree.build(session, self.palette, self.root_label)
         else:
             tree.relabel(session, self.palette)
@@ -648,7 +656,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is not None:
             on_now = not self.session.state.significant_only
             self.update_state(significant_only=on_now)
-            if on_now and not self.session.visible:
+            if on_now and not len(self.session.visible_ids):
                 self.say("No metric changed significantly against this reference.")
 
     def action_toggle_answer(self) -> None:

@@ -11,6 +11,7 @@ No Textual here: this module is tested and timed on its own.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Mapping
 
 import numpy as np
@@ -22,11 +23,13 @@ from tuibench.core.best import best_systems
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.model import ResultSet
 from tuibench.core.tables import Table
-from tuibench.tui.state import Mark, Node, ViewState, name_matcher
+from tuibench.tui.state import Mark, Node, ViewState, name_regex
 
 METRIC = ["benchmark", "metric"]
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
+COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
+COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 
 
@@ -44,14 +47,22 @@ class Session:
         ).with_row_index("_mid")
         self._nodes = NodeIndex(self.metrics)
         self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
+        self._comparisons: dict[tuple, PerMetric] = {}  # recent comparisons, newest last
+        self._lock = threading.Lock()
+        # Each kept comparison holds every row: keep all references at a moderate size.
+        rows = len(self.metrics) * len(rs.system_names)
+        self.comparisons_kept = max(2, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
+        self._full_names: pl.Series | None = None
         self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self._answer: tuple[tuple, Answer] | None = None
         self._system_summary: tuple[tuple, pl.DataFrame] | None = None
         self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
         self.cmp: Comparison
-        self.visible: list[tuple[str, str]] = []  # catalogue order
-        self.ordered: list[tuple[str, str]] = []  # in the summary order of `state.sort`
+        self.visible_ids: np.ndarray  # ids of the shown metrics, catalogue order
+        self.order_ids: np.ndarray  # the same in the summary order of `state.sort`
+        self._visible: list[tuple[str, str]] | None = None
+        self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
         self.recompute()
 
@@ -59,6 +70,7 @@ class Session:
         """A new analysis of the same results (another option of `Analysis`)."""
         self.analysis = analysis
         self._summaries.clear()
+        self._comparisons.clear()
 
     @property
     def systems(self) -> list[str]:
@@ -77,41 +89,17 @@ class Session:
     def compute(self, s: ViewState) -> dict:
         """What `s` shows, changing nothing: safe to run in a worker thread.
 
-        Vectorised over the metrics (integer ids, numpy): a key costs the same at ten
-        metrics or a hundred thousand, apart from the comparison itself."""
-        cmp = dataclasses.replace(
-            self.analysis.compare(s.reference, **s.compare_options()), percent=s.percent
-        )
-        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
-        badness = pl.col("change") * direction  # > 0: worse than the reference
-        per = (
-            cmp.rows.group_by(METRIC)
-            .agg(
-                ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
-                ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
-                pl.col("significant").any().alias("significant"),
-                badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
-                badness.filter(~pl.col("is_reference")).max().alias("worst"),
-            )
-            .join(self._metric_ids, on=METRIC, how="inner")
-        )
-        n = len(self.metrics)
-        mid = per["_mid"].to_numpy()
-
-        def column(name: str, fill: float | bool) -> np.ndarray:
-            out = np.full(n, fill, dtype=type(fill) if isinstance(fill, bool) else float)
-            out[mid] = per[name].fill_null(fill).to_numpy()
-            return out
-
-        worse, better = column("worse", False), column("better", False)
-        compared = np.zeros(n, dtype=bool)
-        compared[mid] = True
-        shown = compared & self._matches(s.filter_text)
+        Vectorised over the metrics (integer ids, numpy): the comparison and what follows
+        from it per metric are kept (`_per_metric`), so a filter, sort or toggle costs a few
+        array operations, whatever the number of metrics."""
+        per = self._per_metric(s)
+        cmp = dataclasses.replace(per.cmp, percent=s.percent)
+        shown = per.compared & self._matches(s.filter_text)
         if s.significant_only:
-            shown &= column("significant", False)
+            shown &= per.significant
         ids = np.flatnonzero(shown)
         if s.sort == "worst":
-            worst_sig, worst = column("worst_sig", np.nan)[ids], column("worst", np.nan)[ids]
+            worst_sig, worst = per.worst_sig[ids], per.worst[ids]
             keys = (
                 -np.nan_to_num(worst, nan=0.0),
                 np.isnan(worst),
@@ -122,30 +110,72 @@ class Session:
         elif s.sort == "name":
             order = ids[np.argsort(self._name_rank()[ids], kind="stable")]
         elif s.sort.startswith("system:"):
-            gain = self._gains(cmp, s.sort[len("system:") :])[ids]
+            gain = per.gains(s.sort[len("system:") :])[ids]
             order = ids[np.lexsort((np.nan_to_num(gain, nan=0.0), np.isnan(gain)))]
         else:
             order = ids
         return {
             "cmp": cmp,
-            "_compared": compared,
-            "visible": [self.metrics[i] for i in ids],
-            "ordered": [self.metrics[i] for i in order],
-            "counts": self._nodes.counts(shown & worse, shown & better),
+            "_compared": per.compared,
+            "_current": per,
+            "visible_ids": ids,
+            "order_ids": order,
+            "_visible": None,
+            "_ordered": None,
+            "counts": self._nodes.counts(shown & per.worse, shown & per.better),
         }
+
+    @property
+    def visible(self) -> list[tuple[str, str]]:
+        """The shown metrics in catalogue order (made when first asked for)."""
+        if self._visible is None:
+            self._visible = [self.metrics[i] for i in self.visible_ids]
+        return self._visible
+
+    @property
+    def ordered(self) -> list[tuple[str, str]]:
+        """The shown metrics in the summary order of `state.sort`."""
+        if self._ordered is None:
+            self._ordered = [self.metrics[i] for i in self.order_ids]
+        return self._ordered
+
+    def in_order(self, ids: np.ndarray) -> bool:
+        """Whether `ids` are the shown metrics in the current order."""
+        return np.array_equal(ids, self.order_ids)
+
+    def tree_shape(self) -> TreeShape:
+        """The groups and metrics of the tree in the current order (what the tree shows)."""
+        return self._nodes.shape(self.order_ids)
+
+    def _per_metric(self, s: ViewState) -> PerMetric:
+        """The comparison of `s` and its verdicts per metric, kept for the last few
+        references and options: stepping back or toggling costs no new comparison."""
+        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        with self._lock:
+            per = self._comparisons.pop(key, None)
+        if per is None:
+            cmp = self.analysis.compare(s.reference, **s.compare_options())
+            per = PerMetric(cmp, self._metric_ids, len(self.metrics))
+        with self._lock:  # a worker may be preparing another reference meanwhile
+            self._comparisons[key] = per  # the newest last
+            while len(self._comparisons) > self.comparisons_kept:
+                del self._comparisons[next(iter(self._comparisons))]
+        return per
+
+    def prepare_comparisons(self) -> None:
+        """Compare against every other reference ahead (in a worker, after loading), so the
+        first `]` or `[` to each is as quick as the next ones; only while all of them can
+        be kept."""
+        if len(self.systems) > self.comparisons_kept:
+            return
+        state = dataclasses.replace(self.state)  # as it is now: the options of the screen
+        for name in self.systems:
+            self._per_metric(dataclasses.replace(state, reference=name))
 
     def chance(self) -> str:
         """The header's word on chance: how many flags alpha alone would give, or why the
         false discovery rate left nothing."""
-        notes = tables.chance_notes(self.cmp)
-        if not notes:
-            return ""
-        n, alpha = self.cmp.comparisons, self.cmp.alpha
-        flagged = int(self.cmp.rows["significant"].sum())
-        if not self.cmp.fdr:
-            return f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
-        p = self.cmp.rows["p_adjusted"].drop_nulls()
-        return f"FDR: none (smallest adjusted p {p.min():.2g})" if p.len() else "FDR: none"
+        return self._current.chance()
 
     def _name_rank(self) -> np.ndarray:
         """Each metric's place in the order of names (benchmark, then metric)."""
@@ -155,19 +185,18 @@ class Session:
             self._names[order] = np.arange(len(order))
         return self._names
 
-    def _gains(self, cmp: Comparison, system: str) -> np.ndarray:
-        """Each metric's gain of `system` against the reference (NaN where it has none)."""
-        part = cmp.rows.filter(pl.col("system") == system).select(*METRIC, "gain")
-        part = part.join(self._metric_ids, on=METRIC, how="inner")
-        out = np.full(len(self.metrics), np.nan)
-        out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
-        return out
-
     def _matches(self, text: str) -> np.ndarray:
         """Which metrics the name filter lets through (the last answer is kept)."""
         if self._match is None or self._match[0] != text:
-            match = name_matcher(text)
-            mask = np.fromiter((match(b, m) for b, m in self.metrics), bool, len(self.metrics))
+            regex = name_regex(text)
+            if regex is None:
+                mask = np.ones(len(self.metrics), dtype=bool)
+            else:
+                if self._full_names is None:
+                    self._full_names = pl.Series(
+                        [f"{b}/{m}" for b, m in self.metrics], dtype=pl.String
+                    )
+                mask = self._full_names.str.contains(regex).to_numpy()
             self._match = (text, mask)
         return self._match[1]
 
@@ -219,7 +248,9 @@ class Session:
 
         Over every metric, or over those the filter shows when a name filter is set.
         """
-        key, s = self.view_key(), self.state
+        s = self.state  # the order and `f` do not change it
+        key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
+        key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
         if self._answer is None or self._answer[0] != key:
             cmp = self.comparison_under(Node()) if self.state.filter_text else self.cmp
             summary = self.system_summary()
@@ -354,6 +385,106 @@ class Session:
         return any(m.node == node and m.reference == s.reference for m in s.marks)
 
 
+class PerMetric:
+    """One comparison and, per metric (by id), whether some system is worse, better or
+    significantly changed, and how bad its worst change is (for the orders)."""
+
+    def __init__(self, cmp: Comparison, metric_ids: pl.DataFrame, n: int):
+        self.cmp = cmp
+        self._metric_ids = metric_ids
+        self._n = n
+        self._gains: dict[str, np.ndarray] = {}
+        self._chance: str | None = None
+        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
+        badness = pl.col("change") * direction  # > 0: worse than the reference
+        per = (
+            cmp.rows.group_by(METRIC)
+            .agg(
+                ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
+                ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
+                pl.col("significant").any().alias("significant"),
+                badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
+                badness.filter(~pl.col("is_reference")).max().alias("worst"),
+            )
+            .join(metric_ids, on=METRIC, how="inner")
+        )
+        mid = per["_mid"].to_numpy()
+
+        def column(name: str, fill: float | bool) -> np.ndarray:
+            out = np.full(n, fill, dtype=type(fill) if isinstance(fill, bool) else float)
+            out[mid] = per[name].fill_null(fill).to_numpy()
+            return out
+
+        self.worse, self.better = column("worse", False), column("better", False)
+        self.significant = column("significant", False)
+        self.worst_sig, self.worst = column("worst_sig", np.nan), column("worst", np.nan)
+        self.compared = np.zeros(n, dtype=bool)
+        self.compared[mid] = True
+
+    def chance(self) -> str:
+        """See `Session.chance` (kept: the same for every filter, sort or toggle)."""
+        if self._chance is None:
+            self._chance = ""
+            cmp = self.cmp
+            if tables.chance_notes(cmp):
+                n, alpha = cmp.comparisons, cmp.alpha
+                flagged = int(cmp.rows["significant"].sum())
+                p = cmp.rows["p_adjusted"].drop_nulls()
+                if not cmp.fdr:
+                    self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
+                elif p.len():
+                    self._chance = f"FDR: none (smallest adjusted p {p.min():.2g})"
+                else:
+                    self._chance = "FDR: none"
+        return self._chance
+
+    def gains(self, system: str) -> np.ndarray:
+        """Each metric's gain of `system` against the reference (NaN where it has none)."""
+        if system not in self._gains:
+            part = self.cmp.rows.filter(pl.col("system") == system).select(*METRIC, "gain")
+            part = part.join(self._metric_ids, on=METRIC, how="inner")
+            out = np.full(self._n, np.nan)
+            out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
+            self._gains[system] = out
+        return self._gains[system]
+
+
+class TreeShape:
+    """The tree of the shown metrics in their order: each group's children (groups and
+    metrics, in the order of their first metric) and how many metrics lie below each
+    node. Made with numpy from the metric ids; a group's children are listed when asked."""
+
+    def __init__(self, index: NodeIndex, order: np.ndarray):
+        self._index = index
+        chains = index.chains[order]  # shown metrics x (leaf, groups up to the root)
+        flat = chains.ravel()
+        valid = flat >= 0
+        self._sizes = np.bincount(flat[valid], minlength=len(index.nodes))
+        # the first shown metric below each node: its place among its siblings
+        first_flat = np.unique(flat[valid], return_index=True)
+        first = np.full(len(index.nodes), np.iinfo(np.int64).max)
+        depth = chains.shape[1] if chains.ndim == 2 else 1
+        first[first_flat[0]] = np.flatnonzero(valid)[first_flat[1]] // max(depth, 1)
+        shown = first_flat[0]
+        shown = shown[index.parent[shown] >= 0]  # the root is nobody's child
+        by_parent = shown[np.lexsort((first[shown], index.parent[shown]))]
+        self._children = by_parent
+        self._parents = index.parent[by_parent]
+
+    def size(self, node: Node) -> int:
+        """Shown metrics below `node` (1 for a shown metric, 0 for anything not shown)."""
+        i = self._index.ids.get(node)
+        return 0 if i is None else int(self._sizes[i])
+
+    def children(self, node: Node) -> list[Node]:
+        i = self._index.ids.get(node)
+        if i is None:
+            return []
+        lo, hi = np.searchsorted(self._parents, [i, i + 1])
+        nodes = self._index.nodes
+        return [nodes[c] for c in self._children[lo:hi]]
+
+
 class NodeIndex:
     """Integer ids for every node of the benchmark tree, and for each metric the ids of its
     leaf and of every node above it: counts below every node are one `bincount`."""
@@ -372,6 +503,15 @@ class NodeIndex:
         for i, chain in enumerate(chains):
             self.chains[i, : len(chain)] = chain
         self.ids = ids
+        self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
+        self.parent = np.full(len(ids), -1, dtype=np.int64)
+        for k in range(depth - 1):  # each column's parent is in the next one
+            child, up = self.chains[:, k], self.chains[:, k + 1]
+            has = (child >= 0) & (up >= 0)
+            self.parent[child[has]] = up[has]
+
+    def shape(self, order: np.ndarray) -> TreeShape:
+        return TreeShape(self, order)
 
     def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
         def count(mask: np.ndarray) -> np.ndarray:

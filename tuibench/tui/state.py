@@ -175,15 +175,33 @@ class ViewState:
         return items
 
 
-def name_matcher(text: str) -> Callable[[str, str], bool]:
-    """Case-insensitive match of `benchmark/metric` against a substring or a glob.
+def name_regex(text: str) -> str | None:
+    """The filter as a regular expression over `benchmark/metric`, or None for no filter.
 
-    `*` and `?` are wildcards, every other character stands for itself (brackets too), and
-    the pattern may match anywhere in the name.
+    Case-insensitive; `*` and `?` are wildcards, every other character stands for itself
+    (brackets too; ASCII punctuation is written as `\\xHH`, which Python's `re` and the
+    regex engine of polars read alike), and the pattern may match anywhere in the name.
     """
     text = text.strip()
     if not text:
+        return None
+
+    def one(ch: str) -> str:
+        if ch == "*":
+            return ".*"
+        if ch == "?":
+            return "."
+        if ch.isascii() and not ch.isalnum():
+            return f"\\x{ord(ch):02X}"
+        return ch
+
+    return "(?is)" + "".join(one(ch) for ch in text)
+
+
+def name_matcher(text: str) -> Callable[[str, str], bool]:
+    """`name_regex` as a test of one name (the explorer filters with polars)."""
+    regex = name_regex(text)
+    if regex is None:
         return lambda benchmark, metric: True
-    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in text)
-    pattern = re.compile(regex, re.IGNORECASE | re.DOTALL)
+    pattern = re.compile(regex)
     return lambda benchmark, metric: pattern.search(f"{benchmark}/{metric}") is not None

@@ -16,7 +16,7 @@ from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
 
 if TYPE_CHECKING:
-    from tuibench.tui.session import Session
+    from tuibench.tui.session import Session, TreeShape
 
 # Above this many nodes only the first level starts expanded.
 EXPAND_ALL_UP_TO = 300
@@ -41,15 +41,14 @@ class BenchTree(Tree[Node]):
         super().__init__(Text("results"), data=Node(), id=id)
         self.guide_depth = 2
         self.auto_expand = False
-        self.shown: list[tuple[str, str]] | None = None
+        self.shown = None  # ids of the metrics shown, in their order (a numpy array)
+        self._shape: TreeShape | None = None
         self._by_key: dict[Node, TreeNode[Node]] = {}
         self._counts: dict[Node, tuple[int, int]] = {}
         self._marked: set[Node] = set()
-        self._sizes: dict[Node, int] = {}  # visible metrics below each node
         self._palette: Palette | None = None
         self._collapsed: set[Node] = set()  # collapsed by the user
         self._expanded: set[Node] = set()  # expanded by the user
-        self._children: dict[Node, list[Node]] = {}
         self._expand_all = False
         self._batch = False  # adding many nodes: one invalidation at the end
         self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
@@ -69,47 +68,22 @@ class BenchTree(Tree[Node]):
             self.clear()
             self._by_key = {Node(): self.root}
             self.root.set_label(Text(printable(root_label)))
-            self._index(session.ordered)  # the sort orders the tree too
+            self._shape = session.tree_shape()  # the sort orders the tree too
             filtered = bool(session.state.filter_text or session.state.significant_only)
             limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
-            self._expand_all = len(session.ordered) * 2 <= limit
+            self._expand_all = len(session.order_ids) * 2 <= limit
             self._populate(self.root)
             self.root.expand()
         finally:
             self._batch = False
         self._invalidate()
-        self.shown = list(session.ordered)
+        self.shown = session.order_ids
         self.relabel(session, palette)
         self.select(current)
 
-    def _index(self, metrics: list[tuple[str, str]]) -> None:
-        """Children of every group, in order, and how many metrics lie below each group.
-
-        Keyed by the name's parts (plain tuples hash faster than nodes); a child is the
-        parts of a group, or (parts, metric) of a metric."""
-        children: dict[tuple[str, ...], list] = {(): []}
-        sizes: dict[tuple[str, ...], int] = {(): len(metrics)}
-        last_bench, last_parts = None, ()
-        for bench, metric in metrics:
-            if bench == last_bench:  # metrics of one benchmark come together
-                parts = last_parts
-                for depth in range(1, len(parts) + 1):
-                    sizes[parts[:depth]] += 1
-            else:
-                parts = tuple(bench.split("/"))
-                parent: tuple[str, ...] = ()
-                for depth in range(1, len(parts) + 1):
-                    key = parts[:depth]
-                    if key in sizes:
-                        sizes[key] += 1
-                    else:
-                        sizes[key] = 1
-                        children[key] = []
-                        children[parent].append(key)
-                    parent = key
-                last_bench, last_parts = bench, parts
-            children[parts].append((parts, metric))
-        self._children, self._sizes = children, sizes
+    def shows(self, session: Session) -> bool:
+        """Whether the tree holds the metrics of `session` in its order (no rebuild)."""
+        return self.shown is not None and session.in_order(self.shown)
 
     def _starts_expanded(self, key: Node) -> bool:
         if key in self._collapsed:
@@ -119,23 +93,24 @@ class BenchTree(Tree[Node]):
     def _populate(self, node: TreeNode[Node]) -> None:
         """Add the children of `node` once (and theirs, where they start expanded)."""
         key = node.data
-        if key is None or key.is_metric or node.children or not self._children.get(key.parts):
+        if key is None or key.is_metric or node.children or self._shape is None:
+            return
+        children = self._shape.children(key)
+        if not children:
             return
         batch, self._batch = self._batch, True
         try:
-            for child in self._children[key.parts]:
-                if not isinstance(child[0], tuple):  # a group's parts, not (parts, metric)
-                    group = Node(child)
-                    label = Text(printable(child[-1]) or '""')
-                    branch = node.add(label, data=group, allow_expand=True)
-                    self._by_key[group] = branch
-                    if self._starts_expanded(group):
+            for child in children:
+                if not child.is_metric:
+                    label = Text(printable(child.parts[-1]) or '""')
+                    branch = node.add(label, data=child, allow_expand=True)
+                    self._by_key[child] = branch
+                    if self._starts_expanded(child):
                         self._populate(branch)
                         branch._expanded = True  # quietly: no event per node
                 else:
-                    parts, metric = child
-                    leaf_key = Node(parts, metric)
-                    self._by_key[leaf_key] = node.add_leaf(Text(printable(metric)), data=leaf_key)
+                    label = Text(printable(child.metric))
+                    self._by_key[child] = node.add_leaf(label, data=child)
         finally:
             self._batch = batch
         if not batch:
@@ -210,14 +185,21 @@ class BenchTree(Tree[Node]):
 
     def get_label_width(self, node: TreeNode[Node]) -> int:
         """Room for the widest counts the node can ever show, so the width never jumps."""
-        width = super().render_label(node, Style(), Style()).cell_len
+        # As Tree.render_label draws it (the icon, then the label), without drawing it: this
+        # runs for every line of the tree at each rebuild.
+        icon = (
+            (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE)
+            if node.allow_expand
+            else ""
+        )
+        width = len(icon) + node.label.cell_len
         key = node.data
         if key is None:
             return width
         if key.is_metric:
             where = self._series_marks.get((key.benchmark, key.metric))
             return width + len(" ▼ ▲ ●") + (len(_series_mark(where)) if where else 0)
-        n = len(str(self._sizes.get(key.parts, 0)))
+        n = len(str(self._shape.size(key) if self._shape is not None else 0))
         return width + 2 * (2 + n) + 2 + (self._versus_room if key.is_root else 0)
 
     # -- cursor -------------------------------------------------------------------------
