@@ -44,6 +44,8 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
     `cmp.rows`; whole metrics, every system's row) that have one."""
     known = pl.col("better").is_in(["lower", "higher"]).fill_null(False)
     rows = cmp.rows if rows is None else rows
+    if len(cmp.systems) < MIN_SYSTEMS:
+        return {}
     rows = rows.filter(known & pl.col("center").is_finite())
     if rows.height == 0:
         return {}
@@ -58,9 +60,6 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
             .then(pl.col("center"))
             .otherwise(-pl.col("center"))
             .alias("_key"),
-            y.list.mean().alias("_m"),
-            y.list.var(ddof=1).alias("_v"),
-            y.list.len().cast(pl.Float64).alias("_n"),
             ((pl.col("verdict") == "better") & counted).alias("_better"),
             (pl.col("is_reference") | ((pl.col("verdict") == "worse") & counted)).alias("_down"),
         )
@@ -70,7 +69,12 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
             pl.len().over(METRIC).alias("_systems"),
             pl.col("_down").all().over(METRIC).alias("_others_worse"),
         )
-        .filter(pl.col("_systems") >= MIN_SYSTEMS)
+        .filter((pl.col("_systems") >= MIN_SYSTEMS) & (pl.col("_pos") <= 1))
+        .with_columns(  # only for the top two of each metric
+            y.list.mean().alias("_m"),
+            y.list.var(ddof=1).alias("_v"),
+            y.list.len().cast(pl.Float64).alias("_n"),
+        )
     )
     side = ["center", "ci_low", "ci_high", "_m", "_v", "_n"]
     top = ranked.filter(pl.col("_pos") == 0)

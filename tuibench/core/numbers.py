@@ -113,15 +113,17 @@ def choose(
     most = np.maximum(decimals, MAX_SIGNIFICANT - 1 - mag).astype(int)
     shown = _shift(values / size[group], exponent[group]) if len(values) else values
     decimals = _tell_apart(shown, group, decimals, most)
-    cache: dict[tuple, Scale] = {}
-    out = []
-    columns = (idx.tolist(), size.tolist(), decimals.tolist(), exponent.tolist())
-    for i, s, d, e in zip(*columns, strict=True):
-        key = (i, d, e)
-        if key not in cache:
-            cache[key] = Scale(labels[i], s, d, e)
-        out.append(cache[key])
-    return out
+    # One Scale object per distinct choice (there are few), shared by its metrics.
+    code = (idx.astype(np.int64) * 64 + decimals) * 4096 + (exponent + 2048)
+    combos, inverse = np.unique(code, return_inverse=True)
+    shared = np.empty(len(combos), dtype=object)
+    shared[:] = [
+        Scale(
+            labels[c // 4096 // 64], float(sizes[c // 4096 // 64]), c // 4096 % 64, c % 4096 - 2048
+        )
+        for c in combos.tolist()
+    ]
+    return shared[np.asarray(inverse).reshape(-1)].tolist()
 
 
 def _tell_apart(
@@ -192,5 +194,6 @@ def metric_scales(rows: pl.DataFrame, value: str = "center") -> dict[tuple[str, 
         flat = part["_values"].explode().drop_nulls().to_numpy().astype(float)
         group = np.repeat(np.arange(part.height), lengths)
         scales = choose(typical, flat, group, unit)
-        out.update(zip(part.select(METRIC).iter_rows(), scales, strict=True))
+        keys = zip(part["benchmark"].to_list(), part["metric"].to_list(), strict=True)
+        out.update(zip(keys, scales, strict=True))
     return out
