@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from tuibench.cli import main
+from tuibench.core.best import best_systems
 from tuibench.core.compare import Analysis
+from tuibench.core.export import md_escape
 from tuibench.core.load import load
 from tuibench.core.shareable import Shareable, render_shareable, system_lines
 from tuibench.core.writing import file_in_the_way, write_atomic
@@ -58,7 +60,8 @@ def test_markdown_holds_words_gain_interval_and_p(cmp):
     for key, r in rows.items():
         if r["is_reference"]:
             continue
-        line = next(ln for ln in text.splitlines() if f"| {r['metric']} | {r['system']} |" in ln)
+        cell = rf"\| {re.escape(r['metric'])} \| {re.escape(r['system'])}( ★)? \|"
+        line = next(ln for ln in text.splitlines() if re.search(cell, ln))
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert cells[-1] == r["verdict"], key
         # The gain, by hand: positive = better, so lower-is-better times flip the change.
@@ -71,6 +74,11 @@ def test_markdown_holds_words_gain_interval_and_p(cmp):
         assert lo <= centre <= hi
         assert float(cells[6]) == pytest.approx(r["p_welch"], rel=1e-3, abs=1e-4)
     assert "positive = better" in text and "Welch" in text
+    # The best system of a metric (core/best.py) is marked after its name.
+    best = best_systems(cmp)
+    assert best  # patched is clearly best somewhere
+    for (bench, metric), system in best.items():
+        assert f"| {md_escape(bench)} | {md_escape(metric)} | {md_escape(system)} ★ |" in text
 
 
 def test_csv_and_tsv_are_the_report_fields(results, cmp, capsys):

@@ -128,6 +128,8 @@ _LATEX = {
     "^": r"\^{}",
     "µ": r"\textmu{}",  # the micro sign of `µs`, and the Greek mu some files write
     "μ": r"\textmu{}",
+    "★": r"$\star$",  # the best system's mark
+    "±": r"$\pm$",
 }
 
 

@@ -33,6 +33,8 @@ from tuibench.core.answer import (
     legend,
 )
 from tuibench.core.answer import fmt_p as answer_p
+from tuibench.core.best import GLYPH as BEST
+from tuibench.core.best import LEGEND, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
@@ -339,6 +341,7 @@ def _table_section(
             "</button></th>"
         )
     body = []
+    best = best_systems(cmp)
     for m in metrics:
         scale = m.scale
         metric_cell = esc(m.metric)
@@ -355,7 +358,7 @@ def _table_section(
                 f'<tr class="{_cls(r["verdict"])}">'
                 f"<td>{esc(m.benchmark)}</td>"
                 f"<td>{metric_cell}</td>"
-                f"<td>{esc(r['system'])}</td>"
+                f"<td>{esc(r['system'])}{_best_mark(best, m, r)}</td>"
                 f'<td class="num" data-v="{r["iterations"]}">{n}</td>'
                 f'<td class="num"{_num_attr(r["center"])}>{esc(scale.text(r["center"]))}</td>'
                 f'<td class="num"{_num_attr(r["ci_low"])}>{ci}</td>'
@@ -385,7 +388,7 @@ def _table_section(
             '<table id="rows" class="rows">',
             "<caption>Every system against "
             f"{esc(cmp.reference)}, one row per metric and system. Column headings sort "
-            "(press again to reverse).</caption>",
+            "(press again to reverse)." + (f" {esc(LEGEND)}" if best else "") + "</caption>",
             COLGROUP,
             "<thead><tr>" + "".join(heads) + "</tr></thead>",
             "<tbody>",
@@ -410,6 +413,13 @@ LEFT, RIGHT, TOP, BOTTOM = 70, 12, 12, 46
 
 def _finite(x: object) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def _best_mark(best: dict, m: _Metric, r: dict) -> str:
+    """` ★` after the metric's best system (core/best.py), with its meaning on hover."""
+    if best.get((m.benchmark, m.metric)) != r["system"]:
+        return ""
+    return f' <span title="{esc(LEGEND)}">{BEST}</span>'
 
 
 def _plots_section(metrics: list[_Metric], with_plot: set[int], note: str, cmp: Comparison) -> str:

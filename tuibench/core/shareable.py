@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from tuibench.core.answer import build_answer, counts_text
+from tuibench.core.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.export import md_escape, render, report_document
 from tuibench.core.numbers import metric_scales, scale_for
@@ -180,15 +181,19 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
     scales = metric_scales(cmp.rows)
+    best = best_systems(cmp)
     for r in cmp.rows.iter_rows(named=True):
         ref = r["is_reference"]
+        star = best.get((r["benchmark"], r["metric"])) == r["system"]
+        if star:
+            marks[(len(rows), 2)] = "best"
         centre = scales[(r["benchmark"], r["metric"])].text(r["center"])
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
         rows.append(
             [
                 r["benchmark"],
                 r["metric"],
-                r["system"],
+                r["system"] + (f" {GLYPH}" if star else ""),
                 centre + (f" {half}" if half else ""),
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
                 "" if ref else gain_cell(r, cmp.percent),
@@ -240,6 +245,8 @@ def changes_notes(cmp: Comparison) -> list[str]:
         "centre ±95%: the centre (Amean: arithmetic mean; Hmean: harmonic mean, for rates) "
         "and half its 95% interval, relative to it.",
     ]
+    if len(cmp.systems) >= MIN_SYSTEMS:
+        notes.append(LEGEND)
     if cmp.threshold is not None:
         notes.append(
             f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "
