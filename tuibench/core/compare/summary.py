@@ -225,7 +225,7 @@ def _bootstrap(
         with np.errstate(divide="ignore", invalid="ignore"):
             # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference; the
             # sign turns the log ratio so that positive is better.
-            oriented = (np.log(cs) - np.log(cr)) * sign
+            oriented = np.log(cs / cr) * sign
         finite = np.isfinite(oriented)
         if finite.all():
             out.append(oriented.mean(axis=1))
