@@ -4,13 +4,17 @@
 
 Every command runs as a fresh process, one warm-up each, then the commands alternate round
 after round; the figures are medians (and the quartiles) of wall time from process start.
+Warm cache means what an installed tuibench has: bytecode written (children run without
+PYTHONDONTWRITEBYTECODE, so the warm-up writes it) and files in the page cache.
+- `tuibench --help`.
 - `tuibench report PATH` (stdout to /dev/null). Target: under 0.35 s on sample_runs.
 - The explorer in a pseudo-terminal of 80x24 (TERM=xterm-256color): the time from starting
   the process to the first frame on the terminal (the first bytes after the alternate screen
   is entered that draw text: the header), and to the first frame that shows results (the
   header names the reference or counts the systems). Then `q` quits it. Target: first frame under
   0.3 s.
-- For scale: a bare interpreter, and importing what a report needs.
+- For scale: a bare interpreter, and importing the libraries a report needs (numpy and
+  polars; with scipy.special, which the t and normal distributions come from).
 With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)
 alternate with this one's, for a before/after in the same run.
 """
@@ -35,13 +39,16 @@ REPO = Path(__file__).resolve().parents[1]
 # Children run outside any checkout: `-m` and `-c` put the working directory first on the
 # path, which would shadow PYTHONPATH (--baseline).
 NEUTRAL = tempfile.gettempdir()
+# Children may write bytecode, as an installed package has it: without it every start
+# compiles tuibench's modules again.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
 def wall(args: list[str], env: dict | None = None) -> float:
     t = time.perf_counter()
     proc = subprocess.run(
-        args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=NEUTRAL, env=env
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=NEUTRAL, env=env or CHILD_ENV
     )
     elapsed = time.perf_counter() - t
     if proc.returncode not in (0, 1):
@@ -53,7 +60,7 @@ def explorer(path: str, base: dict | None = None, timeout: float = 30.0) -> tupl
     """(first frame, first frame with results), seconds from process start, in a pty."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(base or os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env = dict(base or CHILD_ENV, TERM="xterm-256color", COLUMNS="80", LINES="24")
     env.pop("NO_COLOR", None)
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -122,14 +129,16 @@ def main() -> None:
     versions = {"": None}
     if a.baseline:
         root = str(Path(a.baseline).resolve())
-        versions["baseline "] = dict(os.environ, PYTHONPATH=root)
+        versions["baseline "] = dict(CHILD_ENV, PYTHONPATH=root)
     commands = {
         "python -c pass": lambda: wall([py, "-c", "pass"]),
+        "import numpy, polars": lambda: wall([py, "-c", "import numpy, polars"]),
         "import numpy, polars, scipy.special": lambda: wall(
             [py, "-c", "import numpy, polars, scipy.special"]
         ),
     }
     for label, env in versions.items():
+        commands[f"{label}--help"] = lambda env=env: wall([py, "-m", "tuibench", "--help"], env)
         commands[f"{label}report"] = lambda env=env: wall(report, env)
         commands[f"{label}explorer"] = lambda env=env: explorer(a.path, env)
     times: dict[str, list] = {k: [] for k in commands}
@@ -141,9 +150,10 @@ def main() -> None:
     print(f"{a.rounds} rounds, alternating; wall time from process start")
     if a.baseline:
         print(f"baseline: {a.baseline}")
-    for name in list(commands)[:2]:
+    for name in list(commands)[:3]:
         print(summary(name, times[name]))
     for label in versions:
+        print(summary(f"{label}tuibench --help", times[f"{label}--help"]))
         print(summary(f"{label}tuibench report {a.path}", times[f"{label}report"], 0.35))
         ex = times[f"{label}explorer"]
         print(summary(f"{label}explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
