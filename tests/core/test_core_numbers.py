@@ -204,3 +204,37 @@ def test_the_property_can_fail():
 
 def test_typical_value_ignores_zero_and_undefined():
     assert shown([0.0, 4.7e-6, None], "s") == ["0.00 µs", "4.70 µs", "-"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 4),
+            st.one_of(st.none(), st.just(math.nan), st.just(0.0), magnitudes, offsets),
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+    units,
+)
+def test_all_metrics_at_once_equal_one_at_a_time(cells, unit):
+    """metric_scales (polars, every metric at once) and scale_for (one column) agree."""
+    rows = pl.DataFrame(
+        {
+            "benchmark": ["b"] * len(cells),
+            "metric": [f"m{i}" for i, _ in cells],
+            "unit": [unit] * len(cells),
+            "center": [v for _, v in cells],
+        },
+        schema={
+            "benchmark": pl.String,
+            "metric": pl.String,
+            "unit": pl.String,
+            "center": pl.Float64,
+        },
+    )
+    scales = metric_scales(rows)
+    for name in {f"m{i}" for i, _ in cells}:
+        column = [v for i, v in cells if f"m{i}" == name]
+        assert scales[("b", name)] == scale_for(column, unit), column
