@@ -22,7 +22,7 @@ from tuibench.tui.export_files import (
 )
 from tuibench.tui.session import Session
 from tuibench.tui.state import Node, ViewState, name_matcher
-from tuibench.tui.widgets.iteration_plot import si_labels
+from tuibench.tui.widgets.iteration_plot import axis_labels
 
 
 @pytest.fixture
@@ -236,10 +236,11 @@ def test_refusal(tmp_path):
 
 
 def test_tick_labels():
-    assert si_labels([1.9e10, 1.95e10, 2e10]) == ["19.0G", "19.5G", "20.0G"]
-    assert si_labels([2.1e-5, 2.15e-5, 2.2e-5]) == ["21.0µ", "21.5µ", "22.0µ"]
-    assert si_labels([9800, 9850, 9900]) == ["9800", "9850", "9900"]
-    assert si_labels([0.19, 0.2, 0.21]) == ["0.19", "0.20", "0.21"]
+    # The prefix goes into the axis unit, in the scale of core/numbers.py.
+    assert axis_labels([1.9e10, 1.95e10, 2e10], "B/s") == (["19.0", "19.5", "20.0"], "GB/s")
+    assert axis_labels([2.1e-5, 2.15e-5, 2.2e-5], "s") == (["21.0", "21.5", "22.0"], "µs")
+    assert axis_labels([9800, 9850, 9900], None) == (["9.80", "9.85", "9.90"], "k")
+    assert axis_labels([0.19, 0.2, 0.21], "") == (["0.190", "0.200", "0.210"], "")
 
 
 def test_the_explorer_starts_before_the_core_is_imported():

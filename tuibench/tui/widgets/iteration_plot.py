@@ -7,7 +7,6 @@ is red when the system is significantly worse than the reference, green when bet
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from textual_plotext import PlotextPlot
@@ -24,34 +23,13 @@ def _finite(x: object) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
 
 
-_SI = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+def axis_labels(ticks: list[float], unit: str | None) -> tuple[list[str], str]:
+    """Tick labels and the unit they are in, in the one scale of core/numbers.py
+    (`21.5` and `µs`): the ticks told apart, the prefix moved into the unit."""
+    from tuibench.core.numbers import scale_for  # numpy: not before the first frame
 
-
-def _scale(a: float) -> tuple[float, str]:
-    """SI prefix for ticks up to `a`: only above 10 000 and below 0.001."""
-    if a >= 1e4:
-        return next((s, p) for s, p in _SI if a >= s * 0.9999)
-    if a >= 1e-3 or a == 0:
-        return 1.0, ""
-    return (1e-6, "µ") if a >= 1e-6 else (1e-9, "n")
-
-
-def si_labels(ticks: list[float]) -> list[str]:
-    """`19.5G`, `41.1k`, `9837.5`, `0.195`, `21.5µ`: the fewest decimals that tell the ticks
-    apart."""
-    finite = [t for t in ticks if math.isfinite(t)]
-    if not finite:
-        return [str(t) for t in ticks]
-    scale, prefix = _scale(max(abs(t) for t in finite))
-    scaled = [t / scale for t in ticks]
-    steps = [abs(b - a) for a, b in itertools.pairwise(scaled) if b != a]
-    step = min(steps) if steps else abs(scaled[0]) or 1.0
-    decimals = max(0, math.ceil(-math.log10(step) - 1e-6)) if step > 0 else 0
-    for extra in range(4):
-        labels = [f"{v:.{decimals + extra}f}{prefix}" for v in scaled]
-        if len(set(labels)) == len(labels):
-            return labels
-    return labels
+    scale = scale_for(ticks, unit or None)
+    return [scale.number(t) for t in ticks], scale.unit
 
 
 def y_ticks(rows: list[dict], count: int = 5) -> list[float]:
@@ -151,11 +129,13 @@ class IterationPlot(PlotextPlot):
             self.refresh()
             return
         ticks = y_ticks(self.rows)
+        unit = self.unit
         if ticks:
-            plt.yticks(ticks, si_labels(ticks))
+            labels, unit = axis_labels(ticks, self.unit)
+            plt.yticks(ticks, labels)
             plt.ylim(ticks[0], ticks[-1])
         plt.xticks(list(range(1, n + 1)), [printable(str(r["system"])) for r in self.rows])
         plt.xlim(0.4, n + 0.6)
         title = "per-iteration values (dots) and 95% CI (bars)"
-        plt.title(f"{title}, {printable(self.unit)}" if self.unit else title)
+        plt.title(f"{title}, {printable(unit)}" if unit else title)
         self.refresh()

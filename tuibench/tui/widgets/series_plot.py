@@ -15,7 +15,7 @@ from textual_plotext import PlotextPlot
 
 from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
-from tuibench.tui.widgets.iteration_plot import si_labels
+from tuibench.tui.widgets.iteration_plot import axis_labels
 
 MAX_LABELS = 12  # system names written under the axis; the others are numbered in the table
 
@@ -86,8 +86,10 @@ class SeriesPlot(PlotextPlot):
         centres = [(x, r["center"]) for x, r in zip(xs, rows, strict=True) if _finite(r["center"])]
         if centres:
             plt.scatter([c[0] for c in centres], [c[1] for c in centres], marker="●")
+        unit = self.unit
         if ticks:
-            plt.yticks(ticks, si_labels(ticks))
+            labels, unit = axis_labels(ticks, self.unit)
+            plt.yticks(ticks, labels)
             plt.ylim(ticks[0], ticks[-1])
         every = max(1, math.ceil(len(rows) / MAX_LABELS))
         shown = [x for x in xs if (x - 1) % every == 0]
@@ -95,7 +97,7 @@ class SeriesPlot(PlotextPlot):
         plt.xticks(shown, labels)
         plt.xlim(0.5, len(rows) + 0.5)
         title = "centre (●) and 95% CI along the series; ⋮ change point; — level"
-        plt.title(f"{title}, {self.unit}" if self.unit else title)
+        plt.title(f"{title}, {printable(unit)}" if unit else title)
         self.refresh()
 
 
@@ -141,8 +143,11 @@ class ScalingPlot(PlotextPlot):
         values = sorted({r["value"] for r in self.rows})
         plt.xticks(values, [f"{v:g}" for v in values])
         ticks = _ticks([r[c] for r in self.rows for c in ("center", "ci_low", "ci_high")])
+        unit = ""
         if ticks:
-            plt.yticks(ticks, si_labels(ticks))
+            labels, unit = axis_labels(ticks, self.rows[0].get("unit"))
+            plt.yticks(ticks, labels)
             plt.ylim(ticks[0], ticks[-1])
-        plt.title(self.title_text + ("  (log axis)" if self.log_x else ""))
+        title = self.title_text + (f", {printable(unit)}" if unit else "")
+        plt.title(title + ("  (log axis)" if self.log_x else ""))
         self.refresh()
