@@ -158,42 +158,58 @@ def _near_tie(x: np.ndarray) -> np.ndarray:
     return np.abs(x - np.floor(x) - 0.5) <= 1e-9 * np.maximum(1.0, np.abs(x))
 
 
-def _flat(vals: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Per-metric sorted distinct finite values as (values, metric index)."""
-    lengths = [len(v) for v in vals]
-    flat = np.concatenate(vals) if vals else np.zeros(0)
-    return flat.astype(float), np.repeat(np.arange(len(vals)), lengths)
+def _sorted_within(values: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Values sorted by metric, then by value."""
+    order = np.lexsort((values, ids))
+    return values[order], ids[order]
+
+
+def _per_metric(values: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """Per metric (`ids` in 0..n-1): the typical magnitude (median of the non-zero finite
+    magnitudes, NaN when none), and the distinct finite values sorted within each metric,
+    with their metric: two sorts, no loop over metrics."""
+    ok = np.isfinite(values) & (values != 0)
+    mag, g = _sorted_within(np.abs(values[ok]), ids[ok])
+    count = np.bincount(g, minlength=n)
+    start = np.cumsum(count) - count
+    has = count > 0
+    lo = np.where(has, start + (count - 1) // 2, 0)
+    hi = np.where(has, start + count // 2, 0)
+    typical = np.where(has, (mag[lo] + mag[hi]) / 2 if len(mag) else np.nan, np.nan)
+    ok = np.isfinite(values)
+    v, g = _sorted_within(values[ok], ids[ok])
+    keep = np.r_[True, (g[1:] != g[:-1]) | (v[1:] != v[:-1])] if len(v) else v.astype(bool)
+    return typical, v[keep], g[keep]
 
 
 def scale_for(values: Iterable[float | None], unit: str | None) -> Scale:
     """The Scale of one column: the systems' centres of one metric (or any values that
     must be told apart), measured in `unit`."""
     arr = np.array([math.nan if v is None else v for v in values], dtype=float)
-    finite = arr[np.isfinite(arr)]
-    nonzero = np.abs(finite[finite != 0])
-    typical = float(np.median(nonzero)) if nonzero.size else math.nan
-    flat, group = _flat([np.unique(finite)])
-    return choose(np.array([typical]), flat, group, unit)[0]
+    typical, flat, group = _per_metric(arr, np.zeros(len(arr), dtype=np.int64), 1)
+    return choose(typical, flat, group, unit)[0]
 
 
 def metric_scales(rows: pl.DataFrame, value: str = "center") -> dict[tuple[str, str], Scale]:
     """(benchmark, metric) -> Scale for every metric of comparison rows, from its
-    systems' `value`s: one polars aggregation, then one vectorised choice per unit."""
+    systems' `value`s: numpy over all metrics, then one vectorised choice per unit."""
     if rows.height == 0:
         return {}
-    v = pl.col(value).cast(pl.Float64)
-    per = rows.group_by(METRIC, maintain_order=True).agg(
-        pl.col("unit").first(),
-        v.filter(v.is_finite() & (v != 0)).abs().median().alias("_typical"),
-        v.filter(v.is_finite()).unique().sort().alias("_values"),
-    )
+    ids = rows.select(pl.struct(METRIC).rank("dense") - 1).to_series().to_numpy()
+    ids = ids.astype(np.int64)
+    n = int(ids.max()) + 1
+    values = rows[value].cast(pl.Float64).fill_null(math.nan).to_numpy()
+    typical, flat, group = _per_metric(values, ids, n)
+    _, first = np.unique(ids, return_index=True)  # a row of each metric, by id
+    heads = rows.select(*METRIC, "unit")[first]
+    units = heads["unit"].to_list()
+    keys = list(zip(heads["benchmark"].to_list(), heads["metric"].to_list(), strict=True))
     out: dict[tuple[str, str], Scale] = {}
-    for (unit,), part in per.group_by("unit", maintain_order=True):  # a loop over units
-        typical = part["_typical"].fill_null(math.nan).to_numpy()
-        lengths = part["_values"].list.len().to_numpy()
-        flat = part["_values"].explode().drop_nulls().to_numpy().astype(float)
-        group = np.repeat(np.arange(part.height), lengths)
-        scales = choose(typical, flat, group, unit)
-        keys = zip(part["benchmark"].to_list(), part["metric"].to_list(), strict=True)
-        out.update(zip(keys, scales, strict=True))
+    for unit in dict.fromkeys(units):  # a loop over the distinct units
+        mine = np.array([u == unit for u in units])
+        chosen = np.flatnonzero(mine)
+        renumber = np.cumsum(mine) - 1  # metric id -> index among this unit's metrics
+        inside = mine[group]
+        scales = choose(typical[chosen], flat[inside], renumber[group[inside]], unit)
+        out.update(zip([keys[i] for i in chosen.tolist()], scales, strict=True))
     return out
