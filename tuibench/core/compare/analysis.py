@@ -10,6 +10,7 @@ vectorised tests on moments, so a reference switch is cheap.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import polars as pl
@@ -82,6 +83,16 @@ def rsd_flag() -> pl.Expr:
         .otherwise(pl.lit("ok"))
         .alias("rsd_flag")
     )
+
+
+def _in_worker(fn, *args) -> Future:
+    """fn(*args) in a thread of its own (numpy releases the GIL in its heavy steps, so the
+    two cores both work); its exception, if any, is raised by `.result()`."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        pool.shutdown(wait=False)
 
 
 def _group_spans(it_counts: np.ndarray, gid: np.ndarray, ng: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,6 +178,17 @@ class Analysis:
         )
         hmean = (keys["mean_kind"] == "hmean").to_numpy()
         values = samples["value"].to_numpy()
+        kind = self.iteration_value
+        if kind == "subselection":  # the costliest step: in a worker, while the rest runs
+            self._pending = _in_worker(
+                stats.iteration_values,
+                values,
+                starts,
+                counts,
+                hmean,
+                self.subselections,
+                self.seed,
+            )
         # Beside the chosen value, always: the median (is the verdict robust?; from the same
         # sort as the fences) and the plain mean of every sample (the untrimmed centre;
         # finding duplicate metrics).
@@ -175,7 +197,6 @@ class Analysis:
         self._hmean_it = hmean
         self._raw = (values, starts, counts)
         mean_raw = stats.iteration_means(values, starts, counts, hmean)
-        kind = self.iteration_value
         if kind == "trimmed":
             keep = (values >= np.repeat(low, counts)) & (values <= np.repeat(high, counts))
             values = values[keep]
@@ -186,13 +207,14 @@ class Analysis:
             v = mean_raw
         elif kind == "median":
             v = median
-        else:
-            v = stats.iteration_values(values, starts, counts, hmean, self.subselections, self.seed)
+        if kind != "subselection":
+            self._pending = Future()
+            self._pending.set_result(v)
         self._values = values  # the analysed samples, iteration after iteration
         self._it_starts, self._it_counts = starts, counts
+        # The value of every iteration joins them in `_with_values`.
         return keys.drop("mean_kind").with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
-            pl.Series("value", v, dtype=pl.Float64),
             pl.Series("median", median, dtype=pl.Float64),
             pl.Series("mean_raw", mean_raw, dtype=pl.Float64),
             *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
@@ -258,6 +280,15 @@ class Analysis:
             centre = np.where(hmean, 1.0 / y_mean, y_mean)
         return {"y_mean": y_mean, "y_var": y_var, "centre": centre}
 
+    def _with_values(self) -> pl.DataFrame:
+        """The iterations with their values (waiting for the worker that computes them)."""
+        v = self._pending.result()
+        del self._pending
+        it = self.iterations
+        return it.insert_column(
+            it.columns.index("samples") + 1, pl.Series("value", v, dtype=pl.Float64)
+        )
+
     def _groups(self) -> pl.DataFrame:
         it = self.iterations
         gid, gstarts = rle_groups(it, GROUP)
@@ -277,11 +308,12 @@ class Analysis:
         raw = self._sample_moments(self._ordered, r_starts, r_counts)
         # Untrimmed, the analysed samples are every sample: their moments are the same.
         sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
+        # Noise: RSD of the samples, outliers, variance components (on the measured values).
+        it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
+        self.iterations = it = self._with_values()
         c = self._centres(it["value"].to_numpy(), sampled, gid, ng)
         one, n_s = c["k"] == 1, c["n_s"]
 
-        # Noise: RSD of the samples, outliers, variance components (on the measured values).
-        it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
         rsd = stats.relative_sd(*stats.pooled_moments(it_n, it_mean, it_var, gid, ng))
         var_within, var_between, inv_n = stats.variance_components(it_n, it_mean, it_var, gid, ng)
         out = {
