@@ -240,6 +240,38 @@ def _bootstrap(
     return float(np.exp(lo_q)), float(np.exp(hi_q))
 
 
+def _system_summary(
+    system: str,
+    reference: str,
+    used: pl.DataFrame,
+    reasons: dict[str, int],
+    reference_only: int,
+    source: SummarySource | None,
+) -> dict:
+    """One system's line: `used` its metrics that count, `reasons` how many were left out
+    and why, beside `reference_only` metrics that only the reference has."""
+    reasons["only one side has it"] += reference_only
+    k = used.height
+    mean = float(used["_l"].mean()) if k else None
+    lo = hi = None
+    if k and source is not None and source.boot is not None:
+        lo, hi = _bootstrap(used, source.boot, source.seed, system, reference)
+    verdict = used["verdict"]
+    better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
+    return {
+        "system": system,
+        "metrics": k,
+        "left_out": sum(reasons.values()),
+        "left_out_reasons": reasons,
+        "geomean_ratio": None if mean is None else float(np.exp(mean)),
+        "geomean_ci_low": lo,
+        "geomean_ci_high": hi,
+        "better": better,
+        "worse": worse,
+        "same": k - better - worse,
+    }
+
+
 def summarise(
     rows: pl.DataFrame,
     reference: str,
@@ -264,34 +296,19 @@ def summarise(
         .partition_by("system", as_dict=True)
         .items()
     }
-    out = []
-    for system in systems:
-        if system == reference:
-            continue
-        used = used_by.get(system, marked.clear())
-        reasons = {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS}
-        reasons["only one side has it"] += n_ref - int(with_ref.get(system) or 0)
-        k = used.height
-        mean = float(used["_l"].mean()) if k else None
-        lo = hi = None
-        if k and source is not None and source.boot is not None:
-            lo, hi = _bootstrap(used, source.boot, source.seed, system, reference)
-        verdict = used["verdict"]
-        better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
-        out.append(
-            {
-                "system": system,
-                "metrics": k,
-                "left_out": sum(reasons.values()),
-                "left_out_reasons": reasons,
-                "geomean_ratio": None if mean is None else float(np.exp(mean)),
-                "geomean_ci_low": lo,
-                "geomean_ci_high": hi,
-                "better": better,
-                "worse": worse,
-                "same": k - better - worse,
-            }
-        )
+    with stats.one_blas_thread(REPLICATES * marked.height):  # every system's bootstrap
+        out = [
+            _system_summary(
+                system,
+                reference,
+                used_by.get(system, marked.clear()),
+                {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
+                n_ref - int(with_ref.get(system) or 0),
+                source,
+            )
+            for system in systems
+            if system != reference
+        ]
     schema = {
         c: pl.String
         if c == "system"

@@ -14,7 +14,7 @@ The method (DESIGN.md, "Statistics"):
    rate (`fdr`), iterations needed (`power`), noise (`tukey`, `variance`).
 """
 
-from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, sort_within
+from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
 from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
@@ -88,6 +88,7 @@ __all__ = [
     "mwu_pairs",
     "mwu_pvalue",
     "mwu_samples_for",
+    "one_blas_thread",
     "pooled_moments",
     "pooled_spread",
     "reciprocal_scale",

@@ -3,10 +3,24 @@ inside contiguous groups."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 import numpy as np
 
 CHUNK = 1 << 22  # gathered elements per block: bounds memory on huge inputs
 SORT_CHUNK = 1 << 20  # elements per block of rows sorted at once: small enough to reuse memory
+THREADS_FROM = 1 << 18  # elements from which BLAS is held to one thread
+
+
+def one_blas_thread(size: int) -> AbstractContextManager:
+    """Many small matrix products (subselections, bootstrap replicates): BLAS threads cost
+    more than they give (2 to 4 times slower on a busy 2-core machine). Only worth asking
+    for on large inputs (threadpoolctl takes a moment to find the libraries)."""
+    if size < THREADS_FROM:
+        return nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(1, user_api="blas")
 
 
 def sort_within(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:

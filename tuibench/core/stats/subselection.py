@@ -12,19 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, nullcontext
 from functools import lru_cache
 
 import numpy as np
 
-from tuibench.core.stats.blocks import CHUNK
+from tuibench.core.stats.blocks import CHUNK, one_blas_thread
 
 SUBSET_FRACTION = 0.8
 MAX_SUBSELECTIONS = 10_000  # B: time grows with it (memory does not, see selection_blocks)
 CACHED_MAX = 1 << 16  # B x n up to this: one cached selection matrix (512 KB)
 SMALL_CHUNK = 1 << 16  # gathered samples per block of small groups: fits in cache
 HASH_CHUNK = 1 << 16  # samples hashed at once
-THREADS_FROM = 1 << 18  # samples from which BLAS is held to one thread
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -240,18 +238,8 @@ def iteration_values(
     single = counts == 1
     out[single] = values[starts[single]]
     out[single & hmean & ~(values[starts] > 0)] = np.nan
-    with _one_blas_thread(len(values)):
+    with one_blas_thread(len(values)):
         for n in np.unique(counts[counts > 1]):
             idx = np.flatnonzero(counts == n)
             out[idx] = _values_of_size(x, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
     return out
-
-
-def _one_blas_thread(size: int) -> AbstractContextManager:
-    """The products here are many small ones: BLAS threads cost more than they give (2 to
-    4 times slower on a busy 2-core machine). Only worth asking for on large inputs."""
-    if size < THREADS_FROM:
-        return nullcontext()
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(1, user_api="blas")
