@@ -259,10 +259,12 @@ def _assemble(
         "_file_iteration",
         "_global",
     ]
-    frames = [f.select(cols) for f in frames if f.height]
-    if not frames:
+    parts = [f.select(cols) for f in frames if f.height]
+    frames.clear()  # the readers' frames go with their last reference (memory at 10^7)
+    if not parts:
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
-    df = pl.concat(frames, how="vertical_relaxed")
+    df = pl.concat(parts, how="vertical_relaxed")
+    del parts
     c = pl.col
     group = ["system", "benchmark", "metric"]
     kept = (c("_global") & c("iteration").is_not_null()) | (
@@ -297,12 +299,13 @@ def _assemble(
     )
     file_stats = {r[0]: r[1:] for r in per_file.iter_rows()}
 
-    df = df.select(*group, "iteration", "sample", "value")
     keys = [*group, "iteration"]
     unnumbered = df["sample"].null_count()
     if 0 < unnumbered < df.height:  # a mix: number the missing ones by row order
         df = df.with_columns(c("sample").fill_null(pl.int_range(pl.len()).over(keys)))
-    df = _sort(df, runs, starts, renumber=unnumbered == df.height)
+    renumber = unnumbered == df.height
+    df = df.select("sample", "value")  # names and iterations come from the runs (`_sort`)
+    df = _sort(df, runs, starts, renumber)
     return (
         df.with_columns(
             c("iteration").cast(pl.Int64), c("sample").cast(pl.Int64), c("value").cast(pl.Float64)
@@ -320,16 +323,30 @@ def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
     iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples."""
     new_run = np.zeros(df.height, dtype=bool)
     new_run[:1] = True
-    for k in RUN_KEYS:  # integer codes compared in numpy; text and nulls by polars' rle_id
-        col = df[k]
-        plain = col.dtype != pl.String and not col.null_count()
-        ids = (col.to_physical() if plain else col.rle_id()).to_numpy()
-        new_run[1:] |= ids[1:] != ids[:-1]
+    for k in RUN_KEYS:
+        new_run |= _changes(df[k])
     starts = np.flatnonzero(new_run)
     runs = df.select(RUN_KEYS)[starts].with_columns(
         pl.Series("n", np.diff(np.r_[starts, df.height]))
     )
     return starts, runs
+
+
+def _changes(col: pl.Series, chunk: int = 1 << 20) -> np.ndarray:
+    """Whether each value differs from the one before (nulls equal one another). Integer
+    codes are compared in numpy; text and nulls by polars' rle_id, a chunk at a time (a
+    whole column at once held hundreds of MB of temporaries at 10^7 rows)."""
+    out = np.zeros(len(col), dtype=bool)
+    if col.dtype != pl.String and not col.null_count():
+        ids = col.to_physical().to_numpy()
+        np.not_equal(ids[1:], ids[:-1], out=out[1:])
+        return out
+    for lo in range(0, len(col), chunk):
+        ids = col.slice(lo, chunk).rle_id().to_numpy()
+        np.not_equal(ids[1:], ids[:-1], out=out[lo + 1 : lo + len(ids)])
+        if lo:
+            out[lo] = col[lo] != col[lo - 1]
+    return out
 
 
 def _one_unit_per_metric(
@@ -435,8 +452,8 @@ def _without_duplicates(
 
 
 def _sort(df: pl.DataFrame, runs: pl.DataFrame, starts: np.ndarray, renumber: bool) -> pl.DataFrame:
-    """Sort by names (Enum codes, i.e. natural order), iteration and sample, with the names
-    as the Enums of `runs`.
+    """`df`'s samples and values with the names (as the Enums of `runs`) and iterations of
+    their runs, sorted by names (Enum codes, i.e. natural order), iteration and sample.
 
     Rows arrive in runs (one per iteration and file, `starts`; `runs` holds their first rows).
     When samples inside each run are already in order, only the runs are sorted (10^5 keys
@@ -481,13 +498,13 @@ def _gathered(
     first_row: np.ndarray,
     renumber: bool,
 ) -> pl.DataFrame:
-    """The rows with their runs in `order`. The names (as Enums) and the iteration are the
-    same all along a run: they come from `runs` (a gather from a small frame); only the other
-    columns move row by row (`sample` not at all when it is renumbered)."""
+    """The rows (`sample` and `value`) with their runs in `order`, and the names (as Enums)
+    and iteration, which are the same all along a run, from `runs` (a gather from a small
+    frame). `sample` does not move when it is renumbered."""
     constant = ["system", "benchmark", "metric", "iteration"]
     run = np.repeat(order, n_sorted)
     out = runs.select(constant)[pl.Series(run)]
-    moved = [c for c in df.columns if c not in constant and not (renumber and c == "sample")]
+    moved = ["value"] if renumber else ["sample", "value"]
     if (order != np.arange(len(order))).any():
         idx = np.repeat(starts[order] - first_row, n_sorted)
         idx += np.arange(df.height)
@@ -496,7 +513,7 @@ def _gathered(
         out = out.hstack(df.select(moved))
     if renumber:
         out = out.with_columns(pl.lit(None, pl.Int64).alias("sample"))
-    return out.select(df.columns)
+    return out.select(*constant, "sample", "value")
 
 
 def _empty_samples(order: list[str]) -> pl.DataFrame:
