@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tuibench.core.config import infer_better
-from tuibench.core.load import load
+from tuibench.core.load import _changes, load
 
 
 def _csv(path, text):
@@ -187,3 +190,55 @@ def test_huge_single_lines_are_problems_not_hangs(tmp_path, make_system):
     assert "huge.json: a JSON list: not a result file" in text
     assert "cut.json:1: truncated JSON" in text
     assert rs.samples.height == 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", " a", None]), max_size=40),
+    st.integers(1, 7),
+)
+def test_changes_of_text_a_chunk_at_a_time_against_a_plain_loop(values, chunk):
+    got = _changes(pl.Series(values, dtype=pl.String), chunk)
+    want = [i > 0 and values[i] != values[i - 1] for i in range(len(values))]
+    assert got.tolist() == want
+
+
+def test_rows_come_out_in_natural_order_whatever_order_the_file_has(tmp_path):
+    """Runs of rows in scrambled order, names in natural order (bench-2 before bench-10),
+    samples numbered by row order: against a plain sort of the same rows."""
+    rng = np.random.default_rng(3)
+    rows = [
+        (s, f"bench-{b}", m, it, float(rng.normal(10, 1)))
+        for s in ("sys-b", "sys-a")
+        for b in (10, 2, 1)
+        for m in ("time", "cpu")
+        for it in (3, 0, 1)
+        for _ in range(4)
+    ]
+    runs = [rows[i : i + 4] for i in range(0, len(rows), 4)]
+    scrambled = [runs[i] for i in rng.permutation(len(runs))]
+    flat = [r for run in scrambled for r in run]
+    path = tmp_path / "all.csv"
+    pl.DataFrame(
+        flat, schema=["system", "benchmark", "metric", "iteration", "value"], orient="row"
+    ).write_csv(path)
+    rs = load([path])
+    natural = {"sys-a": 0, "sys-b": 1}
+    order = sorted(
+        range(len(flat)),
+        key=lambda i: (
+            natural[flat[i][0]],
+            int(flat[i][1].split("-")[1]),
+            flat[i][2],
+            flat[i][3],
+            i,  # samples keep their file order inside an iteration
+        ),
+    )
+    got = rs.samples.select(pl.all().cast(pl.String)).rows()
+    want, seen = [], {}
+    for i in order:
+        s, b, m, it, v = flat[i]
+        k = seen[(s, b, m, it)] = seen.get((s, b, m, it), -1) + 1
+        want.append((s, b, m, str(it), str(k), str(v)))
+    assert got == want
+    assert rs.samples.schema["benchmark"] == pl.Enum(["bench-1", "bench-2", "bench-10"])
