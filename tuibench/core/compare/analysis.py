@@ -87,10 +87,17 @@ def rsd_flag() -> pl.Expr:
 
 def _in_worker(fn, *args) -> Future:
     """fn(*args) in a thread of its own (numpy releases the GIL in its heavy steps, so the
-    two cores both work); its exception, if any, is raised by `.result()`."""
+    two cores both work), under the caller's numpy error handling (a thread starts with
+    numpy's defaults); its exception, if any, is raised by `.result()`."""
+    errors = np.geterr()
+
+    def run():
+        with np.errstate(**errors):
+            return fn(*args)
+
     pool = ThreadPoolExecutor(max_workers=1)
     try:
-        return pool.submit(fn, *args)
+        return pool.submit(run)
     finally:
         pool.shutdown(wait=False)
 
