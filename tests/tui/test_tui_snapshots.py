@@ -69,3 +69,16 @@ def test_help_screen(snap_compare, tui_data, loaded, size):
         await press(pilot, "question_mark")
 
     assert snap_compare(app(), terminal_size=size, run_before=before(loaded, help_))
+
+
+async def eight_systems_table(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()  # the series of eight systems, by itself
+    await press(pilot, "v")
+
+
+def test_eight_systems_fit_at_200_columns(snap_compare, tui_data, loaded):
+    """Every system's column of the summary, with whole numbers, beside the tree."""
+    eight = TuibenchApp(["eight"], export_dir=".")
+    assert snap_compare(
+        eight, terminal_size=(200, 50), run_before=before(loaded, eight_systems_table)
+    )
