@@ -7,6 +7,7 @@ import asyncio
 import threading
 
 import pytest
+from textual.widgets import Input
 
 from tuibench.core.answer import build_answer
 from tuibench.core.compare import Analysis
@@ -246,6 +247,38 @@ async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monke
         assert [a.system for a in app.session.answer().systems] == [
             a.system for a in expected.systems
         ]
+
+
+async def test_a_large_filter_waits_for_a_pause_and_runs_in_a_worker(make_app, loaded, monkeypatch):
+    import tuibench.tui.app as app_module
+
+    monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every set counts as large
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab", "slash", "d", "x", "backspace", "b")  # typed as one word
+        filter_box = app.main.query_one("#filter", Input)
+        assert filter_box.value == "db"  # every key reached the field, in order
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.session.state.filter_text == "db" and not app.workers:
+                break
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.state.filter_text == "db"
+        assert app.session.visible == [
+            ("db/read", "latency"),
+            ("db/read", "tps"),
+            ("db/write", "tps"),
+        ]
+        tree = app.main.query_one(BenchTree)
+        assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered
+        await pilot.press("enter", "right_square_bracket")  # a switch keeps the filter
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.state.reference == "patched"
+        assert app.session.state.filter_text == "db"
+        assert len(app.session.visible) == 3
 
 
 async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):

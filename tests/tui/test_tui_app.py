@@ -619,3 +619,23 @@ async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
         trimmed = Analysis(rs, trim_outliers=True).compare("patched")
         assert shown(app, "noise") == noise_table(trimmed, "db/read", "tps").rows
         assert "raw" in app.main.query_one("#noise", TableView).plain_columns()
+
+
+async def test_eight_systems_fit_at_200_columns(tui_data, loaded):
+    """The summary of eight systems at 200 columns, tree shown: every column on screen, no
+    cell cut (each cell's text, in the compact layout of a narrow table, is drawn whole)."""
+    app = TuibenchApp(["eight"], export_dir=".")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await loaded(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.main.query_one("#left").display
+        table = app.main.query_one("#summary", TableView)
+        drawn = ["".join(s.text for s in table.render_line(y)) for y in range(6)]
+        assert "→" not in drawn[0]
+        for name in [f"kernel-6.{i}" for i in range(1, 9)]:
+            assert name in drawn[0]
+        assert table._header[:9] == ["metric", *(f"kernel-6.{i}" for i in range(1, 9))]
+        for line, cells in zip(drawn[1:], table._rows, strict=True):  # the cells as laid out
+            for cell in cells:
+                assert cell.strip() in line

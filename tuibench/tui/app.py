@@ -61,7 +61,9 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 SIGNAL_GRACE = 3.0  # seconds a signal leaves for restoring the terminal before a hard exit
 NARROW = 100  # below this width the tables take the whole width while they have the focus
-BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch runs in a worker
+BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
+# in a worker
+FILTER_IDLE = 0.15  # seconds without typing before a large set is filtered
 
 
 class LoadProgress(Message):
@@ -72,9 +74,13 @@ class LoadProgress(Message):
 
 class Loaded(Message):
     def __init__(
-        self, rs: ResultSet | None, analysis: Analysis | None, error: str | None = None
+        self,
+        rs: ResultSet | None,
+        analysis: Analysis | None,
+        error: str | None = None,
+        session: Session | None = None,
     ) -> None:
-        self.rs, self.analysis, self.error = rs, analysis, error
+        self.rs, self.analysis, self.error, self.session = rs, analysis, error, session
         super().__init__()
 
 
@@ -148,6 +154,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         self._pending: list[str] = []  # keys typed while loading
         self._switching: str | None = None  # the reference being compared in a worker
+        self._filtering: str | None = None  # the filter being applied in a worker
+        self._filter_timer = None
+        self._typed_filter: str | None = None  # typed, to be applied once the queue is read
         self.stop_loading = threading.Event()
         self.crash: Exception | None = None  # an unhandled exception that ended the app
         self.loader: threading.Thread | None = None
@@ -267,19 +276,34 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             from tuibench.core.load import load
 
             rs = load(self.paths, progress=progress)
-            analysis = None
+            analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 kind = self.initial_options["iteration_value"]
                 analysis = Analysis(rs, self.subselections, self.seed, iteration_value=kind)
+                session = self._first_session(rs, analysis)
         except LoadCancelled:
             return
         except Exception as exc:  # a bug in a reader must not take the explorer down
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(Loaded(rs, analysis))
+        self.post_message(Loaded(rs, analysis, session=session))
         if analysis is not None:  # while the first screen is read: later switches stay cheap
             analysis.prepare_references()
+
+    def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
+        """The session of the first screen, with what it draws first (the tree's shape, the
+        answer and its per-system summary), made here in the loading thread: at a few
+        hundred thousand metrics that takes seconds the keys must not wait for."""
+        from tuibench.tui.session import Session
+
+        reference = self.requested_reference
+        if reference not in rs.system_names:  # on_loaded says so
+            reference = rs.system_names[0]
+        state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
+        session = Session(rs, analysis, state)
+        session.install(state, session.prepare(state, session.compute(state)))
+        return session
 
     def on_load_progress(self, message: LoadProgress) -> None:
         bar = self.main.query_one("#loading-bar", ProgressBar)
@@ -310,7 +334,6 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 severity="warning",
                 timeout=8,
             )
-            reference = rs.system_names[0]
         if len(rs.system_names) == 1:
             self.say(
                 f"Only one system ({rs.system_names[0]}): nothing to compare it with. Give a "
@@ -319,10 +342,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 severity="warning",
                 timeout=10,
             )
-        from tuibench.tui.session import Session
-
-        state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
-        self.session = Session(rs, message.analysis, state)
+        self.session = message.session
         self.main.query_one("#loading").display = False
         self.main.query_one("#main").display = True
         tree = self.main.query_one(BenchTree)
@@ -339,6 +359,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:
         """The other references compared ahead, once the loader has its U tests ready."""
+        if self.large:  # switches run in a worker anyway; keep the memory
+            return
         if self.loader is not None:
             self.loader.join()
         session.prepare_comparisons()
@@ -432,7 +454,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         ]
         place = self.focus_place()
         keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS[place]]
-        shown = [(key_label(self, key), key.description.lower()) for key in keys]
+        # the first of a key's keys is enough here (the help lists them all)
+        shown = [(key_label(self, key).split(" / ")[0], key.description.lower()) for key in keys]
         footer.show(toggles, shown, help_key, self.palette)
 
     @on(BenchTree.NodeHighlighted)
@@ -504,40 +527,51 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         return self.main.query_one(BenchTree).current
 
     # -- reference and alpha ------------------------------------------------------------
+    @property
+    def large(self) -> bool:
+        """Whether a new comparison or filter is computed in a worker (keys keep working)."""
+        session = self.session
+        return session is not None and len(session.metrics) * len(session.systems) >= (
+            BACKGROUND_FROM
+        )
+
     def set_reference(self, name: str) -> None:
         if self.session is None or name not in self.session.systems:
             return
         if name == self.session.state.reference and self._switching is None:
             return
-        rows = len(self.session.metrics) * len(self.session.systems)
-        if rows < BACKGROUND_FROM:
+        if not self.large:
             self._switching = None
             self.update_state(reference=name)
             return
         # Large: compare in a worker, keys keep working; the screen changes when it is done.
         self._switching = name
         self.say(f"Comparing against {name} …", timeout=2)
-        state = dataclasses.replace(self.session.state, reference=name)
-        self._compare_in_background(state)
+        self._compute_in_background(dataclasses.replace(self.session.state, reference=name))
 
     @work(thread=True, exclusive=True, group="compare")
-    def _compare_in_background(self, state: ViewState) -> None:
+    def _compute_in_background(self, state: ViewState) -> None:
+        """What `state` shows, and what its first frame draws, away from the keys."""
         session = self.session
         try:
-            computed = session.compute(state)
+            computed = session.prepare(state, session.compute(state))
         except Exception as exc:  # keep the explorer up; say what happened
             self.call_from_thread(self.say, f"Comparing failed: {exc}", severity="error")
             return
-        self.call_from_thread(self._install_comparison, state, computed)
+        self.call_from_thread(self._install_computed, state, computed)
 
-    def _install_comparison(self, state: ViewState, computed: dict) -> None:
-        if self.session is None or state.reference != self._switching:
-            return  # a newer switch is on its way
-        meanwhile = dataclasses.replace(self.session.state, reference=state.reference)
-        if meanwhile != state:  # another option changed during the comparison: once more
-            self._compare_in_background(meanwhile)
+    def _install_computed(self, state: ViewState, computed: dict) -> None:
+        if self.session is None:
             return
-        self._switching = None
+        meanwhile = dataclasses.replace(
+            self.session.state,
+            reference=self._switching or self.session.state.reference,
+            filter_text=self._filtering if self._filtering is not None else state.filter_text,
+        )
+        if meanwhile != state:  # something changed during the computation: once more
+            self._compute_in_background(meanwhile)
+            return
+        self._switching = self._filtering = None
         self.session.install(meanwhile, computed)
         self.refresh_view()
 
@@ -640,8 +674,40 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        if self.session is not None and event.value != self.session.state.filter_text:
-            self.update_state(filter_text=event.value)
+        """Filter as you type; on a large set once typing pauses, in a worker."""
+        session = self.session
+        if session is None:
+            return
+        if not self.large:  # at once; keys already queued are taken together
+            if self._typed_filter is None:
+                self.call_later(self._filter_typed)
+            self._typed_filter = event.value
+            return
+        self._filtering = event.value
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_IDLE, self._filter_now)
+
+    def _filter_typed(self) -> None:
+        value, self._typed_filter = self._typed_filter, None
+        session = self.session
+        if session is not None and value is not None and value != session.state.filter_text:
+            self.update_state(filter_text=value)
+
+    def _filter_now(self) -> None:
+        self._filter_timer = None
+        session = self.session
+        if session is None or self._filtering is None:
+            return
+        if self._filtering == session.state.filter_text and self._switching is None:
+            self._filtering = None
+            return
+        state = dataclasses.replace(
+            session.state,
+            reference=self._switching or session.state.reference,
+            filter_text=self._filtering,
+        )
+        self._compute_in_background(state)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:

@@ -31,6 +31,7 @@ SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
 COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
+ANSWERS_KEPT = 4
 
 
 class Session:
@@ -55,13 +56,14 @@ class Session:
         self._full_names: pl.Series | None = None
         self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
-        self._answer: tuple[tuple, Answer] | None = None
+        self._answers: dict[tuple, Answer] = {}  # the last few, newest last
         self._system_summary: tuple[tuple, pl.DataFrame] | None = None
         self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
         self.cmp: Comparison
         self.visible_ids: np.ndarray  # ids of the shown metrics, catalogue order
         self.order_ids: np.ndarray  # the same in the summary order of `state.sort`
         self._visible: list[tuple[str, str]] | None = None
+        self._shape: TreeShape | None = None
         self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
         self.recompute()
@@ -122,6 +124,7 @@ class Session:
             "order_ids": order,
             "_visible": None,
             "_ordered": None,
+            "_shape": None,
             "counts": self._nodes.counts(shown & per.worse, shown & per.better),
         }
 
@@ -145,7 +148,9 @@ class Session:
 
     def tree_shape(self) -> TreeShape:
         """The groups and metrics of the tree in the current order (what the tree shows)."""
-        return self._nodes.shape(self.order_ids)
+        if self._shape is None:
+            self._shape = self._nodes.shape(self.order_ids)
+        return self._shape
 
     def _per_metric(self, s: ViewState) -> PerMetric:
         """The comparison of `s` and its verdicts per metric, kept for the last few
@@ -170,7 +175,9 @@ class Session:
             return
         state = dataclasses.replace(self.state)  # as it is now: the options of the screen
         for name in self.systems:
-            self._per_metric(dataclasses.replace(state, reference=name))
+            per = self._per_metric(dataclasses.replace(state, reference=name))
+            per.cmp.summary()  # kept by the analysis: the answer's ranking against `name`
+            per.chance()
 
     def chance(self) -> str:
         """The header's word on chance: how many flags alpha alone would give, or why the
@@ -211,21 +218,30 @@ class Session:
         if node.is_metric:
             key = (node.benchmark, node.metric)
             return [key] if self.is_compared(key) else []
-        return [k for k in self.ordered if node.covers(k[0])]
+        if node.is_root:
+            return self.ordered
+        ids = self.order_ids[self._nodes.below(node, self.order_ids)]
+        return [self.metrics[i] for i in ids]
 
     def comparison_under(self, node: Node) -> Comparison:
         """The comparison restricted to the visible metrics below `node`, in summary order."""
-        keys = self.metrics_under(node)
-        order = pl.DataFrame(
-            {"benchmark": [k[0] for k in keys], "metric": [k[1] for k in keys]},
-            schema={"benchmark": pl.String, "metric": pl.String},
-        ).with_row_index("_order")
+        ids = self.order_ids
+        if node.is_metric:
+            i = self._nodes.metric_id.get((node.benchmark, node.metric))
+            ids = np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
+        elif not node.is_root:
+            ids = ids[self._nodes.below(node, ids)]
+        return self._restricted(self.cmp, ids)
+
+    def _restricted(self, cmp: Comparison, ids: np.ndarray) -> Comparison:
+        """`cmp` with the rows of the metrics `ids` only, in that order."""
+        order = self._metric_ids[ids].with_row_index("_order").drop("_mid")
         rows = (
-            self.cmp.rows.join(order, on=METRIC, how="inner", maintain_order="left")
+            cmp.rows.join(order, on=METRIC, how="inner", maintain_order="left")
             .sort("_order", maintain_order=True)
             .drop("_order")
         )
-        return dataclasses.replace(self.cmp, rows=rows)
+        return dataclasses.replace(cmp, rows=rows)
 
     def view_key(self) -> tuple:
         """Everything in the state that changes what the tables show (not the cursor)."""
@@ -237,26 +253,47 @@ class Session:
     def system_summary(self) -> pl.DataFrame:
         """The per-system summary: it covers every metric whatever the filter, sort or view,
         so it is computed once per reference and comparison options (it can be costly)."""
-        s = self.state
+        return self._system_summary_of(self.state, self.cmp)
+
+    def _system_summary_of(self, s: ViewState, cmp: Comparison) -> pl.DataFrame:
         key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
-        if self._system_summary is None or self._system_summary[0] != key:
-            self._system_summary = (key, self.cmp.summary())
-        return self._system_summary[1]
+        kept = self._system_summary
+        if kept is None or kept[0] != key:
+            kept = self._system_summary = (key, cmp.summary())
+        return kept[1]
 
     def answer(self) -> Answer:
         """The first screen: per system the counts and the significant changes, worst first.
 
         Over every metric, or over those the filter shows when a name filter is set.
         """
-        s = self.state  # the order and `f` do not change it
+        return self._answer_of(self.state, self.cmp, self.order_ids)
+
+    def _answer_of(self, s: ViewState, cmp: Comparison, order_ids: np.ndarray) -> Answer:
+        # The order and `f` do not change it.
         key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
         key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
-        if self._answer is None or self._answer[0] != key:
-            cmp = self.comparison_under(Node()) if self.state.filter_text else self.cmp
-            summary = self.system_summary()
+        with self._lock:
+            answer = self._answers.pop(key, None)
+        if answer is None:
+            summary = self._system_summary_of(s, cmp)
+            if s.filter_text:
+                cmp = self._restricted(cmp, order_ids)
             answer = build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT, summary=summary)
-            self._answer = (key, answer)
-        return self._answer[1]
+        with self._lock:  # a worker may be preparing the next screen meanwhile
+            self._answers[key] = answer  # the newest last: clearing a filter costs nothing
+            while len(self._answers) > ANSWERS_KEPT:
+                del self._answers[next(iter(self._answers))]
+        return answer
+
+    def prepare(self, s: ViewState, computed: dict) -> dict:
+        """What `install(s, computed)` will draw at once, made ahead (in the worker that
+        computed it, for a large set): the tree's shape, the words on chance, the answer."""
+        computed["_shape"] = self._nodes.shape(computed["order_ids"])
+        computed["_current"].chance()
+        if s.answer_first:
+            self._answer_of(s, computed["cmp"], computed["order_ids"])
+        return computed
 
     def ranking(self) -> list[tuple[str, float | None]]:
         """Every system, best first, by the per-system summary's geometric mean of ratios
@@ -512,6 +549,13 @@ class NodeIndex:
 
     def shape(self, order: np.ndarray) -> TreeShape:
         return TreeShape(self, order)
+
+    def below(self, node: Node, ids: np.ndarray) -> np.ndarray:
+        """Which of the metrics `ids` lie below the group `node` (a mask)."""
+        i = self.ids.get(node)
+        if i is None:
+            return np.zeros(len(ids), dtype=bool)
+        return (self.chains[ids] == i).any(axis=1)
 
     def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
         def count(mask: np.ndarray) -> np.ndarray:

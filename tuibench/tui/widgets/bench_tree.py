@@ -18,8 +18,10 @@ from tuibench.tui.state import Node
 if TYPE_CHECKING:
     from tuibench.tui.session import Session, TreeShape
 
-# Above this many nodes only the first level starts expanded.
+# Above this many nodes only the first level starts expanded, and only while that makes at
+# most EXPAND_FIRST_UP_TO lines (a rebuild costs the lines that are expanded).
 EXPAND_ALL_UP_TO = 300
+EXPAND_FIRST_UP_TO = 300
 EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
 
 
@@ -50,6 +52,7 @@ class BenchTree(Tree[Node]):
         self._collapsed: set[Node] = set()  # collapsed by the user
         self._expanded: set[Node] = set()  # expanded by the user
         self._expand_all = False
+        self._expand_first = True
         self._batch = False  # adding many nodes: one invalidation at the end
         self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
         self._versus = ""  # the reference, named on the root when there are several systems
@@ -72,6 +75,9 @@ class BenchTree(Tree[Node]):
             filtered = bool(session.state.filter_text or session.state.significant_only)
             limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
             self._expand_all = len(session.order_ids) * 2 <= limit
+            top = self._shape.children(Node())
+            lines = len(top) + sum(len(self._shape.children(group)) for group in top)
+            self._expand_first = lines <= EXPAND_FIRST_UP_TO
             self._populate(self.root)
             self.root.expand()
         finally:
@@ -88,7 +94,8 @@ class BenchTree(Tree[Node]):
     def _starts_expanded(self, key: Node) -> bool:
         if key in self._collapsed:
             return False
-        return self._expand_all or len(key.parts) == 1 or key in self._expanded
+        first = len(key.parts) == 1 and self._expand_first
+        return self._expand_all or first or key in self._expanded
 
     def _populate(self, node: TreeNode[Node]) -> None:
         """Add the children of `node` once (and theirs, where they start expanded)."""
