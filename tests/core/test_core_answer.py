@@ -206,6 +206,32 @@ def test_unknown_direction_and_single_iteration_counted_apart():
     assert change_text(a.changes[0]) == "▼ b a  -20.0% [-21.0%, -19.0%]  p 0.010  worse"
 
 
+def test_a_change_seen_on_one_iteration_is_listed_after_those_that_count():
+    rows = []
+    for metric, change, its in [("big", -0.5, 1), ("small", -0.1, 3), ("mid", -0.2, 3)]:
+        rows.append(row(metric, "base", "lower", 0, "reference", False))
+        rows.append(row(metric, "new", "lower", change, "better", True, its))
+    (a,) = build_answer(hand_comparison(rows)).systems
+    assert a.better == 2  # the single-iteration one is not counted...
+    # ...so it follows those that are, though its gain is the largest, marked ~, not ▲
+    assert [(c.metric, c.counted, c.glyph) for c in a.changes] == [
+        ("mid", True, "▲"),
+        ("small", True, "▲"),
+        ("big", False, "~"),
+    ]
+    assert a.changes[2].meaning == "single"
+    assert change_text(a.changes[2]) == (
+        "~ b big  +50.0% [+49.0%, +51.0%]  p 0.010  better  (one iteration, not counted)"
+    )
+    # Trusted (--trust-single-iteration), it counts and takes its place by size.
+    cmp = hand_comparison(rows)
+    cmp.trust_single_iteration = True
+    (t,) = build_answer(cmp).systems
+    assert [c.metric for c in t.changes] == ["big", "mid", "small"]
+    assert change_text(t.changes[0]).endswith("better  (one iteration)")
+    assert t.changes[0].glyph == "▲"
+
+
 def test_text_escapes_names_from_data():
     rows = [
         row("\x1b[31mred", "base", "lower", 0, "reference", False),

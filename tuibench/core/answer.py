@@ -44,10 +44,28 @@ class Change:
     high: float | None
     p: float | None  # Welch's p, or its Benjamini-Hochberg adjustment under FDR
     single_iteration: bool  # a side has one iteration: a test of one process
+    counted: bool = True  # False: one iteration and not trusted, so not worse nor better
 
     @property
     def name(self) -> str:
         return f"{self.benchmark} {self.metric}"
+
+    @property
+    def glyph(self) -> str:
+        """▼ ▲ ◆, or ~ for a change seen on one iteration's samples that is not counted."""
+        return GLYPH.get(self.verdict, " ") if self.counted else "~"
+
+    @property
+    def meaning(self) -> str:
+        """The colour meaning: the verdict, or `single` when not counted."""
+        return self.verdict if self.counted else "single"
+
+    def tag(self, short: bool = False) -> str:
+        """What the verdict word alone does not say: one iteration, and whether it counts
+        (`short`: where the ~ glyph, its colour and the counts line say that)."""
+        if not self.single_iteration:
+            return ""
+        return "(one iteration)" if self.counted or short else "(one iteration, not counted)"
 
 
 @dataclass(frozen=True)
@@ -137,9 +155,11 @@ def build_answer(
     per_system = {r["system"]: r for r in summary.iter_rows(named=True)}
 
     # Regressions by size (most negative gain first), then unknown directions by the size
-    # of the change, then improvements (largest gain first).
+    # of the change, then improvements (largest gain first); in each, what a single
+    # iteration shows (not counted unless trusted) after what counts.
     listed = rows.filter(pl.col("significant") & verdict.is_in(list(LISTED))).with_columns(
         verdict.replace_strict(LISTED, return_dtype=pl.Int8).alias("_group"),
+        (~counted).alias("_apart"),
         pl.when(verdict == "worse")
         .then(pl.col("_gain"))
         .when(verdict == "better")
@@ -147,18 +167,24 @@ def build_answer(
         .otherwise(-pl.col("change").abs())
         .alias("_order"),
         single.alias("_single"),
+        counted.alias("_counted"),
     )
-    listed = listed.sort(["system", "_group", "_order"], nulls_last=True, maintain_order=True)
+    listed = listed.sort(
+        ["system", "_group", "_apart", "_order"], nulls_last=True, maintain_order=True
+    )
     totals = dict(listed.group_by("system").agg(pl.len()).iter_rows())
     if limit is not None:
         listed = listed.group_by("system", maintain_order=True).head(limit)
     changes: dict[str, list[Change]] = {}
-    fields = ["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col, "_single"]
-    for system, bench, metric, unit, v, size, low, high, p, single in listed.select(
+    fields = [
+        *["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col, "_single"],
+        "_counted",
+    ]
+    for system, bench, metric, unit, v, size, low, high, p, single, count in listed.select(
         fields
     ).iter_rows():
         changes.setdefault(system, []).append(
-            Change(bench, metric, unit, v, size, low, high, p, bool(single))
+            Change(bench, metric, unit, v, size, low, high, p, bool(single), bool(count))
         )
 
     answers = []
@@ -242,11 +268,8 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
 
 def change_text(c: Change) -> str:
     """`▼ db/read tps  -6.5% [-8.1%, -4.9%]  p 0.001  worse`."""
-    single = "  (one iteration)" if c.single_iteration else ""
-    return (
-        f"{GLYPH.get(c.verdict, ' ')} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  "
-        f"{c.verdict}{single}"
-    )
+    tag = f"  {c.tag()}" if c.single_iteration else ""
+    return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{tag}"
 
 
 def geomean_text(a: SystemAnswer) -> str:

@@ -45,7 +45,11 @@ GLYPHS = [
         "tree: metrics below a node where some system is significantly worse (red) or "
         "better (green) than the reference; `vs base` on the root names that reference",
     ),
-    ("▼ ▲ ◆", "answer: a significant regression, improvement, or change of unknown direction"),
+    (
+        "▼ ▲ ◆ ~",
+        "answer: a significant regression, improvement, change of unknown direction, or a "
+        "change seen on one iteration's samples (not counted unless trusted)",
+    ),
     ("#1 #2 …", "rank of a system by its geometric mean (the reference at 1.000)"),
     (
         "★ best",

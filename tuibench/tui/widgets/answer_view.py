@@ -52,7 +52,7 @@ def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]
 
 
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
-    from tuibench.core.answer import GLYPH, fmt_p, size_parts  # polars: after the first frame
+    from tuibench.core.answer import fmt_p, size_parts  # polars: after the first frame
 
     lines: list[Line] = []
     muted = palette.muted
@@ -69,9 +69,9 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             what = "gain" if answer.percent == "gain" else "change"
             lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "metric", ""]))
         for c in a.changes:
-            cells = [GLYPH.get(c.verdict, " "), *size_parts(c), fmt_p(c.p), c.verdict]
-            cells += [printable(c.name), " (one iteration)" if c.single_iteration else ""]
-            lines.append(Line([], cells, c.verdict, Node.of_metric(c.benchmark, c.metric)))
+            cells = [c.glyph, *size_parts(c), fmt_p(c.p), c.verdict]
+            cells += [printable(c.name), f" {c.tag(short=True)}" if c.single_iteration else ""]
+            lines.append(Line([], cells, c.meaning, Node.of_metric(c.benchmark, c.metric)))
         if a.more:
             more = f"   … {a.more} more significant changes: f and s order them in the tree"
             lines.append(Line([(more, muted)]))
