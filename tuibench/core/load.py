@@ -502,12 +502,16 @@ def _gathered(
     and iteration, which are the same all along a run, from `runs` (a gather from a small
     frame). `sample` does not move when it is renumbered."""
     constant = ["system", "benchmark", "metric", "iteration"]
-    run = np.repeat(order, n_sorted)
+    # Row numbers as polars' own index type (a gather by int64 converts them first: twice
+    # the time); the arithmetic wraps around but the results are row numbers.
+    small = df.height < 1 << 32
+    index = np.uint32 if small else np.int64
+    run = np.repeat(order.astype(index), n_sorted)
     out = runs.select(constant)[pl.Series(run)]
     moved = ["value"] if renumber else ["sample", "value"]
     if (order != np.arange(len(order))).any():
-        idx = np.repeat(starts[order] - first_row, n_sorted)
-        idx += np.arange(df.height)
+        idx = np.repeat((starts[order] - first_row).astype(index), n_sorted)
+        idx += np.arange(df.height, dtype=index)
         out = out.hstack(df.select(moved)[pl.Series(idx)])
     else:  # already in order: nothing to move
         out = out.hstack(df.select(moved))
