@@ -393,7 +393,8 @@ def report(args: argparse.Namespace) -> int:
         trust_single_iteration=args.trust_single_iteration,
     )
     cmp = dataclasses.replace(cmp, percent=args.percent)
-    cmp = cmp.filter(args.benchmark, args.metric)
+    if args.benchmark or args.metric:  # unfiltered, the rows and their verdicts stand
+        cmp = cmp.filter(args.benchmark, args.metric)
     if why := _nothing_matches(cmp, args.benchmark, args.metric):
         _say(f"tuibench: {why}")
         return EXIT_USAGE
