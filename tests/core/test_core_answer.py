@@ -198,6 +198,7 @@ def test_unknown_direction_and_single_iteration_counted_apart():
     ]
     unknown = a.changes[1]
     assert unknown.size is None and unknown.low is None  # no gain without a direction
+    assert unknown.glyph == "?"  # as the tables mark it; ◆ marks a change point
     text = counts_text(a, answer.reference)
     assert text == (
         "new vs base: ▼1 worse · ▲1 better · 0 same · 1 of unknown direction · "

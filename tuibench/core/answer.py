@@ -52,7 +52,7 @@ class Change:
 
     @property
     def glyph(self) -> str:
-        """▼ ▲ ◆, or ~ for a change seen on one iteration's samples that is not counted."""
+        """▼ ▲ ?, or ~ for a change seen on one iteration's samples that is not counted."""
         return GLYPH.get(self.verdict, " ") if self.counted else "~"
 
     @property
@@ -216,7 +216,8 @@ def build_answer(
 
 
 # -- text -----------------------------------------------------------------------------------
-GLYPH = {"worse": "▼", "better": "▲", "changed": "◆"}
+# `?` for a change of unknown direction, as the tables mark it (◆ marks a change point).
+GLYPH = {"worse": "▼", "better": "▲", "changed": "?"}
 
 
 def fmt_fraction(x: float | None, decimals: int = 1) -> str:

@@ -43,10 +43,16 @@ GLYPHS = [
     (
         "▼n  ▲n",
         "tree: metrics below a node where some system is significantly worse (red) or "
-        "better (green) than the reference; `vs base` on the root names that reference",
+        "better (green) than the reference; `vs base` on the root names that reference; "
+        "on a metric, ▼ / ▲ alone",
     ),
     (
-        "▼ ▲ ◆ ~",
+        "◆6.10",
+        "tree: a change point along the series of systems, and the first system at the new "
+        "level (without the prefix every system shares); ⋮ in the series plot",
+    ),
+    (
+        "▼ ▲ ? ~",
         "answer: a significant regression, improvement, change of unknown direction, or a "
         "change seen on one iteration's samples (not counted unless trusted)",
     ),
