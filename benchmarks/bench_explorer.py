@@ -7,7 +7,8 @@ Generated results, in a temporary folder (never in the repository):
   wide: 20,000 metrics x 2 systems (one metric per benchmark, 3 iterations x 3 samples)
   deep: 2,000 benchmarks x 3 metrics x 3 systems
   million: 1,000,000 metrics x 2 systems (one tidy Parquet file, 3 iterations x 2 samples);
-           run with `--only million` (it takes minutes and about 7 GB)
+           run with `--only million`. At a million the process grew past 15 GB (the
+           analysis alone holds about 5 GB); `--million 200000` peaks near 4 GB.
 
 Drives the explorer headless with `App.run_test()` and, for each of `]`, `f`, `s`, `n`, `j`
 and one keystroke in the filter, takes the time from the key to the first frame handed to
@@ -18,8 +19,10 @@ also timed as typed: two keys at once, from the last one to the frame that shows
 filtered tree (a large set waits for a pause in typing; that wait is counted).
 
 The million case: `]` starts a comparison in a worker; `j` pressed right after it must still
-move the cursor at once. Printed: `j` key to frame while the comparison runs, and `]` key to
-the frame that shows the new reference.
+move the cursor at once. Printed: `j` key to frame while the comparison runs, `]` key to the
+frame that shows the new reference (the first one also computes that reference's per-system
+summary), the time the worker's result takes on the UI thread, and two filter keys at once
+to the filtered frame (after the pause a large set waits for).
 """
 
 from __future__ import annotations
@@ -233,12 +236,12 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
 
         app._display = spy
         results: dict[str, list[float]] = {}
-        install = app._install_computed  # the part of a switch that runs on the UI thread
+        install = app._install_computed  # what a switch or a filter does on the UI thread
 
         def timed_install(*args) -> None:
             start = time.perf_counter()
             install(*args)
-            results.setdefault("] on the UI thread (install and draw)", []).append(
+            results.setdefault("install of a worker's result on the UI thread", []).append(
                 (time.perf_counter() - start) * 1e3
             )
 
@@ -262,6 +265,32 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
                 (switched - t_switch) * 1e3
             )
             await pilot.pause(0.5)
+        # the filter: two keys at once, from the last to the frame with the filtered tree
+        # (after the pause that a large set waits for, and the worker)
+        app._display = display
+        filtered: list[float] = []
+
+        def spy_filter(screen, renderable) -> None:
+            if renderable is not None and session.state.filter_text == want[0]:
+                filtered.append(time.perf_counter())
+            display(screen, renderable)
+
+        app._display = spy_filter
+        want = [""]
+        await pilot.press("tab", "slash")
+        for i in range(repeat):
+            want[0] = "12" if i % 2 == 0 else ""
+            keys = ["1", "2"] if want[0] else ["backspace", "backspace"]
+            filtered.clear()
+            for k in keys:
+                start = time.perf_counter()
+                app.post_message(events.Key(k, k if len(k) == 1 else None))
+            while not filtered:
+                await pilot.pause(0.01)
+            results.setdefault("filter, 2 keys at once: last key to filtered frame", []).append(
+                (filtered[0] - start) * 1e3
+            )
+            await pilot.pause(0.3)
         report(results)
         print(f"  peak {peak_mb():.0f} MB")
 
