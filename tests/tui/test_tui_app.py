@@ -28,6 +28,12 @@ SIZE = (120, 40)
 DB_READ_TPS = Node.of_metric("db/read", "tps")
 
 
+def footer(app) -> str:
+    from tuibench.tui.widgets.key_footer import KeyFooter
+
+    return app.main.query_one(KeyFooter).plain
+
+
 def header(app) -> str:
     return app.main.query_one(StatusLine).plain
 
@@ -308,7 +314,7 @@ async def test_significant_only_and_sort(make_app, loaded):
         await loaded(pilot)
         await goto(pilot, Node.of_metric("db/write", "tps"))
         await pilot.press("f")
-        assert "significant only" in header(app)
+        assert "f significant only: on" in footer(app)
         assert ("db/write", "tps") not in app.session.visible
         assert len(app.session.visible) == 4
         assert app.current_node == Node(("db",))  # nearest shown ancestor
@@ -318,18 +324,18 @@ async def test_significant_only_and_sort(make_app, loaded):
         await pilot.press("v")
         natural = [r[1] for r in shown(app, "summary")]
         await pilot.press("s")
-        assert "worst regression first" in header(app)
+        assert "s worst first" in footer(app)
         worst = [r[1] for r in shown(app, "summary")]
         assert worst[0] == "web/[bold]render[/] latency (ms)"
         assert sorted(worst) == sorted(natural) and worst != natural
         await pilot.press("s")  # by name
         names = [r[1] for r in shown(app, "summary")]
         assert names == sorted(natural)
-        assert "by name" in header(app)
+        assert "s by name" in footer(app)
         tree = app.main.query_one(BenchTree)
         assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered  # tree too
         await pilot.press("s", "s")  # by patched's gain, by tuned's gain
-        assert "by tuned's gain" in header(app)
+        assert "s by tuned's gain" in footer(app)
         await pilot.press("s")  # round again
         assert [r[1] for r in shown(app, "summary")] == natural
 
@@ -371,12 +377,6 @@ async def test_help_lists_every_key(make_app, loaded):
             assert key.help in listed
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
-
-
-def footer(app) -> str:
-    from tuibench.tui.widgets.key_footer import KeyFooter
-
-    return app.main.query_one(KeyFooter).plain
 
 
 async def test_footer_says_the_state_and_the_keys_of_the_focus(make_app, loaded):

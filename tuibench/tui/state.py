@@ -154,7 +154,8 @@ class ViewState:
         return [("ref", self.reference), ("α", f"{self.alpha:g}"), ("it", value)]
 
     def options(self) -> list[tuple[str, str]]:
-        """(label, value) pairs for the header: the choices that differ from the default."""
+        """(label, value) pairs for the header: the choices that differ from the default
+        (`f` and `s` are in the footer, always)."""
         items = []
         if self.fdr:
             items.append(("", "FDR"))
@@ -164,10 +165,6 @@ class ViewState:
             items.append(("", "signed change"))
         if self.trust_single_iteration:
             items.append(("", "single iterations counted"))
-        if self.significant_only:
-            items.append(("", "significant only"))
-        if self.sort != SORTS[0]:
-            items.append(("sort", sort_label(self.sort)))
         if self.filter_text:
             items.append(("filter", self.filter_text))
         if self.marks:
