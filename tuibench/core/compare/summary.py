@@ -40,37 +40,28 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
     computed from a time is exactly the reciprocal of it up to a constant). Metrics that do
     not vary, or have a non-positive mean, are never duplicates.
     """
-    it = iterations.select(
-        *METRIC, "system", "iteration", pl.col("mean_raw").alias("v")
-    ).with_columns(pl.col(c).cast(pl.String) for c in (*METRIC, "system"))
+    # Names stay Enum codes (the same in every metric), never text; each metric's sequence
+    # of keys and values is hashed as one list.
+    it = iterations.select(*METRIC, "system", "iteration", pl.col("mean_raw").alias("v"))
     v = pl.col("v")
     bad = it.group_by(METRIC).agg((~(v > 0) | ~v.is_finite()).fill_null(True).any().alias("_bad"))
     it = it.join(bad, on=METRIC).filter(~pl.col("_bad")).with_columns(pl.col("v").log())
     z = pl.col("v") - pl.col("v").mean().over(METRIC)
     sig = (
         it.with_columns((z * 10**DIGITS).round().cast(pl.Int64).alias("z"))
-        .sort(*METRIC, "system", "iteration")
+        .sort(*(pl.col(c).to_physical() for c in (*METRIC, "system")), "iteration")
         .group_by(METRIC, maintain_order=True)
         .agg(
-            pl.concat_str("system", pl.col("iteration").cast(pl.String), separator="\x00")
-            .str.join("\x01")
-            .hash()
-            .alias("keys"),
-            pl.col("z").hash().alias("_zh"),
-            (-pl.col("z")).hash().alias("_nzh"),
+            pl.struct(pl.col("system").to_physical(), "iteration").alias("keys"),
+            pl.col("z").alias("zh"),
+            (-pl.col("z")).alias("nzh"),
             (pl.col("z") != 0).any().alias("varies"),
             pl.len().alias("n"),
         )
         .filter(pl.col("varies") & (pl.col("n") >= 2))
+        .with_columns(pl.col("keys", "zh", "nzh").hash())
     )
-    # z.hash() is per element: combine into one hash per metric.
-    sig = sig.with_columns(
-        pl.col("_zh").list.eval(pl.element().cast(pl.String)).list.join(",").hash().alias("zh"),
-        pl.col("_nzh").list.eval(pl.element().cast(pl.String)).list.join(",").hash().alias("nzh"),
-    ).drop("_zh", "_nzh")
-    order = metrics.select(
-        pl.col("benchmark").cast(pl.String), pl.col("metric").cast(pl.String)
-    ).with_row_index("order")
+    order = metrics.select(*METRIC).with_row_index("order")
     sig = sig.join(order, on=METRIC)
     earlier = sig.select("benchmark", "keys", "zh", "nzh", pl.col("metric").alias("of"), "order")
     pairs = pl.concat(
@@ -90,7 +81,7 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
         pairs.sort("order_o")
         .group_by(METRIC, maintain_order=True)
         .agg(pl.col("of").first().alias("duplicate_of"))
-        .select(*METRIC, "duplicate_of")
+        .select(pl.col(*METRIC, "duplicate_of").cast(pl.String))
     )
 
 
