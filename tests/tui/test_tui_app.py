@@ -639,3 +639,23 @@ async def test_eight_systems_fit_at_200_columns(tui_data, loaded):
         for line, cells in zip(drawn[1:], table._rows, strict=True):  # the cells as laid out
             for cell in cells:
                 assert cell.strip() in line
+
+
+async def test_long_names_give_way_so_every_system_fits(tui_data, loaded):
+    """When every value column fits once the metric names are shortened (keeping at least
+    MIN_NAME_WIDTH cells), the names give way beyond their usual 55 % of the width."""
+    from tuibench.tui.widgets.table_view import MIN_NAME_WIDTH
+
+    app = TuibenchApp(["eight"], export_dir=".")
+    async with app.run_test(size=(137, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("v", "z")  # the table of every metric, the whole width
+        await pilot.pause()
+        table = app.main.query_one("#summary", TableView)
+        header = "".join(s.text for s in table.render_line(0))
+        assert "→" not in header
+        assert all(f"kernel-6.{i}" in header for i in range(1, 9))
+        assert MIN_NAME_WIDTH <= table._shown[0] < table._widths[0]  # the names gave way
+        rows = ["".join(s.text for s in table.render_line(y)) for y in range(1, 6)]
+        assert rows[-1].startswith(" web/[bold…/] latency (ms) ")  # cut in the middle
+        assert rows[-1].rstrip().endswith("★12.0 +3.9%*")  # the numbers whole

@@ -243,8 +243,9 @@ class TableView(ScrollView, can_focus=False):
 
     def _fit_fixed_columns(self) -> None:
         """Keep the naming columns in view when the table scrolls sideways. When they would
-        take more than 55% of the width, the widest is shortened from the left (the end of a
-        hierarchical name tells rows apart), so numbers are on screen even at 80 columns."""
+        take more than 55% of the width, the widest is shortened in the middle, so numbers
+        are on screen even at 80 columns; further, down to MIN_NAME_WIDTH, when that brings
+        every column on screen."""
         table = self.table
         if table is None:
             return
@@ -261,9 +262,16 @@ class TableView(ScrollView, can_focus=False):
         fixed = 0
         if width and sum(w + 2 * PAD for w in shown) > width and labels < len(shown):
             fixed = labels
-            excess = sum(w + 2 * PAD for w in shown[:fixed]) - width * 55 // 100
+            names = sum(w + 2 * PAD for w in shown[:fixed])
+            values = sum(w + 2 * PAD for w in shown[fixed:])
+            # At most 55% for the names; less when that brings every value column on screen
+            # (eight systems at 200 columns) and the names keep MIN_NAME_WIDTH.
+            widest = max(range(fixed), key=lambda c: shown[c])
+            budget = width * 55 // 100
+            if budget > width - values >= names - shown[widest] + MIN_NAME_WIDTH:
+                budget = width - values
+            excess = names - budget
             if excess > 0:
-                widest = max(range(fixed), key=lambda c: shown[c])
                 shown[widest] = max(MIN_NAME_WIDTH, shown[widest] - excess)
         if fixed != self.fixed_columns or shown != self._shown:
             self.fixed_columns = fixed
