@@ -194,12 +194,18 @@ def test_huge_single_lines_are_problems_not_hangs(tmp_path, make_system):
 
 @settings(max_examples=80, deadline=None)
 @given(
-    st.lists(st.sampled_from(["a", "b", " a", None]), max_size=40),
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", " a", None]), st.sampled_from([1, 2]), st.booleans()),
+        max_size=40,
+    ),
     st.integers(1, 7),
 )
-def test_changes_of_text_a_chunk_at_a_time_against_a_plain_loop(values, chunk):
-    got = _changes(pl.Series(values, dtype=pl.String), chunk)
-    want = [i > 0 and values[i] != values[i - 1] for i in range(len(values))]
+def test_changes_a_chunk_at_a_time_against_a_plain_loop(rows, chunk):
+    """Text with nulls, integers, and integers with nulls."""
+    rows = [(t, i, None if n else i) for t, i, n in rows]
+    frame = pl.DataFrame(rows, schema=["t", "i", "n"], orient="row")
+    got = _changes(frame, chunk)
+    want = [i > 0 and rows[i] != rows[i - 1] for i in range(len(rows))]
     assert got.tolist() == want
 
 

@@ -321,10 +321,8 @@ RUN_KEYS = ["_file", "system", "benchmark", "metric", "iteration", "unit", "bett
 def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
     """Runs of rows that share file, names, iteration, unit and direction: about one per
     iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples."""
-    new_run = np.zeros(df.height, dtype=bool)
+    new_run = _changes(df.select(RUN_KEYS))
     new_run[:1] = True
-    for k in RUN_KEYS:
-        new_run |= _changes(df[k])
     starts = np.flatnonzero(new_run)
     runs = df.select(RUN_KEYS)[starts].with_columns(
         pl.Series("n", np.diff(np.r_[starts, df.height]))
@@ -332,20 +330,27 @@ def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
     return starts, runs
 
 
-def _changes(col: pl.Series, chunk: int = 1 << 20) -> np.ndarray:
-    """Whether each value differs from the one before (nulls equal one another). Integer
-    codes are compared in numpy; text and nulls by polars' rle_id, a chunk at a time (a
-    whole column at once held hundreds of MB of temporaries at 10^7 rows)."""
-    out = np.zeros(len(col), dtype=bool)
-    if col.dtype != pl.String and not col.null_count():
-        ids = col.to_physical().to_numpy()
-        np.not_equal(ids[1:], ids[:-1], out=out[1:])
-        return out
-    for lo in range(0, len(col), chunk):
-        ids = col.slice(lo, chunk).rle_id().to_numpy()
-        np.not_equal(ids[1:], ids[:-1], out=out[lo + 1 : lo + len(ids)])
+def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
+    """Whether each row differs from the one before in some column (nulls equal one
+    another). Integer codes are compared in numpy; text and nulls by polars' rle_id, every
+    such column at once (in parallel) a chunk of rows at a time (a whole column at once held
+    hundreds of MB of temporaries at 10^7 rows)."""
+    out = np.zeros(df.height, dtype=bool)
+    text = []
+    for k in df.columns:
+        col = df[k]
+        if col.dtype != pl.String and not col.null_count():
+            ids = col.to_physical().to_numpy()
+            out[1:] |= ids[1:] != ids[:-1]
+        else:
+            text.append(k)
+    for lo in range(0, df.height if text else 0, chunk):
+        ids = df.slice(lo, chunk).select(pl.col(text).rle_id())
+        for k in text:
+            a = ids[k].to_numpy()
+            out[lo + 1 : lo + len(a)] |= a[1:] != a[:-1]
         if lo:
-            out[lo] = col[lo] != col[lo - 1]
+            out[lo] |= df.select(text).row(lo) != df.select(text).row(lo - 1)
     return out
 
 
