@@ -15,10 +15,13 @@ from pathlib import Path
 
 # polars' allocator (jemalloc) keeps freed pages for seconds, where numpy's allocations
 # cannot reuse them: at 10^7 samples the text columns of a file read once stayed resident
-# beside the analysis (peak 1.25 to 1.54 GB; with pages returned after 0.1 s, 1.0 GB at the
-# same speed). Read when polars loads, so set before any command imports it; a value given
-# by the user stands.
-os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:100,muzzy_decay_ms:0")
+# beside the analysis (peak 1.25 to 1.54 GB; with pages returned after 0.1 s, 1.0 to 1.15 GB
+# at the same speed). Read when polars loads, so set before any command imports it. A value
+# given by the user stands; polars' own default, which a process started from one that
+# imported polars inherits, does not.
+POLARS_JEMALLOC_DEFAULT = "dirty_decay_ms:500,muzzy_decay_ms:1000"
+if os.environ.get("_RJEM_MALLOC_CONF", "") in ("", POLARS_JEMALLOC_DEFAULT):
+    os.environ["_RJEM_MALLOC_CONF"] = "dirty_decay_ms:100,muzzy_decay_ms:0"
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
