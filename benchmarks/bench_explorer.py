@@ -7,8 +7,8 @@ Generated results, in a temporary folder (never in the repository):
   wide: 20,000 metrics x 2 systems (one metric per benchmark, 3 iterations x 3 samples)
   deep: 2,000 benchmarks x 3 metrics x 3 systems
   million: 1,000,000 metrics x 2 systems (one tidy Parquet file, 3 iterations x 2 samples);
-           run with `--only million`. At a million the process grew past 15 GB (the
-           analysis alone holds about 5 GB); `--million 200000` peaks near 4 GB.
+           run with `--only million`. At a million it peaks near 10 GB (the analysis
+           alone holds about 4 GB); `--million 200000` peaks near 4 GB.
 
 Drives the explorer headless with `App.run_test()` and, for each of `]`, `f`, `s`, `n`, `j`
 and one keystroke in the filter, takes the time from the key to the first frame handed to

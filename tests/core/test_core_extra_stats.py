@@ -526,11 +526,13 @@ def suite(tmp_path, make_system):
     return _write(tmp_path, make_system, data)
 
 
-def _plain_loop_bootstrap(cmp, used: list[str], seed: int = 0):
+def _plain_loop_bootstrap(cmp, used: list[str], seed: int = 0, block: int | None = None):
     """The joint bootstrap written as loops: the same draws, one replicate at a time."""
     import zlib
 
     from tuibench.core.compare.summary import BLOCK, REPLICATES
+
+    BLOCK = block or BLOCK  # the draws come a block of replicates at a time
 
     rows = {(r["system"], r["metric"]): r for r in cmp.rows.iter_rows(named=True)}
     ys = {}
@@ -571,6 +573,21 @@ def test_summary_leaves_out_duplicates_and_constants_and_matches_a_plain_loop(su
         logs.append(math.log(r["ratio"]) * (1 if r["better"] == "higher" else -1))
     assert s["geomean_ratio"] == pytest.approx(math.exp(np.mean(logs)), rel=1e-12)
     lo, hi = _plain_loop_bootstrap(cmp, used)
+    assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
+    assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
+
+
+def test_many_metrics_draw_fewer_replicates_per_block_and_still_match_a_plain_loop(
+    suite, monkeypatch
+):
+    # At many metrics a block holds fewer replicates (BLOCK_CELLS // metrics), bounding
+    # memory; here 3 metrics and 21 cells: blocks of 7, the last one shorter (1000 = 142 x 7
+    # + 6).
+    from tuibench.core.compare import summary
+
+    monkeypatch.setattr(summary, "BLOCK_CELLS", 21)
+    s = Analysis(suite).compare("ref").summary().row(0, named=True)
+    lo, hi = _plain_loop_bootstrap(Analysis(suite).compare("ref"), ["mem", "ops", "speed"], 0, 7)
     assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
     assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
 

@@ -28,7 +28,11 @@ if TYPE_CHECKING:
     from tuibench.core.compare.analysis import Analysis
 
 REPLICATES = 1000
-BLOCK = 250  # replicates per matrix product: bounds memory at many metrics
+BLOCK = 250  # replicates per matrix product
+# ...fewer when there are many metrics, so one block's B x M arrays stay near 64 MB each
+# (at a million metrics, 250 replicates took 2 GB per array and the explorer past 15 GB).
+# Below 32,000 metrics the blocks, and so the seeded draws, are as they always were.
+BLOCK_CELLS = 8_000_000
 DIGITS = 6  # relative precision (in log units) at which two metrics are duplicates
 
 
@@ -209,8 +213,9 @@ def _bootstrap(
     rng = np.random.default_rng([seed, zlib.crc32(system.encode()), zlib.crc32(reference.encode())])
     sign = np.where(hmean, -1.0, 1.0) * np.where(higher, 1.0, -1.0)
     out = []
-    for lo in range(0, REPLICATES, BLOCK):
-        b = min(BLOCK, REPLICATES - lo)
+    block = max(1, min(BLOCK, BLOCK_CELLS // m))
+    for lo in range(0, REPLICATES, block):
+        b = min(block, REPLICATES - lo)
         cs = stats.resampled_means(ys, ps, stats.joint_weights(len(ys), b, rng))
         cr = stats.resampled_means(yr, pr, stats.joint_weights(len(yr), b, rng))
         with np.errstate(divide="ignore", invalid="ignore"):
