@@ -113,7 +113,7 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def measure(path: Path, size: tuple[int, int], repeat: int) -> None:
+async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool = False) -> None:
     app = TuibenchApp([str(path)])
     async with app.run_test(size=size) as pilot:
         t0 = time.perf_counter()
@@ -161,6 +161,8 @@ async def measure(path: Path, size: tuple[int, int], repeat: int) -> None:
 
         def add(name: str, t: float) -> None:
             results.setdefault(name, []).append(t * 1e3)
+            if verbose:
+                print(f"    {name}: {t * 1e3:.1f} ms", flush=True)
 
         state = session.state
         for _ in range(repeat):
@@ -205,6 +207,9 @@ async def measure(path: Path, size: tuple[int, int], repeat: int) -> None:
 def report(results: dict[str, list[float]]) -> None:
     for name, ms in results.items():
         finite = [m for m in ms if m == m]
+        if not finite:  # no frame showed the effect within the 60 s each key is given
+            print(f"  {name:7} no frame within 60 s   ({len(ms)} presses)")
+            continue
         print(
             f"  {name:7} median {statistics.median(finite):7.1f} ms   "
             f"max {max(finite):7.1f} ms   ({len(finite)} presses)"
