@@ -497,12 +497,12 @@ class TreeShape:
         flat = chains.ravel()
         valid = flat >= 0
         self._sizes = np.bincount(flat[valid], minlength=len(index.nodes))
-        # the first shown metric below each node: its place among its siblings
-        first_flat = np.unique(flat[valid], return_index=True)
+        # the first shown metric below each node: its place among its siblings (a
+        # minimum per node by `minimum.at`: a sort of every chain cell took 0.5 s at 10^6)
         first = np.full(len(index.nodes), np.iinfo(np.int64).max)
         depth = chains.shape[1] if chains.ndim == 2 else 1
-        first[first_flat[0]] = np.flatnonzero(valid)[first_flat[1]] // max(depth, 1)
-        shown = first_flat[0]
+        np.minimum.at(first, flat[valid], np.flatnonzero(valid) // max(depth, 1))
+        shown = np.flatnonzero(self._sizes)
         shown = shown[index.parent[shown] >= 0]  # the root is nobody's child
         by_parent = shown[np.lexsort((first[shown], index.parent[shown]))]
         self._children = by_parent
