@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from tuibench.core.compare import Analysis
@@ -12,17 +11,9 @@ from tuibench.core.series.view import SeriesModel
 
 
 @pytest.fixture
-def analysis(tmp_path, make_system):
+def analysis(tmp_path, make_series):
     """v1 .. v5; `q/clients:N` latency gets 10 % worse at v4 for N = 4 and 8 only."""
-    rng = np.random.default_rng(8)
-    for i in range(1, 6):
-        rows = []
-        for clients in (1, 2, 4, 8):
-            slow = 1.1 if (i >= 4 and clients >= 4) else 1.0
-            for it in range(4):
-                value = clients * slow * (1 + 0.005 * rng.standard_normal())
-                rows.append((f"q/clients:{clients}", "latency", it, value, "ms"))
-        make_system(tmp_path, f"v{i}", rows)
+    make_series(tmp_path)
     return Analysis(load([tmp_path]))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import numpy as np
 import pytest
 from textual.widgets import DataTable, Static
 
@@ -21,17 +20,9 @@ Q8 = Node.of_metric("q/clients:8", "latency")
 
 
 @pytest.fixture
-def series_app(tmp_path, make_system):
+def series_app(tmp_path, make_series):
     """v1 .. v5; `q/clients:N` latency is 10 % worse from v4 on for N = 4 and 8."""
-    rng = np.random.default_rng(8)
-    for i in range(1, 6):
-        rows = []
-        for clients in (1, 2, 4, 8):
-            slow = 1.1 if (i >= 4 and clients >= 4) else 1.0
-            for it in range(4):
-                value = clients * slow * (1 + 0.005 * rng.standard_normal())
-                rows.append((f"q/clients:{clients}", "latency", it, value, "ms"))
-        make_system(tmp_path / "results", f"v{i}", rows)
+    make_series(tmp_path / "results")
     return lambda: TuibenchApp([str(tmp_path / "results")], export_dir=str(tmp_path))
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 
-import numpy as np
 import pytest
 
 from tuibench.tui.app import TuibenchApp
@@ -18,17 +17,9 @@ SIZES = [(80, 24), (160, 48)]
 
 
 @pytest.fixture
-def series_results(tmp_path, monkeypatch, make_system):
+def series_results(tmp_path, monkeypatch, make_series):
     """results/v1 .. v5 (run from tmp_path, so the header reads `results`)."""
-    rng = np.random.default_rng(8)
-    for i in range(1, 6):
-        rows = []
-        for clients in (1, 2, 4, 8):
-            slow = 1.1 if (i >= 4 and clients >= 4) else 1.0
-            for it in range(4):
-                value = clients * slow * (1 + 0.005 * rng.standard_normal())
-                rows.append((f"q/clients:{clients}", "latency", it, round(value, 6), "ms"))
-        make_system(tmp_path / "results", f"v{i}", rows)
+    make_series(tmp_path / "results", digits=6)
     monkeypatch.chdir(tmp_path)
 
 
