@@ -159,7 +159,6 @@ def build_answer(
     # iteration shows (not counted unless trusted) after what counts.
     listed = rows.filter(pl.col("significant") & verdict.is_in(list(LISTED))).with_columns(
         verdict.replace_strict(LISTED, return_dtype=pl.Int8).alias("_group"),
-        (~counted).alias("_apart"),
         pl.when(verdict == "worse")
         .then(pl.col("_gain"))
         .when(verdict == "better")
@@ -170,16 +169,17 @@ def build_answer(
         counted.alias("_counted"),
     )
     listed = listed.sort(
-        ["system", "_group", "_apart", "_order"], nulls_last=True, maintain_order=True
+        ["system", "_group", "_counted", "_order"],
+        descending=[False, False, True, False],
+        nulls_last=True,
+        maintain_order=True,
     )
     totals = dict(listed.group_by("system").agg(pl.len()).iter_rows())
     if limit is not None:
         listed = listed.group_by("system", maintain_order=True).head(limit)
     changes: dict[str, list[Change]] = {}
-    fields = [
-        *["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col, "_single"],
-        "_counted",
-    ]
+    fields = ["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col]
+    fields += ["_single", "_counted"]
     for system, bench, metric, unit, v, size, low, high, p, single, count in listed.select(
         fields
     ).iter_rows():
@@ -269,7 +269,7 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
 
 def change_text(c: Change) -> str:
     """`▼ db/read tps  -6.5% [-8.1%, -4.9%]  p 0.001  worse`."""
-    tag = f"  {c.tag()}" if c.single_iteration else ""
+    tag = f"  {t}" if (t := c.tag()) else ""
     return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{tag}"
 
 

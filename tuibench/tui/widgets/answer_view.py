@@ -70,7 +70,7 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "metric", ""]))
         for c in a.changes:
             cells = [c.glyph, *size_parts(c), fmt_p(c.p), c.verdict]
-            cells += [printable(c.name), f" {c.tag(short=True)}" if c.single_iteration else ""]
+            cells += [printable(c.name), f" {t}" if (t := c.tag(short=True)) else ""]
             lines.append(Line([], cells, c.meaning, Node.of_metric(c.benchmark, c.metric)))
         if a.more:
             more = f"   … {a.more} more significant changes: f and s order them in the tree"
