@@ -136,3 +136,20 @@ def test_report_cli_writes_the_page(tmp_path, make_system):
     out = tmp_path / "out" / "report.html"
     assert main(["report", str(root), "--format", "html", "--output", str(out)]) == 0
     assert out.read_text().startswith("<!doctype html>")
+
+
+def test_a_change_from_one_iteration_reads_not_counted(tmp_path, make_system):
+    # One iteration a side, 5 % slower with samples that agree: significant on the samples,
+    # but not counted (not trusted); the answer must not read like a counted regression.
+    rng = np.random.default_rng(3)
+    for system, level in (("base", 1.0), ("patched", 1.05)):
+        rows = [("b", "time", 0, level * (1 + 0.001 * x), "s") for x in rng.standard_normal(20)]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([str(tmp_path)])).compare("base", 0.05)
+    (row,) = cmp.rows.filter(~cmp.rows["is_reference"]).iter_rows(named=True)
+    assert row["significant"] and row["single_iteration"]
+    text = render_shareable(Shareable(cmp, ""), "html")
+    item = re.search(r'<li class="single">.*?</li>', text)
+    assert item is not None and "(one iteration, not counted)" in item.group(0)
+    assert '<span aria-hidden="true">~</span> worse' in item.group(0)
+    assert '<li class="worse">' not in text

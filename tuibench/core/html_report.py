@@ -47,7 +47,7 @@ CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
     "img-src data:; base-uri 'none'; form-action 'none'"
 )
-VERDICT_GLYPH = GLYPH | {"reference": "●"}
+VERDICT_GLYPH = GLYPH | {"reference": "●", "single": "~"}  # single: one iteration, not counted
 ITERATION_VALUE = {
     "subselection": "median of the means of random subsets of its samples (mmtests' method)",
     "mean": "the mean of its samples",
@@ -242,9 +242,10 @@ def _answer_section(answer: Answer, metrics: list[_Metric], with_plot: set[int])
             name = esc(c.name)
             if m is not None and m.index in with_plot:
                 name = f'<a href="#{m.anchor}">{name}</a>'
-            single = " (one iteration)" if c.single_iteration else ""
+            single = f" {esc(c.tag())}" if c.single_iteration else ""
+            verdict = _verdict_html(c.verdict) if c.counted else _verdict_html("single", c.verdict)
             out.append(
-                f'<li class="{_cls(c.verdict)}">{_verdict_html(c.verdict)} {name} '
+                f'<li class="{_cls(c.meaning)}">{verdict} {name} '
                 f'<span class="size">{esc(fmt_size(c))}</span> '
                 f'<span class="p">{esc(answer_p(c.p))}</span>{single}</li>'
             )
