@@ -267,3 +267,51 @@ def test_report_and_view_state_stay_headless(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def _severity_by_hand(session: Session) -> list[tuple[str, str]]:
+    """`n`'s order from the comparison's rows, one metric at a time: regressions first by
+    their worst bad change, then improvements by their largest gain; ties in catalogue order."""
+    worst: dict[tuple[str, str], float | None] = {}
+    best: dict[tuple[str, str], float | None] = {}
+    for r in session.cmp.rows.iter_rows(named=True):
+        if r["verdict"] not in ("worse", "better"):
+            continue
+        key = (r["benchmark"], r["metric"])
+        bad = None if r["change"] is None else r["change"] * (-1 if r["better"] == "higher" else 1)
+        worst.setdefault(key, None)
+        best.setdefault(key, None)
+        if r["verdict"] == "worse" and bad is not None:
+            worst[key] = bad if worst[key] is None else max(worst[key], bad)
+        if r["verdict"] == "better" and bad is not None:
+            best[key] = -bad if best[key] is None else max(best[key], -bad)
+    shown = [k for k in session.visible if k in worst]
+    return sorted(
+        shown,
+        key=lambda k: (
+            worst[k] is None,
+            -(worst[k] or 0.0),
+            best[k] is None,
+            -(best[k] or 0.0),
+        ),
+    )
+
+
+@pytest.mark.parametrize("fixture", ["results", "eight"])
+def test_severity_order_matches_a_metric_by_metric_count(fixture):
+    rs = load([str(Path(__file__).resolve().parents[1] / "data" / "tui" / fixture)])
+    session = Session(rs, Analysis(rs), ViewState(reference=rs.system_names[0]))
+    seen_some = False
+    for reference, sort, significant, text in itertools.product(
+        rs.system_names[:3], ["natural", "worst", "name"], [False, True], ["", "a"]
+    ):
+        session.state = ViewState(
+            reference=reference, sort=sort, significant_only=significant, filter_text=text
+        )
+        session.recompute()
+        order = [session.metrics[i] for i in session.severity_order()]
+        assert order == _severity_by_hand(session)
+        for position, key in enumerate(order):
+            assert session.severity_position(key) == position
+        seen_some |= len(order) > 1
+    assert seen_some  # the fixtures have changes to order

@@ -65,7 +65,7 @@ class Navigation:
         if session is None:
             return
         order = session.severity_order()
-        if not order:
+        if not len(order):
             self.say("No metric changed significantly against this reference.", timeout=3)
             return
         current = self.main.query_one(DetailPane).node or self.current_node
@@ -78,5 +78,5 @@ class Navigation:
             if not 0 <= i < len(order):
                 i %= len(order)
                 self.say("Wrapped around: back to the " + ("worst" if step > 0 else "last"))
-        self.go_to(Node.of_metric(*order[i]))
+        self.go_to(Node.of_metric(*session.metrics[order[i]]))
         self.main.query_one(DetailPane).scroll_home(animate=False)

@@ -58,7 +58,7 @@ class Session:
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
         self._answers: dict[tuple, Answer] = {}  # the last few, newest last
         self._system_summary: tuple[tuple, pl.DataFrame] | None = None
-        self._severity: tuple[tuple, list[tuple[str, str]], dict] | None = None
+        self._severity: tuple[tuple, np.ndarray, np.ndarray] | None = None
         self.cmp: Comparison
         self.visible_ids: np.ndarray  # ids of the shown metrics, catalogue order
         self.order_ids: np.ndarray  # the same in the summary order of `state.sort`
@@ -311,35 +311,39 @@ class Session:
         )
         return best_systems(self.cmp, part).get((node.benchmark, node.metric or ""))
 
-    def severity_order(self) -> list[tuple[str, str]]:
-        """Shown metrics where some system changed significantly: those with a regression
-        first, worst first; then those with only improvements, largest first."""
+    def severity_order(self) -> np.ndarray:
+        """Ids of the shown metrics where some system changed significantly: those with a
+        regression first, worst first; then those with only improvements, largest first
+        (ties in catalogue order). Array work on the kept per-metric verdicts: the first
+        `n` at a million metrics took 0.75 s as lists of names."""
         key = self.view_key()
         if self._severity is None or self._severity[0] != key:
-            order = self._severity_order()
-            self._severity = (key, order, {k: i for i, k in enumerate(order)})
+            per = self._current
+            ids = self.visible_ids[per.changed[self.visible_ids]]
+            worst, best = per.worst_sig[ids], per.best_sig[ids]
+            only_better = np.isnan(worst)
+            order = ids[
+                np.lexsort(
+                    (
+                        -np.nan_to_num(best, nan=0.0),
+                        np.isnan(best),
+                        -np.nan_to_num(worst, nan=0.0),
+                        only_better,
+                    )
+                )
+            ]
+            position = np.full(len(self.metrics), -1, dtype=np.int64)
+            position[order] = np.arange(len(order))
+            self._severity = (key, order, position)
         return self._severity[1]
 
     def severity_position(self, key: tuple[str, str] | None) -> int | None:
+        """Where the metric `key` is in `severity_order` (None: not in it)."""
         self.severity_order()
-        return None if key is None or self._severity is None else self._severity[2].get(key)
-
-    def _severity_order(self) -> list[tuple[str, str]]:
-        rows = self.cmp.rows.filter(pl.col("verdict").is_in(["worse", "better"]))
-        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
-        badness = pl.col("change") * direction  # > 0: worse than the reference
-        per = rows.group_by(METRIC, maintain_order=True).agg(
-            badness.filter(pl.col("verdict") == "worse").max().alias("worst"),
-            (-badness).filter(pl.col("verdict") == "better").max().alias("best"),
-        )
-        per = per.with_columns(pl.col("worst").is_null().alias("_only_better")).sort(
-            ["_only_better", "worst", "best"],
-            descending=[False, True, True],
-            nulls_last=True,
-            maintain_order=True,
-        )
-        shown = set(self.visible)
-        return [k for k in per.select(METRIC).iter_rows() if k in shown]
+        i = None if key is None else self._nodes.metric_id.get(key)
+        if i is None or self._severity is None or self._severity[2][i] < 0:
+            return None
+        return int(self._severity[2][i])
 
     def summary(self, node: Node) -> Table | None:
         """The mmtests-style summary of the metrics below a group; None when none is shown.
@@ -440,7 +444,9 @@ class PerMetric:
                 ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
                 ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
                 pl.col("significant").any().alias("significant"),
+                pl.col("verdict").is_in(["worse", "better"]).any().alias("changed"),
                 badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
+                (-badness).filter(pl.col("verdict") == "better").max().alias("best_sig"),
                 badness.filter(~pl.col("is_reference")).max().alias("worst"),
             )
             .join(metric_ids, on=METRIC, how="inner")
@@ -454,7 +460,9 @@ class PerMetric:
 
         self.worse, self.better = column("worse", False), column("better", False)
         self.significant = column("significant", False)
+        self.changed = column("changed", False)  # some verdict worse or better, counted or not
         self.worst_sig, self.worst = column("worst_sig", np.nan), column("worst", np.nan)
+        self.best_sig = column("best_sig", np.nan)
         self.compared = np.zeros(n, dtype=bool)
         self.compared[mid] = True
 
