@@ -21,8 +21,9 @@ filtered tree (a large set waits for a pause in typing; that wait is counted).
 The million case: `]` starts a comparison in a worker; `j` pressed right after it must still
 move the cursor at once. Printed: `j` key to frame while the comparison runs, `]` key to the
 frame that shows the new reference (the first one also computes that reference's per-system
-summary), the time the worker's result takes on the UI thread, and two filter keys at once
-to the filtered frame (after the pause a large set waits for).
+summary), the same for `s` and `f`, `n` (the first press after a change of view computes
+the order of changes), the time the worker's result takes on the UI thread, and two filter
+keys at once to the filtered frame (after the pause a large set waits for).
 """
 
 from __future__ import annotations
@@ -270,6 +271,62 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
                 (switched - t_switch) * 1e3
             )
             await pilot.pause(0.5)
+        # s and f: in a worker too; j right after them still moves the cursor at once
+        for key, attr in (("s", "sort"), ("f", "significant_only")):
+            for i in range(repeat):
+                before, before_line = getattr(session.state, attr), view.cursor_line
+                seen: list[tuple[float, object, int | None]] = []
+
+                def spy_view(screen, renderable, seen=seen, attr=attr) -> None:
+                    if renderable is not None:
+                        seen.append(
+                            (time.perf_counter(), getattr(session.state, attr), view.cursor_line)
+                        )
+                    display(screen, renderable)
+
+                app._display = spy_view
+                t_key = time.perf_counter()
+                await pilot.press(key)
+                t_j = time.perf_counter()
+                await pilot.press("j" if i % 2 == 0 else "k")
+                while not any(v != before for _, v, _ in seen):
+                    await pilot.pause(0.01)
+                moved = [t for t, _, line in seen if line != before_line]
+                if moved:
+                    results.setdefault(f"j right after {key}: key to frame", []).append(
+                        (moved[0] - t_j) * 1e3
+                    )
+                shown = next(t for t, v, _ in seen if v != before)
+                results.setdefault(f"{key} (in a worker): key to frame", []).append(
+                    (shown - t_key) * 1e3
+                )
+                await pilot.pause(0.3)
+        # n: the next change, worst first (its order is kept per view: the first press
+        # after a change of view computes it)
+        tree = app.main.query_one(BenchTree)
+        for i in range(repeat):
+            if i % 2 == 0:  # a new view: n computes the order again
+                was = session.state.significant_only
+                await pilot.press("f")
+                while session.state.significant_only == was:
+                    await pilot.pause(0.01)
+                await pilot.pause(0.3)
+            before = tree.current
+            stamps: list[float] = []
+
+            def spy_n(screen, renderable, stamps=stamps, before=before) -> None:
+                if renderable is not None and tree.current != before:
+                    stamps.append(time.perf_counter())
+                display(screen, renderable)
+
+            app._display = spy_n
+            start = time.perf_counter()
+            await pilot.press("n")
+            while not stamps:
+                await pilot.pause(0.01)
+            label = "n, first after a change of view" if i % 2 == 0 else "n, again"
+            results.setdefault(f"{label}: key to frame", []).append((stamps[0] - start) * 1e3)
+            await pilot.pause(0.3)
         # the filter: two keys at once, from the last to the frame with the filtered tree
         # (after the pause that a large set waits for, and the worker)
         app._display = display

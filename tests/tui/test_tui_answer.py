@@ -13,7 +13,7 @@ from tuibench.core.answer import build_answer
 from tuibench.core.compare import Analysis
 from tuibench.core.load import load
 from tuibench.tui.app import TuibenchApp
-from tuibench.tui.state import Node
+from tuibench.tui.state import Node, sort_keys
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -248,6 +248,38 @@ async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monke
         assert [a.system for a in app.session.answer().systems] == [
             a.system for a in expected.systems
         ]
+
+
+async def test_on_a_large_set_view_keys_run_in_a_worker_and_each_press_counts(
+    make_app, loaded, monkeypatch
+):
+    import tuibench.tui.app as app_module
+
+    monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every set counts as large
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        sorts = sort_keys(app.session.systems, app.session.state.reference)
+        start = sorts.index(app.session.state.sort)
+        gate = threading.Event()  # holds every comparison until the keys are pressed
+        compute = app.session.compute
+        monkeypatch.setattr(app.session, "compute", lambda s: gate.wait(10) and compute(s))
+        await pilot.press("s", "f", "f", "s", "percent_sign")
+        assert app.session.state.sort == sorts[start]  # nothing shown yet: in a worker
+        await pilot.press("j")  # the keys still move the cursor meanwhile
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        state = app.session.state
+        assert state.sort == sorts[(start + 2) % len(sorts)]  # two presses, two steps
+        assert not state.significant_only  # on, then off again
+        assert state.percent == "change"
+        assert not app._asked  # everything asked for is shown
+        tree = app.main.query_one(BenchTree)
+        assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered
+        await pilot.press("n")
+        first = app.session.metrics[app.session.severity_order()[0]]
+        assert app.current_node == Node.of_metric(*first)
 
 
 async def test_a_large_filter_waits_for_a_pause_and_runs_in_a_worker(make_app, loaded, monkeypatch):

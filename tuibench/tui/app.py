@@ -153,9 +153,12 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.zoomed = False
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         self._pending: list[str] = []  # keys typed while loading
-        self._switching: str | None = None  # the reference being compared in a worker
-        self._filtering: str | None = None  # the filter being applied in a worker
+        # Changes of the view asked for on a large set and not shown yet: a worker computes
+        # them (`wanted`); keys read and change the wanted state, so they never act twice.
+        self._asked: dict[str, object] = {}
+        self._computing = False  # one worker at a time; it starts the next when it is done
         self._filter_timer = None
+        self._typed_large: str | None = None  # typed on a large set, applied once typing pauses
         self._typed_filter: str | None = None  # typed, to be applied once the queue is read
         self.stop_loading = threading.Event()
         self.crash: Exception | None = None  # an unhandled exception that ended the app
@@ -389,9 +392,21 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self._update_status()
 
     # -- the one update path ------------------------------------------------------------
+    @property
+    def wanted(self) -> ViewState:
+        """The view state the keys pressed so far ask for (ahead of the screen while a
+        worker computes it on a large set)."""
+        return dataclasses.replace(self.session.state, **self._asked)
+
     def update_state(self, **changes: object) -> None:
-        """Change the view state, recompute, and show the result everywhere."""
+        """Change the view state, recompute, and show the result everywhere. On a large set
+        a change is computed in a worker: keys keep working, and the screen changes at once
+        when it is done."""
         if self.session is None:
+            return
+        if changes and self.large:
+            self._asked.update(changes)
+            self._compute_wanted()
             return
         for name, value in changes.items():
             setattr(self.session.state, name, value)
@@ -538,42 +553,49 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
     def set_reference(self, name: str) -> None:
         if self.session is None or name not in self.session.systems:
             return
-        if name == self.session.state.reference and self._switching is None:
+        if name == self.wanted.reference:
             return
-        if not self.large:
-            self._switching = None
-            self.update_state(reference=name)
-            return
-        # Large: compare in a worker, keys keep working; the screen changes when it is done.
-        self._switching = name
-        self.say(f"Comparing against {name} …", timeout=2)
-        self._compute_in_background(dataclasses.replace(self.session.state, reference=name))
+        if self.large:
+            self.say(f"Comparing against {name} …", timeout=2)
+        self.update_state(reference=name)
 
-    @work(thread=True, exclusive=True, group="compare")
+    def _compute_wanted(self) -> None:
+        """Compute what the keys ask for in a worker, unless one is busy: it starts again
+        with whatever was asked meanwhile when it is done (never two comparisons at once)."""
+        if not self._computing:
+            self._computing = True
+            self._compute_in_background(self.wanted)
+
+    @work(thread=True, group="compare")
     def _compute_in_background(self, state: ViewState) -> None:
         """What `state` shows, and what its first frame draws, away from the keys."""
         session = self.session
         try:
             computed = session.prepare(state, session.compute(state))
         except Exception as exc:  # keep the explorer up; say what happened
-            self.call_from_thread(self.say, f"Comparing failed: {exc}", severity="error")
+            self.call_from_thread(self._compute_failed, exc)
             return
         self.call_from_thread(self._install_computed, state, computed)
 
+    def _compute_failed(self, exc: Exception) -> None:
+        self._computing = False
+        self._asked.clear()  # the keys act on what is shown again
+        self.say(f"Comparing failed: {exc}", severity="error")
+
     def _install_computed(self, state: ViewState, computed: dict) -> None:
+        self._computing = False
         if self.session is None:
             return
-        meanwhile = dataclasses.replace(
-            self.session.state,
-            reference=self._switching or self.session.state.reference,
-            filter_text=self._filtering if self._filtering is not None else state.filter_text,
-        )
+        meanwhile = self.wanted
         if meanwhile != state:  # something changed during the computation: once more
-            self._compute_in_background(meanwhile)
+            self._compute_wanted()
             return
-        self._switching = self._filtering = None
+        before = self.session.state
+        self._asked.clear()
         self.session.install(meanwhile, computed)
         self.refresh_view()
+        if state.significant_only and not before.significant_only:
+            self._say_if_nothing_significant()
 
     def action_pick_reference(self) -> None:
         if self.session is None:
@@ -581,7 +603,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.push_screen(
             ReferencePicker(
                 self.session.rs.systems,
-                self.session.state.reference,
+                self.wanted.reference,
                 {name: i for i, (name, _) in enumerate(self.session.ranking(), 1)},
             ),
             lambda name: self.set_reference(name) if name else None,
@@ -591,7 +613,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is None:
             return
         names = self.session.systems
-        i = names.index(self._switching or self.session.state.reference)
+        i = names.index(self.wanted.reference)
         self.set_reference(names[(i + step) % len(names)])
 
     def action_set_alpha(self) -> None:
@@ -604,7 +626,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def action_toggle_fdr(self) -> None:
         if self.session is not None:
-            self.update_state(fdr=not self.session.state.fdr)
+            self.update_state(fdr=not self.wanted.fdr)
 
     def action_set_threshold(self) -> None:
         if self.session is None:
@@ -635,7 +657,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def action_toggle_percent(self) -> None:
         if self.session is not None:
-            self.update_state(percent="change" if self.session.state.percent == "gain" else "gain")
+            self.update_state(percent="change" if self.wanted.percent == "gain" else "gain")
 
     def _reanalyse_now(self) -> None:
         self._update_status()
@@ -683,7 +705,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 self.call_later(self._filter_typed)
             self._typed_filter = event.value
             return
-        self._filtering = event.value
+        self._typed_large = event.value
         if self._filter_timer is not None:
             self._filter_timer.stop()
         self._filter_timer = self.set_timer(FILTER_IDLE, self._filter_now)
@@ -696,18 +718,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def _filter_now(self) -> None:
         self._filter_timer = None
-        session = self.session
-        if session is None or self._filtering is None:
-            return
-        if self._filtering == session.state.filter_text and self._switching is None:
-            self._filtering = None
-            return
-        state = dataclasses.replace(
-            session.state,
-            reference=self._switching or session.state.reference,
-            filter_text=self._filtering,
-        )
-        self._compute_in_background(state)
+        value, self._typed_large = self._typed_large, None
+        if self.session is not None and value is not None and value != self.wanted.filter_text:
+            self.update_state(filter_text=value)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -720,20 +733,24 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def action_toggle_significant(self) -> None:
         if self.session is not None:
-            on_now = not self.session.state.significant_only
+            on_now = not self.wanted.significant_only
             self.update_state(significant_only=on_now)
-            if on_now and not len(self.session.visible_ids):
-                self.say("No metric changed significantly against this reference.")
+            if on_now and not self._asked:  # shown already (a large set says it when shown)
+                self._say_if_nothing_significant()
+
+    def _say_if_nothing_significant(self) -> None:
+        if not len(self.session.visible_ids):
+            self.say("No metric changed significantly against this reference.")
 
     def action_toggle_answer(self) -> None:
         if self.session is not None:
-            self.update_state(answer_first=not self.session.state.answer_first)
+            self.update_state(answer_first=not self.wanted.answer_first)
             if not self.current_node.is_root:
                 self.go_to(Node())
 
     def action_cycle_sort(self) -> None:
         if self.session is not None:
-            state = self.session.state
+            state = self.wanted
             keys = sort_keys(self.session.systems, state.reference)
             i = keys.index(state.sort) if state.sort in keys else -1
             self.set_sort(keys[(i + 1) % len(keys)])
