@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_config
 from tuibench.core.discover import Unit, discover, display_path
-from tuibench.core.formats import native, read_file
+from tuibench.core.formats import read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
-    NOTES_SCHEMA,
     SAMPLES_SCHEMA,
-    FileRecord,
     ResultSet,
     SystemInfo,
-    file_stem,
     natural_key,
 )
 from tuibench.core.problems import Problem
-from tuibench.core.small_files import Batch, SmallFiles
+from tuibench.core.small_files import SmallFiles
 from tuibench.core.units import common_unit
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
@@ -40,94 +36,13 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     problems = list(found.problems)
     overrides = read_config(found.config, problems)
     systems = {s.name: s for s in found.systems}
-    frames: list[pl.DataFrame] = []
-    files: list[FileRecord] = [None] * len(found.units)  # type: ignore[list-item]
-    own_problems: list[list[Problem]] = [[] for _ in found.units]  # per file, in file order
-    listed: dict[str, int] = {}  # systems a file lists in a meaningful order -> position
-    delegated: set[str] = set()  # folder systems whose files name their own systems
-    notes: list[pl.DataFrame] = []
+    got = _read_all(found.units, systems, progress)
+    problems.extend(got.problems)
+    files = got.files
 
-    def read_one(i: int, unit: Unit) -> None:
-        own = own_problems[i]
-        result = read_file(unit.path)
-        result.problems = _shown(result.problems)
-        own.extend(result.problems)
-        frame = result.frame
-        default_system = unit.system
-        if "system" in frame.columns and frame["system"].null_count() < frame.height:
-            frame = frame.with_columns(pl.col("system").fill_null(pl.lit(default_system)))
-        elif default_system is not None:
-            frame = frame.with_columns(pl.lit(default_system, pl.String).alias("system"))
-        elif frame.height:
-            name = _lone_file_system(unit.path, own)
-            frame = frame.with_columns(pl.lit(name, pl.String).alias("system"))
-        else:
-            frame = frame.with_columns(pl.lit(None, pl.String).alias("system"))
-        if frame["system"].null_count():
-            own.append(
-                Problem(
-                    str(unit.path),
-                    "rows without a system: this file sits "
-                    "at the top of the results folder, so each row needs a "
-                    "'system' column; those rows were skipped",
-                )
-            )
-            frame = frame.filter(pl.col("system").is_not_null())
-        named = frame["system"].unique(maintain_order=True).to_list()
-        if default_system is not None and set(named) - {default_system}:
-            delegated.add(default_system)
-        for name in [*result.systems, *named]:
-            if name not in systems:
-                systems[name] = SystemInfo(name=name, path=str(unit.path))
-        for name in result.systems:
-            listed.setdefault(name, len(listed))
-        if result.notes:
-            notes.append(_file_notes(result.notes, frame))
-        if result.metadata and default_system in systems:
-            for k, v in result.metadata.items():
-                systems[default_system].metadata.setdefault(k, v)
-        frame = frame.with_columns(
-            pl.lit(i, pl.Int64).alias("_file"),
-            pl.lit(unit.rank, pl.Int64).alias("_rank"),
-            pl.lit(unit.iteration, pl.Int64).alias("_file_iteration"),
-            pl.lit(result.global_iterations).alias("_global"),
-        )
-        frames.append(frame)
-        if default_system is not None and set(named) <= {default_system}:
-            system_label = default_system
-        else:  # the rows name their systems (a multi-run file): list them, in file order
-            system_label = ", ".join(result.systems or sorted(named))
-        files[i] = FileRecord(
-            display_path(unit.path),
-            system_label,
-            result.format or "unknown",
-            0,
-            0,
-            0,
-            0,
-            list(result.problems),
-        )
-
-    small = SmallFiles()
-    for i, unit in enumerate(found.units):
-        if progress:
-            progress(i, len(found.units), str(unit.path))
-        if not small.take(i, unit):
-            read_one(i, unit)
-    batches, leftovers = small.parse()
-    for i, unit in leftovers:  # a group polars could not parse as one: file by file
-        read_one(i, unit)
-    for batch in batches:
-        frames.append(_add_batch(batch, systems, delegated, files, own_problems))
-    if batches or leftovers:
-        frames = _in_file_order(frames)
-    problems.extend(p for own in own_problems for p in own)
-    if progress:
-        progress(len(found.units), len(found.units), "")
-
-    order = _system_order(systems, listed)
+    order = _system_order(systems, got.listed)
     paths = [f.path for f in files]
-    samples, metrics, file_stats = _assemble(frames, order, overrides, problems, paths)
+    samples, metrics, file_stats = _assemble(got.frames, order, overrides, problems, paths)
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
         f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
@@ -135,7 +50,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         problems.append(Problem(found.root, "no result files found"))
     # A folder whose rows all name other systems (a multi-run mmtests JSON) is no system.
     present = set(samples["system"].unique().to_list()) | {
-        s.name for s in found.systems if s.name not in delegated
+        s.name for s in found.systems if s.name not in got.delegated
     }
     for info in systems.values():
         info.path = display_path(info.path)
@@ -143,89 +58,33 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         samples=samples,
         metrics=metrics,
         systems=[systems[n] for n in order if n in present],
-        problems=_shown(problems),
+        problems=shown(problems),
         files=files,
         root=found.root,
-        notes=_notes(notes),
+        notes=got.notes,
     )
 
 
-def _add_batch(
-    batch: Batch,
-    systems: dict[str, SystemInfo],
-    delegated: set[str],
-    files: list[FileRecord],
-    own_problems: list[list[Problem]],
-) -> pl.DataFrame:
-    """Record a batch of small native files as `read_one` records each file."""
-    units = dict(zip(batch.index, batch.units, strict=True))
-    labels: dict[int, str] = {}
-    if batch.others:  # files whose rows name systems other than their folder's
-        named = (
-            batch.frame.filter(pl.col("_file").is_in(batch.others))
-            .group_by("_file")
-            .agg(pl.col("system").unique().sort())
-            .sort("_file")
-        )
-        for i, names in named.iter_rows():
-            labels[i] = ", ".join(names)
-            delegated.add(units[i].system)
-            for name in names:
-                if name not in systems:
-                    systems[name] = SystemInfo(name=name, path=str(units[i].path))
-    for k, (i, unit) in enumerate(units.items()):
-        own = _shown(batch.problems[k])
-        own_problems[i].extend(own)
-        files[i] = FileRecord(
-            display_path(unit.path), labels.get(i, unit.system), native.NAME, 0, 0, 0, 0, own
-        )
-    return batch.frame
-
-
-def _in_file_order(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
-    """Frames whose rows are in file order, as reading the files one by one gives them
-    (files of one iteration then pool their samples in the same order)."""
-    spans = sorted(
-        (f["_file"].min(), f["_file"].max(), k) for k, f in enumerate(frames) if f.height
-    )
-    if all(a[1] < b[0] for a, b in itertools.pairwise(spans)):
-        return [frames[k] for *_, k in spans]
-    return [pl.concat(frames, how="diagonal_relaxed").sort("_file", maintain_order=True)]
-
-
-def _shown(problems: list[Problem]) -> list[Problem]:
-    """Problems whose paths can be printed (names that are not UTF-8 get U+FFFD). The others
-    stay the same objects: `inspect` finds a file's problems by identity."""
-    return [
-        p if (shown := display_path(p.path)) == p.path else dataclasses.replace(p, path=shown)
-        for p in problems
-    ]
-
-
-def _lone_file_system(path: Path, problems: list[Problem]) -> str:
-    """A lone file without a system column is one system, named after the file."""
-    name = file_stem(path)
-    shown = display_path(name)
-    if shown != name:
-        problems.append(
-            Problem(str(path), f"the name is not valid UTF-8; the system is shown as {shown!r}")
-        )
-    return shown
-
-
-def _file_notes(file_notes: list[tuple[str, str, str]], frame: pl.DataFrame) -> pl.DataFrame:
-    """A reader's (benchmark, metric, note) for every system the file's rows name."""
-    said = pl.DataFrame(
-        file_notes, schema=["benchmark", "metric", "note"], orient="row"
-    ).with_columns(pl.all().cast(pl.String))
-    rows = frame.select(pl.col("system", "benchmark", "metric").cast(pl.String)).unique()
-    return rows.join(said, on=["benchmark", "metric"]).select(list(NOTES_SCHEMA))
-
-
-def _notes(frames: list[pl.DataFrame]) -> pl.DataFrame:
-    if not frames:
-        return pl.DataFrame(schema=NOTES_SCHEMA)
-    return pl.concat(frames).unique(maintain_order=True)
+def _read_all(
+    units: list[Unit], systems: dict[str, SystemInfo], progress: Progress | None
+) -> Collected:
+    """Read every file: small native files in batches (small_files.py), the others one by
+    one."""
+    collector = Collector(units, systems)
+    small = SmallFiles()
+    for i, unit in enumerate(units):
+        if progress:
+            progress(i, len(units), str(unit.path))
+        if not small.take(i, unit):
+            collector.add(i, read_file(unit.path))
+    batches, leftovers = small.parse()
+    for i, unit in leftovers:  # files a batch could not take: one by one
+        collector.add(i, read_file(unit.path))
+    for batch in batches:
+        collector.add_batch(batch)
+    if progress:
+        progress(len(units), len(units), "")
+    return collector.finish()
 
 
 def _assemble(

@@ -56,7 +56,9 @@ HEAD_BYTES = 64 * 1024
 
 @dataclass
 class ReadResult:
-    frame: pl.DataFrame
+    # The samples: a frame in READER_SCHEMA, or Columns that become one when `frame` is
+    # first asked for (the loader joins the columns of many small files into one frame).
+    data: pl.DataFrame | Columns
     problems: list[Problem] = field(default_factory=list)
     # Free-form facts about the system found in the file (Go's `cpu: ...` lines, pyperf
     # hostname, ...). Shown by inspect and the explorer; never used for statistics.
@@ -72,6 +74,16 @@ class ReadResult:
     # (benchmark, metric, text): facts a reader of the comparison must see beside the
     # row (only aggregates were available, failed runs included, a doubtful direction).
     notes: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        if isinstance(self.data, Columns):
+            self.data = self.data.frame()
+        return self.data
+
+    @frame.setter
+    def frame(self, frame: pl.DataFrame) -> None:
+        self.data = frame
 
 
 def empty_frame() -> pl.DataFrame:
@@ -124,20 +136,42 @@ class Records:
     def frame(
         self, problem: Callable[[str, str], None] | None = None, where: str = ""
     ) -> pl.DataFrame:
-        """The samples frame. Names polars cannot store (unpaired surrogates from JSON
+        return self.columns(problem, where).frame()
+
+    def columns(
+        self, problem: Callable[[str, str], None] | None = None, where: str = ""
+    ) -> Columns:
+        """The samples as columns. Names polars cannot store (unpaired surrogates from JSON
         escapes) are repaired with '?' and reported through `problem(reason, where)`."""
-        try:
-            return frame_from_columns(self.cols)
-        except UnicodeEncodeError:
-            for col in ("benchmark", "metric"):
-                self.cols[col] = [
-                    s.encode("utf-8", "replace").decode("utf-8") for s in self.cols[col]
-                ]
-            if problem is not None:
-                problem(
-                    "some names hold characters that are not valid Unicode; shown as '?'", where
-                )
-            return frame_from_columns(self.cols)
+        for col in ("benchmark", "metric"):
+            names = self.cols[col]
+            try:
+                "".join(dict.fromkeys(names)).encode("utf-8")
+            except TypeError:  # not all text: building the frame says what is wrong
+                continue
+            except UnicodeEncodeError:
+                self.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in names]
+                if problem is not None:
+                    problem(
+                        "some names hold characters that are not valid Unicode; shown as '?'",
+                        where,
+                    )
+                    problem = None  # said once per file
+        return Columns(self.cols)
+
+
+@dataclass
+class Columns:
+    """A reader's samples as equal-length Python lists (READER_SCHEMA's names), before they
+    become a frame: a frame per small file costs more polars work than reading it."""
+
+    cols: dict[str, list]
+
+    def __len__(self) -> int:
+        return len(self.cols["value"])
+
+    def frame(self) -> pl.DataFrame:
+        return frame_from_columns(self.cols)
 
 
 def as_number(x: object) -> float | None:

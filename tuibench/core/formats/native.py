@@ -149,7 +149,14 @@ def _lead(data: bytes) -> int:
 
 
 def _read_jsonl(body: str, first_line: int) -> tuple[pl.DataFrame, list[tuple[int, str]]]:
-    """JSON Lines parsed line by line so that one bad line is one problem, not a lost file."""
+    rows, bad = _jsonl_rows(body, first_line)
+    df = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+    return df, bad
+
+
+def _jsonl_rows(body: str, first_line: int) -> tuple[list[dict], list[tuple[int, str]]]:
+    """JSON Lines parsed line by line so that one bad line is one problem, not a lost file:
+    the records with their text values and `__line`, and the bad lines."""
     rows: list[dict] = []
     bad: list[tuple[int, str]] = []
     for i, line in enumerate(body.splitlines()):
@@ -169,8 +176,7 @@ def _read_jsonl(body: str, first_line: int) -> tuple[pl.DataFrame, list[tuple[in
         }
         obj["__line"] = str(first_line + i)
         rows.append(obj)
-    df = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
-    return df, bad
+    return rows, bad
 
 
 def _validate(
@@ -289,6 +295,59 @@ def read_many(
     for f in np.flatnonzero(counts == 0):
         problems[f].append(Problem(str(paths[f]), "no data rows (only a header, or empty)"))
     return frame, problems
+
+
+def read_parquet_many(paths: list[Path]) -> tuple[pl.DataFrame, list[list[Problem]]]:
+    """Small Parquet files of one schema, with the required columns and no `__` names (the
+    caller groups them so), read with one polars call and checked once; frame and problems
+    as `read_many` gives them. Raises what polars raises: the caller then reads them one by
+    one, where each file's problem is told."""
+    names = [str(p) for p in paths]
+    raw = pl.read_parquet(names, include_file_paths="__path", hive_partitioning=False, glob=False)
+    raw = raw.rename({c: c.strip().lower() for c in raw.columns})
+    raw = raw.with_columns(
+        pl.col("__path")
+        .replace_strict(names, range(len(names)), return_dtype=pl.Int64)
+        .alias("__file"),
+        pl.int_range(pl.len(), dtype=pl.Int64).over("__path").alias("__line"),  # row, as `read`
+    ).drop("__path")
+    frame, bad_rows = _checked(raw, 0)
+    problems = _bad_row_problems(paths, bad_rows)
+    counts = np.bincount(raw["__file"].to_numpy(), minlength=len(paths))
+    for f in np.flatnonzero(counts == 0):
+        problems[f].append(Problem(str(paths[f]), "no data rows (only a header, or empty)"))
+    return frame, problems
+
+
+def read_jsonl_many(
+    paths: list[Path], bodies: list[str]
+) -> tuple[pl.DataFrame, list[list[Problem]], list[int]] | None:
+    """Small JSON Lines files parsed line by line as `read` parses them, with the records
+    of all files in one frame checked once; frame and problems as `read_many` gives them.
+
+    Files that `read` would reject as a whole (no usable record, a required key missing in
+    all records) or whose keys could clash with `__file` and `__line` are left out: their
+    positions come third, for the caller to read one by one. None when none is left."""
+    records: list[dict] = []
+    problems: list[list[Problem]] = []
+    alone: list[int] = []
+    for f, (path, body) in enumerate(zip(paths, bodies, strict=True)):
+        rows, bad = _jsonl_rows(body, 1)
+        keys = set().union(*rows) - {"__line"}
+        if not rows or not set(REQUIRED) <= keys or any(k.startswith("__") for k in keys):
+            alone.append(f)
+            problems.append([])
+            continue
+        for row in rows:
+            row["__file"] = f
+        records.extend(rows)
+        problems.append([Problem(str(path), reason, line=line) for line, reason in bad])
+    if not records:
+        return None
+    frame, bad_rows = _checked(pl.DataFrame(records, infer_schema_length=None), 1)
+    for own, more in zip(problems, _bad_row_problems(paths, bad_rows), strict=True):
+        own.extend(more)
+    return frame, problems, alone
 
 
 NUMERIC_TEXT = ("value", "iteration", "sample")  # always stripped, then parsed
