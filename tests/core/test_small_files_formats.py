@@ -11,7 +11,7 @@ import pytest
 
 from tuibench.core import collect, small_files
 from tuibench.core import load as load_module
-from tuibench.core.formats import native
+from tuibench.core.formats import base, native
 from tuibench.core.load import load
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,6 +122,7 @@ def _bad_tree(root):
             "a/zero.csv": b"",
             "a/h/run1.json": HYPERFINE,
             "a/h/run2.json": HYPERFINE,
+            "a/h/surrogate.json": {"results": [{"command": "odd \ud800", "times": [1.0]}]},
             "a/g/means.json": GBENCH_MEANS_ONLY,
             "a/g/truncated.json": _truncated(GBENCH_MEANS_ONLY),
             "a/pyperf.json": PYPERF,
@@ -207,6 +208,7 @@ def test_bad_files_load_as_file_by_file(tmp_path, monkeypatch):
         "many.jsonl: 9 more bad rows skipped",
         "truncated.json:1: truncated JSON",
         "zero.csv: empty file",
+        "surrogate.json (at results): some names hold characters that are not valid Unicode",
     ):
         assert any(expected in p for p in problems), expected
     assert {"zeta", "other", "yonder", "loose"} <= set(batched.system_names)
@@ -244,7 +246,7 @@ def test_a_batch_that_fails_is_read_file_by_file(tmp_path, monkeypatch, broken):
 def test_large_json_rows_get_their_own_frame(tmp_path, monkeypatch):
     one = {"results": [{"command": "x", "times": [1.0]}]}
     _write(tmp_path, {"s/a.json": HYPERFINE, "s/b.json": one, "t/c.json": HYPERFINE})
-    monkeypatch.setattr(collect, "DEFERRED_ROWS", 3)  # HYPERFINE has 5 rows, `one` 1
+    monkeypatch.setattr(base, "COLUMNS_ROWS", 3)  # HYPERFINE has 5 rows, `one` 1
     counts = _counting(monkeypatch)
     batched = load([tmp_path])
     assert counts["framed"] == 2

@@ -3,11 +3,11 @@ rows of all files tagged with their file (`system`, `_file`, `_rank`, `_file_ite
 `_global`), in file order.
 
 A frame per small file, and the polars calls that tag it, cost more than reading the file.
-So the rows of readers that give Columns (the JSON readers) stay Python lists until one
-frame is built for all of them, and batches of small native files (small_files.py) come as
-one frame each. What files say about systems (names, listed order, metadata, notes) is
-applied in file order, whatever order the files were read in: the result is the one of
-reading them one by one.
+So the rows of readers that give Columns (the JSON readers, for files of up to
+`base.COLUMNS_ROWS` rows) stay Python lists until one frame is built for all of them, and
+batches of small native files (small_files.py) come as one frame each. What files say
+about systems (names, listed order, metadata, notes) is applied in file order, whatever
+order the files were read in: the result is the one of reading them one by one.
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ from tuibench.core.model import NOTES_SCHEMA, FileRecord, SystemInfo, file_stem
 from tuibench.core.problems import Problem
 from tuibench.core.small_files import Batch
 
-# A file with more rows becomes a frame at once: the lists of many would fill the memory.
-DEFERRED_ROWS = 100_000
 # A file's distinct (system, benchmark, metric), asked for only when the reader has notes.
 Rows = Callable[[], list[tuple[str, str, str]]]
 
@@ -79,7 +77,7 @@ class Collector:
         result.problems = shown(result.problems)
         self.own[i].extend(result.problems)
         data = result.data
-        if isinstance(data, Columns) and small_files.BATCHED and len(data) <= DEFERRED_ROWS:
+        if isinstance(data, Columns) and small_files.BATCHED:
             named, rows = self._defer(i, unit, data, result.global_iterations)
         else:
             named, rows = self._tag(i, unit, result)

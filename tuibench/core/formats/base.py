@@ -136,28 +136,40 @@ class Records:
     def frame(
         self, problem: Callable[[str, str], None] | None = None, where: str = ""
     ) -> pl.DataFrame:
-        return self.columns(problem, where).frame()
-
-    def columns(
-        self, problem: Callable[[str, str], None] | None = None, where: str = ""
-    ) -> Columns:
-        """The samples as columns. Names polars cannot store (unpaired surrogates from JSON
+        """The samples frame. Names polars cannot store (unpaired surrogates from JSON
         escapes) are repaired with '?' and reported through `problem(reason, where)`."""
-        for col in ("benchmark", "metric"):
-            names = self.cols[col]
-            try:
-                "".join(dict.fromkeys(names)).encode("utf-8")
-            except TypeError:  # not all text: building the frame says what is wrong
-                continue
-            except UnicodeEncodeError:
-                self.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in names]
-                if problem is not None:
-                    problem(
-                        "some names hold characters that are not valid Unicode; shown as '?'",
-                        where,
-                    )
-                    problem = None  # said once per file
+        try:
+            return frame_from_columns(self.cols)
+        except UnicodeEncodeError:
+            self._repair_names(problem, where)
+            return frame_from_columns(self.cols)
+
+    def data(
+        self, problem: Callable[[str, str], None] | None = None, where: str = ""
+    ) -> Columns | pl.DataFrame:
+        """The samples for a ReadResult: Columns when they are few (the loader joins the
+        columns of many files into one frame), else `frame()` at once (the lists of many
+        large files would fill the memory, and checking the names costs as much as the
+        frame). Names are repaired as `frame()` repairs them."""
+        if len(self) > COLUMNS_ROWS:
+            return self.frame(problem, where)
+        try:
+            for col in ("benchmark", "metric"):
+                "".join(dict.fromkeys(self.cols[col])).encode("utf-8")
+        except UnicodeEncodeError:
+            self._repair_names(problem, where)
+        except TypeError:  # not all text: building the frame here says what is wrong
+            return self.frame(problem, where)
         return Columns(self.cols)
+
+    def _repair_names(self, problem: Callable[[str, str], None] | None, where: str) -> None:
+        for col in ("benchmark", "metric"):
+            self.cols[col] = [s.encode("utf-8", "replace").decode("utf-8") for s in self.cols[col]]
+        if problem is not None:
+            problem("some names hold characters that are not valid Unicode; shown as '?'", where)
+
+
+COLUMNS_ROWS = 100_000  # see Records.data
 
 
 @dataclass

@@ -138,7 +138,7 @@ def read_entries(obj: dict, entries: object, path: Path) -> ReadResult:
                 "which are summaries, not measurements",
                 "benchmarks",
             )
-    return ReadResult(rec.columns(problem, "benchmarks"), problems, metadata, notes=notes)
+    return ReadResult(rec.data(problem, "benchmarks"), problems, metadata, notes=notes)
 
 
 def _means_only(

@@ -65,7 +65,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             f"'results' should be a non-empty list of benchmark results, found {describe(results)}",
             "results",
         )
-        return ReadResult(rec.columns(problem, "results"), problems)
+        return ReadResult(rec.data(problem, "results"), problems)
     samples: dict[str, int] = {}
     failures: dict[str, list[int]] = {}  # command -> [failed runs, runs]
     for i, result in enumerate(results):
@@ -91,7 +91,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         failed, runs = _exit_codes(name, result, where, problem)
         total = failures.setdefault(name, [0, 0])
         total[0], total[1] = total[0] + failed, total[1] + runs
-    return ReadResult(rec.columns(problem, "results"), problems, notes=_notes(rec, failures))
+    return ReadResult(rec.data(problem, "results"), problems, notes=_notes(rec, failures))
 
 
 def _notes(rec: Records, failures: dict[str, list[int]]) -> list[tuple[str, str, str]]:

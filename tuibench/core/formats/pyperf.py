@@ -80,7 +80,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
         problem(
             f"'benchmarks' should be a list of benchmarks, found {describe(benches)}", "benchmarks"
         )
-        return ReadResult(rec.columns(problem, "benchmarks"), problems, info)
+        return ReadResult(rec.data(problem, "benchmarks"), problems, info)
     if not benches:
         problem("'benchmarks' is an empty list: no results in this file", "benchmarks")
     stem = file_stem(path) if len(benches) == 1 else None
@@ -92,7 +92,7 @@ def read_json(obj: dict, path: Path) -> ReadResult:
             continue
         md = {**suite, **_metadata(bench, f"{where}.metadata", problem)}
         _read_benchmark(bench, md, where, stem, rec, iterations, problem)
-    return ReadResult(rec.columns(problem, "benchmarks"), problems, info)
+    return ReadResult(rec.data(problem, "benchmarks"), problems, info)
 
 
 def _read_benchmark(
