@@ -659,3 +659,25 @@ async def test_long_names_give_way_so_every_system_fits(tui_data, loaded):
         rows = ["".join(s.text for s in table.render_line(y)) for y in range(1, 6)]
         assert rows[-1].startswith(" web/[bold…/] latency (ms) ")  # cut in the middle
         assert rows[-1].rstrip().endswith("★12.0 +3.9%*")  # the numbers whole
+
+
+async def test_a_large_group_table_shows_its_first_rows_and_says_so(make_app, loaded, monkeypatch):
+    import tuibench.tui.widgets.detail_pane as pane_module
+
+    monkeypatch.setattr(pane_module, "VIEW_ROWS", 2)  # as if the set had thousands of metrics
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("v")
+        session = app.session
+        assert [r[0] for r in shown(app, "summary")] == [
+            r[0] for r in session.summary(Node()).rows[:2]
+        ]
+        title = str(app.main.query_one("#pane-title", Static).render())
+        assert "first 2 of 5 metrics" in title
+        notes = str(app.main.query_one("#pane-notes", Static).render())
+        assert "shows the first 2 metrics in this order" in notes
+        full = session.current_table(Node())  # what m, e and y take: every row
+        assert len(full.rows) == 5
+        await pilot.press("j", "enter")  # the rows shown open their own metrics
+        assert app.current_node == Node.of_metric(*session.ordered[1])

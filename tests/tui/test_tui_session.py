@@ -315,3 +315,36 @@ def test_severity_order_matches_a_metric_by_metric_count(fixture):
             assert session.severity_position(key) == position
         seen_some |= len(order) > 1
     assert seen_some  # the fixtures have changes to order
+
+
+def test_restricting_by_row_ids_equals_the_join(session):
+    """The gather over kept row ids gives exactly the rows, in the order, of the join."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    per = session._current
+    n = len(session.metrics)
+    for ids in [
+        session.order_ids,
+        session.order_ids[::-1],
+        np.array([], dtype=np.int64),
+        rng.permutation(n)[: n // 2],
+        rng.permutation(n),
+    ]:
+        fast = session._restricted(session.cmp, ids, per).rows
+        slow = session._restricted(session.cmp, ids).rows
+        assert fast.equals(slow)
+        assert fast.height > 0 or not len(ids)
+
+
+@pytest.mark.parametrize("significant", [False, True])
+def test_the_systems_summary_of_a_group_takes_its_rows_whatever_their_order(session, significant):
+    from tuibench.core.tables import system_summary_table
+
+    session.state.significant_only = significant
+    session.state.sort = "worst"
+    session.recompute()
+    for node in [Node(), Node(("db",)), Node(("web",))]:
+        expected = system_summary_table(session.comparison_under(node))
+        got = session.systems_summary(node)
+        assert got is not None and got.rows == expected.rows

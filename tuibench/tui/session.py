@@ -213,28 +213,39 @@ class Session:
         return i is not None and bool(self._compared[i])
 
     # -- tables -------------------------------------------------------------------------
-    def metrics_under(self, node: Node) -> list[tuple[str, str]]:
-        """Visible metrics below `node`, in the summary order."""
-        if node.is_metric:
-            key = (node.benchmark, node.metric)
-            return [key] if self.is_compared(key) else []
-        if node.is_root:
-            return self.ordered
-        ids = self.order_ids[self._nodes.below(node, self.order_ids)]
-        return [self.metrics[i] for i in ids]
+    def metrics_under(self, node: Node, limit: int | None = None) -> list[tuple[str, str]]:
+        """Visible metrics below `node`, in the summary order (the first `limit`)."""
+        return [self.metrics[i] for i in self._ids_under(node)[:limit]]
 
-    def comparison_under(self, node: Node) -> Comparison:
-        """The comparison restricted to the visible metrics below `node`, in summary order."""
-        ids = self.order_ids
+    def count_under(self, node: Node) -> int:
+        """How many visible metrics lie below `node`."""
+        return len(self._ids_under(node))
+
+    def _ids_under(self, node: Node) -> np.ndarray:
         if node.is_metric:
             i = self._nodes.metric_id.get((node.benchmark, node.metric))
-            ids = np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
-        elif not node.is_root:
-            ids = ids[self._nodes.below(node, ids)]
-        return self._restricted(self.cmp, ids)
+            return np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
+        if node.is_root:
+            return self.order_ids
+        return self.order_ids[self._nodes.below(node, self.order_ids)]
 
-    def _restricted(self, cmp: Comparison, ids: np.ndarray) -> Comparison:
-        """`cmp` with the rows of the metrics `ids` only, in that order."""
+    def comparison_under(self, node: Node, limit: int | None = None) -> Comparison:
+        """The comparison restricted to the visible metrics below `node`, in summary order
+        (the first `limit` of them)."""
+        return self._restricted(self.cmp, self._ids_under(node)[:limit], self._current)
+
+    def _restricted(
+        self, cmp: Comparison, ids: np.ndarray, per: PerMetric | None = None
+    ) -> Comparison:
+        """`cmp` with the rows of the metrics `ids` only, in that order. With `per`, the
+        comparison's rows by metric id: a gather instead of a join over every row."""
+        if per is not None and per.cmp.rows is cmp.rows:
+            position = np.full(len(self.metrics) + 1, len(ids), dtype=np.int64)
+            position[ids] = np.arange(len(ids))
+            at = position[per.row_ids()]  # a row of no listed metric: len(ids)
+            keep = np.flatnonzero(at < len(ids))
+            keep = keep[np.argsort(at[keep], kind="stable")]
+            return dataclasses.replace(cmp, rows=cmp.rows[keep])
         order = self._metric_ids[ids].with_row_index("_order").drop("_mid")
         rows = (
             cmp.rows.join(order, on=METRIC, how="inner", maintain_order="left")
@@ -242,6 +253,17 @@ class Session:
             .drop("_order")
         )
         return dataclasses.replace(cmp, rows=rows)
+
+    @staticmethod
+    def _among(cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
+        """`cmp` with the rows of the metrics `ids` only, in its own order (for what does
+        not depend on the order): no copy when they are all of its rows."""
+        listed = np.zeros(per._n + 1, dtype=bool)
+        listed[ids] = True
+        keep = listed[per.row_ids()]
+        if keep.all():
+            return cmp
+        return dataclasses.replace(cmp, rows=cmp.rows.filter(pl.Series(keep)))
 
     def view_key(self) -> tuple:
         """Everything in the state that changes what the tables show (not the cursor)."""
@@ -291,6 +313,7 @@ class Session:
         computed it, for a large set): the tree's shape, the words on chance, the answer."""
         computed["_shape"] = self._nodes.shape(computed["order_ids"])
         computed["_current"].chance()
+        computed["_current"].row_ids()
         if s.answer_first:
             self._answer_of(s, computed["cmp"], computed["order_ids"])
         return computed
@@ -345,20 +368,24 @@ class Session:
             return None
         return int(self._severity[2][i])
 
-    def summary(self, node: Node) -> Table | None:
-        """The mmtests-style summary of the metrics below a group; None when none is shown.
+    def summary(self, node: Node, limit: int | None = None) -> Table | None:
+        """The mmtests-style summary of the metrics below a group (the first `limit` in the
+        current order); None when none is shown.
 
         The last few are kept: stepping back to a reference shows its summary at once.
         """
-        key = (node, *self.view_key())
-        table = self._summaries.pop(key) if key in self._summaries else self._summary(node)
+        key = (node, limit, *self.view_key())
+        if key in self._summaries:
+            table = self._summaries.pop(key)
+        else:
+            table = self._summary(node, limit)
         self._summaries[key] = table
         while len(self._summaries) > SUMMARIES_KEPT:
             del self._summaries[next(iter(self._summaries))]
         return table
 
-    def _summary(self, node: Node) -> Table | None:
-        cmp = self.comparison_under(node)
+    def _summary(self, node: Node, limit: int | None) -> Table | None:
+        cmp = self.comparison_under(node, limit)
         if cmp.rows.height == 0:
             return None
         title = "" if node.is_root else f"{node.benchmark}: comparison against {cmp.reference}"
@@ -372,7 +399,7 @@ class Session:
 
     def systems_summary(self, node: Node) -> Table | None:
         """Per system over the metrics below `node`: geometric mean of ratios and counts."""
-        cmp = self.comparison_under(node)
+        cmp = self._among(self.cmp, self._ids_under(node), self._current)
         if cmp.rows.height == 0 or len(self.systems) < 2:
             return None
         return tables.system_summary_table(cmp)
@@ -465,6 +492,17 @@ class PerMetric:
         self.best_sig = column("best_sig", np.nan)
         self.compared = np.zeros(n, dtype=bool)
         self.compared[mid] = True
+        self._row_ids: np.ndarray | None = None
+
+    def row_ids(self) -> np.ndarray:
+        """Each comparison row's metric id (`n` where a row's metric is not in the
+        catalogue), made when first needed and kept."""
+        if self._row_ids is None:
+            ids = self.cmp.rows.select(METRIC).join(
+                self._metric_ids, on=METRIC, how="left", maintain_order="left"
+            )["_mid"]
+            self._row_ids = ids.fill_null(self._n).cast(pl.Int64).to_numpy()
+        return self._row_ids
 
     def chance(self) -> str:
         """See `Session.chance` (kept: the same for every filter, sort or toggle)."""

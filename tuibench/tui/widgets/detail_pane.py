@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tuibench.core.text import printable
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import Node, sort_label
+from tuibench.tui.state import VIEW_ROWS, Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
@@ -208,7 +208,7 @@ class DetailPane(VerticalScroll):
         self._set("#pane-notes", Text(notes, style=palette.muted))
 
     def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:
-        table = session.summary(node)
+        table = session.summary(node, VIEW_ROWS)
         if table is None:
             why = (
                 "No metric matches the filter or has a significant change here."
@@ -219,22 +219,31 @@ class DetailPane(VerticalScroll):
             return
         self._mode("summary")
         self.table = table
-        count = len(table.rows)
+        count = session.count_under(node)
+        shown = f"first {len(table.rows):,} of " if len(table.rows) < count else ""
         title = Text()
         title.append(printable(table.title), "bold")
         title.append(
-            f" · {count} metric{'s' if count != 1 else ''} · {sort_label(session.state.sort)}",
+            f" · {shown}{count:,} metric{'s' if count != 1 else ''} · "
+            f"{sort_label(session.state.sort)}",
             palette.muted,
         )
         self._set("#pane-title", title)
         sort = session.state.sort
         marked = "metric" if sort == "name" else sort[len("system:") :] if ":" in sort else None
         summary = self.query_one("#summary", TableView)
-        summary.show(table, palette, session.metrics_under(node), sorted_by=marked)
+        summary.show(table, palette, session.metrics_under(node, VIEW_ROWS), sorted_by=marked)
         systems = session.systems_summary(node)
         self.query_one("#systems", TableView).display = systems is not None
         self.query_one("#systems-heading", Static).display = systems is not None
         legend = list(table.notes)
+        if shown:
+            legend.insert(
+                0,
+                f"The table shows the first {len(table.rows):,} metrics in this order: "
+                "/ filters, f keeps the significant changes, s orders them worst first; "
+                "m, e and y take every row.",
+            )
         legend.append(
             "On a narrow screen a cell reads `value +x.x%*` (the star: significant), the "
             "reference shows its value alone, and → counts the columns off screen (←/→ or "
