@@ -251,3 +251,17 @@ def test_large_json_rows_get_their_own_frame(tmp_path, monkeypatch):
     batched = load([tmp_path])
     assert counts["framed"] == 2
     _same(batched, _one_by_one(monkeypatch, [tmp_path]))
+
+
+def test_a_record_polars_cannot_store_sends_its_batch_file_by_file(tmp_path, monkeypatch):
+    _write(
+        tmp_path,
+        {
+            "a/x.jsonl": _jsonl('{"benchmark":"b\\ud800","metric":"t","value":1}'),
+            "a/y.jsonl": JSONL_GOOD,
+        },
+    )
+    batched = load([tmp_path])
+    _same(batched, _one_by_one(monkeypatch, [tmp_path]))
+    assert batched.samples.height == 1
+    assert "surrogates not allowed" in str(batched.problems[0])

@@ -183,18 +183,23 @@ def _plain_path(name: str) -> bool:
 
 
 def _per_file(frame: pl.DataFrame, group: Group) -> tuple[pl.DataFrame, list[int]]:
-    """What the loader adds to each file's rows, for all files of the group at once, and
-    the files whose rows name other systems than their folder's."""
+    """What the loader adds to each file's rows, for all files of the group at once (one
+    polars call), and the files whose rows name other systems than their folder's."""
     f = frame["__file"]
     systems = pl.Series([u.system for u in group.units], dtype=pl.String).gather(f)
-    frame = frame.with_columns(
-        pl.Series("_file", np.asarray(group.index, dtype=np.int64)[f.to_numpy()]),
-        pl.Series("_rank", [u.rank for u in group.units], dtype=pl.Int64).gather(f),
-        pl.Series("_file_iteration", [u.iteration for u in group.units], dtype=pl.Int64).gather(f),
+    files = np.asarray(group.index, dtype=np.int64)[f.to_numpy()]
+    named = "system" in frame.columns
+    frame = frame.select(
+        pl.exclude("__file", "system"),
+        (pl.col("system").fill_null(systems) if named else pl.lit(systems)).alias("system"),
+        pl.lit(pl.Series(files)).alias("_file"),
+        pl.lit(pl.Series([u.rank for u in group.units], dtype=pl.Int64).gather(f)).alias("_rank"),
+        pl.lit(pl.Series([u.iteration for u in group.units], dtype=pl.Int64).gather(f)).alias(
+            "_file_iteration"
+        ),
         pl.lit(True).alias("_global"),
-    ).drop("__file")
-    if "system" not in frame.columns:
-        return frame.with_columns(systems.alias("system")), []
-    frame = frame.with_columns(pl.col("system").fill_null(systems))
-    others = frame.filter(pl.col("system") != systems)["_file"].unique().sort()
-    return frame, others.to_list()
+    )
+    if not named:
+        return frame, []
+    others = np.unique(files[(frame["system"] != systems).to_numpy()])
+    return frame, others.tolist()
