@@ -1,8 +1,12 @@
-"""Loading many small files against the same rows in a few files. Prints figures; asserts
+"""Loading many small files against the same rows in a few files, and loading sample_runs
+(51 small files in 7 formats) in batches against file by file. Prints figures; asserts
 nothing.
 
     python benchmarks/bench_load.py            # 3 x 10 x 400 files (12,000), a minute or two
     python benchmarks/bench_load.py --full     # 3 x 10 x 2,000 files (60,000)
+    python benchmarks/bench_load.py --sample-runs-only
+
+sample_runs: target under 0.06 s after imports; the polars queries (collects) are counted.
 
 Layout "many": <system>/iter-<i>/bench-<j>.csv, one benchmark of about 20 samples per file
 (mmtests trees and per-run CSVs look like this). Layout "few": the same rows in one CSV per
@@ -13,6 +17,8 @@ in a temporary folder, loaded once to warm up, then alternately `--repeat` times
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import tempfile
 import time
@@ -20,7 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tuibench.core import small_files
 from tuibench.core.load import load
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[1] / "sample_runs"
 
 
 def generate(root: Path, systems: int, iterations: int, files: int, samples: int) -> int:
@@ -45,6 +54,34 @@ def generate(root: Path, systems: int, iterations: int, files: int, samples: int
     return rows
 
 
+def polars_queries(path: Path) -> int:
+    """How many polars queries (lazy collects; eager frame methods run one each) a load runs."""
+    profile = cProfile.Profile()
+    profile.runcall(load, [path])
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return sum(v[1] for k, v in stats.items() if "'collect' of 'builtins.PyLazyFrame'" in k[2])
+
+
+def sample_runs(repeat: int) -> None:
+    times: dict[bool, list[float]] = {True: [], False: []}
+    queries = {}
+    for rnd in range(repeat + 1):  # round 0 warms up
+        for batched in (True, False):
+            small_files.BATCHED = batched
+            t = time.perf_counter()
+            load([SAMPLE_RUNS])
+            if rnd:
+                times[batched].append(time.perf_counter() - t)
+    for batched in (True, False):
+        small_files.BATCHED = batched
+        queries[batched] = polars_queries(SAMPLE_RUNS)
+    small_files.BATCHED = True
+    for batched, label in ((True, "in batches"), (False, "every file alone")):
+        ms = 1e3 * statistics.median(times[batched])
+        print(f"sample_runs {label:16}: median {ms:.1f} ms, {queries[batched]} polars queries")
+    print("sample_runs target: under 60 ms in batches")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--systems", type=int, default=3)
@@ -53,7 +90,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=20, help="samples per file (about)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--full", action="store_true", help="2,000 files per iteration (60,000)")
+    ap.add_argument("--sample-runs-only", action="store_true", help="only the sample_runs figures")
     args = ap.parse_args()
+    sample_runs(max(args.repeat, 9))
+    if args.sample_runs_only:
+        return
     if args.full:
         args.files = 2000
     with tempfile.TemporaryDirectory(prefix="tuibench-bench-load-") as tmp:
