@@ -375,10 +375,7 @@ class Session:
         The last few are kept: stepping back to a reference shows its summary at once.
         """
         key = (node, limit, *self.view_key())
-        if key in self._summaries:
-            table = self._summaries.pop(key)
-        else:
-            table = self._summary(node, limit)
+        table = self._summaries.pop(key) if key in self._summaries else self._summary(node, limit)
         self._summaries[key] = table
         while len(self._summaries) > SUMMARIES_KEPT:
             del self._summaries[next(iter(self._summaries))]
