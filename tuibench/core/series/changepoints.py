@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
-from scipy import special
 
 from tuibench.core import stats
 from tuibench.core.series.data import SeriesData
+from tuibench.core.stats import special
 
 # Columns of a change point (the `changes` of `tuibench report --series --format json`).
 CHANGE_COLUMNS = [

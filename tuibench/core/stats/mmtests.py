@@ -17,8 +17,8 @@ iteration pooled, sorted best first (ascending for lower-is-better, descending o
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from tuibench.core.stats import special
 from tuibench.core.stats.moments import segment_moments, segment_sums
 
 Z975 = float(special.ndtri(0.975))  # R's qnorm(0.975)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
+
+from tuibench.core.stats import special
 
 
 def group_moments(

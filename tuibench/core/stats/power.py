@@ -6,7 +6,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy import special
+
+from tuibench.core.stats import special
 
 POWER = 0.8
 POWER_TABLE_MAX = 1000  # beyond this many iterations the normal approximation is used
@@ -18,12 +19,16 @@ SHIPPED_TABLE = Path(__file__).with_name("power_table_0.05_0.8.npy")
 
 def _ttest_power(d: np.ndarray, n: np.ndarray, alpha: float) -> np.ndarray:
     """Power of the two-sided two-sample t-test, n per group, standardised effect d."""
+    # The noncentral t comes from scipy, imported here: only a table for other than the
+    # default alpha and power is solved, never at start-up (scipy.special costs 0.1 s).
+    from scipy.special import nctdtr
+
     df = 2 * n - 2
     crit = special.stdtrit(df, 1 - alpha / 2)
     nc = d * np.sqrt(n / 2)
     # The far tail is tiny and can underflow to NaN in the noncentral t: count it as 0.
-    far = np.nan_to_num(special.nctdtr(df, nc, -crit), nan=0.0)
-    return 1 - special.nctdtr(df, nc, crit) + far
+    far = np.nan_to_num(nctdtr(df, nc, -crit), nan=0.0)
+    return 1 - nctdtr(df, nc, crit) + far
 
 
 @lru_cache(maxsize=16)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import special
 
+from tuibench.core.stats import special
 from tuibench.core.stats.blocks import SORT_CHUNK
 
 EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values and no ties
