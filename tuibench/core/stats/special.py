@@ -33,9 +33,11 @@ def _floats(*args):
 
 def _poly(x, coefs):
     """Horner: coefs highest degree first."""
-    r = np.full_like(x, coefs[0])
-    for c in coefs[1:]:
-        r = r * x + c
+    r = x * coefs[0]  # in place from here: at a million values allocation is half the time
+    r += coefs[1]
+    for c in coefs[2:]:
+        r *= x
+        r += c
     return r
 
 
@@ -65,18 +67,26 @@ _S = (1.0, 2.26052863220117276590e0, 9.39603524938001434673e0, 1.204895398080966
 
 def _erfcx_big(z: np.ndarray) -> np.ndarray:
     """exp(z^2) erfc(z) for z >= 1 (no exponential: it cannot underflow)."""
-    out = np.empty_like(z)
-    mid = z < 8
-    zm, zb = z[mid], z[~mid]
-    out[mid] = _poly(zm, _P) / _poly(zm, _Q)
-    out[~mid] = _poly(zb, _R) / _poly(zb, _S)
+    out = _poly(z, _P)
+    out /= _poly(z, _Q)
+    far = np.flatnonzero(z >= 8)
+    if len(far):
+        out[far] = _poly(z[far], _R) / _poly(z[far], _S)
     return out
 
 
 def _exp_half_square(a: np.ndarray) -> np.ndarray:
-    """exp(-a^2 / 2) to full relative precision: a^2 rounded costs a^2 eps (1e-13 at 37)."""
-    hi = np.floor(a * 16) / 16  # few bits: hi^2 is exact
-    return np.exp(-hi * hi / 2) * np.exp(-(a - hi) * (a + hi) / 2)
+    """exp(-a^2 / 2) to full relative precision: a^2 rounded costs a^2 eps (1e-13 at 37).
+    Below 8 (1e-15 at most) a single exp does."""
+    out = a * a
+    out *= -0.5
+    np.exp(out, out=out)
+    far = np.flatnonzero(a >= 8)
+    if len(far):
+        af = a[far]
+        hi = np.floor(af * 16) / 16  # few bits: hi^2 is exact
+        out[far] = np.exp(-hi * hi / 2) * np.exp(-(af - hi) * (af + hi) / 2)
+    return out
 
 
 def ndtr(x):
@@ -161,20 +171,15 @@ def _lgam_positive(x: np.ndarray) -> np.ndarray:
     xn = xb[near]
     st[near] += _poly(1 / (xn * xn), _LA) / xn
     out[big] = st
-    # Below 13: Gamma(x) = z Gamma(u) with u in [2, 3), z a product of shifts.
-    u = x[~big]
-    z = np.ones_like(u)
-    for _ in range(11):
-        down = u >= 3
-        if not down.any():
-            break
-        u[down] -= 1
-        z[down] *= u[down]
-    for _ in range(2):
-        up = u < 2
-        z[up] /= u[up]
-        u[up] += 1
-    r = u - 2
+    # Below 13: Gamma(x) = z Gamma(u) with u = x - n in [2, 3), z = (x-1)...(x-n) or, below
+    # 2, 1/x or 1/(x (x+1)) (the same products, in the same order, as Cephes).
+    xs = x[~big]
+    n = np.floor(xs) - 2
+    z = np.where(xs < 2, 1 / xs, 1.0)
+    z = np.where(xs < 1, z / (xs + 1), z)
+    for k in range(1, int(n.max(initial=0)) + 1):
+        z *= np.where(n >= k, xs - k, 1.0)
+    r = xs - n - 2
     out[~big] = np.log(z) + r * _poly(r, _LB) / _poly(r, _LC)
     return out
 
@@ -202,16 +207,20 @@ def gammaln(x):
 # --- Student t ----------------------------------------------------------------------------
 
 
+# Stirling's series, B_2k / (2k (2k - 1)) for k = 8..1, as a polynomial in 1/z^2.
+_STIRLING = (-3617 / 122400, 1 / 156, -691 / 360360, 1 / 1188,
+             -1 / 1680, 1 / 1260, -1 / 360, 1 / 12)  # fmt: skip
+
+
 def _log_gamma_ratio_half(a: np.ndarray) -> np.ndarray:
     """log(Gamma(a + 1/2) / Gamma(a)) without the cancellation of two large log-gammas."""
     out = np.empty_like(a)
-    small = a < 50
+    small = a < 10
     out[small] = _lgam_positive(a[small] + 0.5) - _lgam_positive(a[small])
     ab = a[~small]
 
-    def stirling(z):  # log Gamma(z) - ((z - 1/2) log z - z + log sqrt(2 pi))
-        w = 1 / (z * z)
-        return (((((1 / 1188) * w - 1 / 1680) * w + 1 / 1260) * w - 1 / 360) * w + 1 / 12) / z
+    def stirling(z):  # log Gamma(z) - ((z - 1/2) log z - z + log sqrt(2 pi)); from 10 on the
+        return _poly(1 / (z * z), _STIRLING) / z  # first term left out is below 2e-18
 
     out[~small] = (
         0.5 * np.log(ab) + (ab * np.log1p(0.5 / ab) - 0.5) + stirling(ab + 0.5) - stirling(ab)
@@ -224,27 +233,36 @@ def _betacf(p: np.ndarray, q: np.ndarray, x: np.ndarray, maxiter: int = 400) -> 
     I_x(p, q) = x^p (1-x)^q / (p B(p, q)) * cf. Fast for x < (p + 1) / (p + q + 2)."""
     out = np.full_like(x, np.nan)
     idx = np.arange(len(x))
+    pq = p + q
     c = np.ones_like(x)
-    d = 1 - (p + q) * x / (p + 1)
-    d = 1 / np.where(np.abs(d) < _TINY, _TINY, d)
+    d = 1 - pq * x / (p + 1)
+    d[d == 0] = _TINY  # Lentz's guard; only an exact zero can occur here
+    d = 1 / d
     h = d.copy()
     for m in range(1, maxiter + 1):
         if not len(idx):
             break
-        m2 = 2 * m
-        for aa in (m * (q - m) * x / ((p + m2 - 1) * (p + m2)),
-                   -(p + m) * (p + q + m) * x / ((p + m2) * (p + m2 + 1))):  # fmt: skip
-            d = 1 + aa * d
-            d = 1 / np.where(np.abs(d) < _TINY, _TINY, d)
-            c = 1 + aa / c
-            c = np.where(np.abs(c) < _TINY, _TINY, c)
+        p2m = p + 2 * m
+        even = (m * (q - m)) * x / ((p2m - 1) * p2m)
+        odd = -((p + m) * (pq + m)) * x / (p2m * (p2m + 1))
+        for aa in (even, odd):
+            d *= aa
+            d += 1
+            d[d == 0] = _TINY
+            np.divide(1, d, out=d)
+            c = aa / c
+            c += 1
+            c[c == 0] = _TINY
             step = d * c
             h *= step
-        done = np.abs(step - 1) <= 2 * _EPS
-        if done.any():
+        step -= 1
+        done = np.abs(step) <= 2 * _EPS
+        # Drop converged values once enough have (the others go on; a converged one
+        # iterated again stays put).
+        if done.sum() * 4 >= len(idx) or m == maxiter:
             out[idx[done]] = h[done]
             keep = ~done
-            idx, p, q, x, c, d, h = (v[keep] for v in (idx, p, q, x, c, d, h))
+            idx, p, q, pq, x, c, d, h = (v[keep] for v in (idx, p, q, pq, x, c, d, h))
     return out
 
 
@@ -260,8 +278,9 @@ def _p_table(b: float, n: int = 20) -> list[float]:
 _BGRAT_P = _p_table(0.5)
 
 
-def _bgrat_half(a: np.ndarray, log1p_s: np.ndarray) -> np.ndarray:
-    """log I_x(a, 1/2) for large a (>= 15) with log x = -log1p_s: BGRAT, DiDonato and Morris
+def _bgrat_half(a: np.ndarray, log1p_s: np.ndarray, ratio: np.ndarray) -> np.ndarray:
+    """log I_x(a, 1/2) for large a (>= 15) with log x = -log1p_s (ratio: log Gamma(a + 1/2) /
+    Gamma(a)): BGRAT, DiDonato and Morris
     (1992) eqs. 9.1-9.6, as Boost's beta_small_b_large_a_series, with b = 1/2. Each term is
     kept relative to u^b e^-u / Gamma(b) so that nothing underflows."""
     b = 0.5
@@ -288,13 +307,14 @@ def _bgrat_half(a: np.ndarray, log1p_s: np.ndarray) -> np.ndarray:
         total += pn * j
     # prefix: Gamma(a + b) / Gamma(a) / t^b, times u^b e^-u / Gamma(b)
     log_h = b * np.log(u) - u - 0.5 * _LOG_PI
-    return _log_gamma_ratio_half(a) - b * np.log(t) + log_h + np.log(total)
+    return ratio - b * np.log(t) + log_h + np.log(total)
 
 
-def _t_lower(nu: np.ndarray, at: np.ndarray):
+def _t_lower(nu: np.ndarray, at: np.ndarray, ratio: np.ndarray):
     """For finite nu > 0 and finite at > 0, the t distribution at -at: (F, C, log F, L) with
     F = P(T <= -at), C = 1/2 - F, L = log(at f(at)); F or C, whichever is under 0.45 or so,
-    to full relative precision. 1-D arrays."""
+    to full relative precision; y = at^2 / (nu + at^2). ratio: log Gamma(nu/2 + 1/2) /
+    Gamma(nu/2), which a solver reuses. 1-D arrays."""
     a = nu / 2
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         s = at * at / nu  # x = 1 / (1 + s), 1 - x = s / (1 + s)
@@ -307,7 +327,7 @@ def _t_lower(nu: np.ndarray, at: np.ndarray):
         x = 1 / (1 + s)
         y = np.where(huge, 1.0, s / (1 + s))
     # log(at f(at)) = log(x^(a + 1/2) sqrt(1 - x) ... / B(a, 1/2)), see module notes
-    big_l = -(a + 0.5) * l1p + 0.5 * ls + _log_gamma_ratio_half(a) - 0.5 * _LOG_PI
+    big_l = -(a + 0.5) * l1p + 0.5 * ls + ratio - 0.5 * _LOG_PI
     log_f = np.empty_like(s)
     centre = x >= (a + 1) / (a + 2.5)  # continued fraction of the complement converges here
     bgrat = ~centre & (a >= 15) & (s < 1)
@@ -318,11 +338,11 @@ def _t_lower(nu: np.ndarray, at: np.ndarray):
         log_f[centre] = np.log(0.5 - c_centre)
         cf = _betacf(a[tail], np.full(tail.sum(), 0.5), x[tail])
         log_f[tail] = big_l[tail] + np.log(cf) - np.log(nu[tail])
-        log_f[bgrat] = math.log(0.5) + _bgrat_half(a[bgrat], l1p[bgrat])
+        log_f[bgrat] = math.log(0.5) + _bgrat_half(a[bgrat], l1p[bgrat], ratio[bgrat])
         f = np.exp(log_f)
         c = 0.5 - f
         c[centre] = c_centre
-    return f, c, log_f, big_l
+    return f, c, log_f, big_l, y
 
 
 def stdtr(df, t):
@@ -339,7 +359,8 @@ def stdtr(df, t):
     out[ok & (t == np.inf)] = 1.0
     calc = ok & (t != 0) & np.isfinite(t)
     tc = t[calc]
-    f, c, _, _ = _t_lower(df[calc], np.abs(tc))
+    nu = df[calc]
+    f, c, *_ = _t_lower(nu, np.abs(tc), _log_gamma_ratio_half(nu / 2))
     out[calc] = np.where(tc < 0, f, np.where(f < 0.25, 1 - f, 0.5 + c))
     return _out(out, shape)
 
@@ -373,57 +394,62 @@ def _hill_start(nu: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
-def _power_law(nu: np.ndarray, q: np.ndarray) -> np.ndarray:
+def _power_law(nu: np.ndarray, q: np.ndarray, ratio: np.ndarray) -> np.ndarray:
     """log|t| from the tail's power law F ~ nu^(nu/2 - 1) |t|^-nu / B(nu/2, 1/2): exact far
     out, and never below the true log|t| (the density is below its power law)."""
-    log_b = 0.5 * _LOG_PI - _log_gamma_ratio_half(nu / 2)
+    log_b = 0.5 * _LOG_PI - ratio
     return 0.5 * np.log(nu) - (np.log(nu) + log_b + np.log(q)) / nu
 
 
-def _t_start(nu: np.ndarray, q: np.ndarray) -> np.ndarray:
+def _t_start(nu: np.ndarray, q: np.ndarray, ratio: np.ndarray) -> np.ndarray:
     """A start for log|t| of the lower q quantile (q < 1/2)."""
     out = np.empty_like(q)
     hill = nu >= 1
     out[hill] = _hill_start(nu[hill], q[hill])
     # Below df 1: the power law, or near the centre F ~ 1/2 - f(0) |t|; Newton corrects.
-    n, qq = nu[~hill], q[~hill]
-    log_f0 = _log_gamma_ratio_half(n / 2) - 0.5 * (_LOG_PI + np.log(n))
-    out[~hill] = np.where(qq < 0.25, _power_law(n, qq), np.log(0.5 - qq) - log_f0)
+    n, qq, rr = nu[~hill], q[~hill], ratio[~hill]
+    log_f0 = rr - 0.5 * (_LOG_PI + np.log(n))
+    out[~hill] = np.where(qq < 0.25, _power_law(n, qq, rr), np.log(0.5 - qq) - log_f0)
     return out
 
 
 def _t_quantile_lower(nu: np.ndarray, q: np.ndarray, maxiter: int = 60) -> np.ndarray:
-    """log|t| with P(T <= -|t|) = q, 0 < q < 1/2, finite nu > 0: Newton steps in u = log|t|
-    on log F (q < 1/4) or on log(1/2 - F) (else); both are concave in u, so Newton settles."""
+    """log|t| with P(T <= -|t|) = q, 0 < q < 1/2, finite nu > 0: Halley steps in u = log|t|
+    on g = log F (q < 1/4) or on log(1/2 - F) (else). Both are concave in u, so Newton's
+    step settles from anywhere; Halley's (cubic) usually needs two evaluations from Hill's
+    start. With w = d log(1/2 - F) / du = at f(at) / (1/2 - F) and k = d log(at f(at)) / du:
+    g' = w, g'' = w k - w^2 (and -w for log F, where w = at f(at) / F)."""
     out = np.full_like(q, np.nan)
     # Where even the power law's |t| is within reach of a float the quantile is too; else
     # it is beyond the largest float (df below 1 in the far tail).
-    beyond = _power_law(nu, q) > _LOG_MAX
+    ratio = _log_gamma_ratio_half(nu / 2)
+    beyond = -np.log(q) > 600 * nu  # only there can |t| exceed 1e308
+    beyond[beyond] = _power_law(nu[beyond], q[beyond], ratio[beyond]) > _LOG_MAX
     out[beyond] = np.inf
     idx = np.flatnonzero(~beyond)
-    nu, q = nu[idx], q[idx]
-    u = np.clip(_t_start(nu, q), -700.0, _LOG_MAX)
+    nu, q, ratio = nu[idx], q[idx], ratio[idx]
+    u = np.clip(_t_start(nu, q, ratio), -700.0, _LOG_MAX)
     u = np.where(np.isnan(u), 0.0, u)
     tail = q < 0.25
     target = np.log(np.where(tail, q, 0.5 - q))
     for _ in range(maxiter):
         if not len(idx):
             break
-        _, c, log_f, big_l = _t_lower(nu, np.exp(u))
+        _, c, log_f, big_l, y = _t_lower(nu, np.exp(u), ratio)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             log_c = np.log(c)
-            step = np.where(
-                tail,
-                (log_f - target) * np.exp(log_f - big_l),
-                -(log_c - target) * np.exp(log_c - big_l),
-            )
+            g = np.where(tail, log_f - target, log_c - target)
+            w = np.where(tail, -np.exp(big_l - log_f), np.exp(big_l - log_c))
+            g2 = w * (1 - (nu + 1) * y) - w * w
+            halley = np.clip(1 - g * g2 / (2 * w * w), 0.5, 2.0)
+            step = -g / w / halley
         step = np.clip(np.nan_to_num(step, nan=0.0), -50.0, 50.0)
         u = np.clip(u + step, -745.0, _LOG_MAX)
-        done = np.abs(step) <= 1e-9 * np.maximum(1.0, np.abs(u))  # the next step is ~1e-18
+        done = np.abs(step) <= 1e-6 * np.maximum(1.0, np.abs(u))  # the next step is ~1e-18
         if done.any():
             out[idx[done]] = u[done]
             keep = ~done
-            idx, nu, u, tail, target = (v[keep] for v in (idx, nu, u, tail, target))
+            idx, nu, ratio, u, tail, target = (v[keep] for v in (idx, nu, ratio, u, tail, target))
     return out
 
 
