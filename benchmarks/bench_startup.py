@@ -13,8 +13,10 @@ PYTHONDONTWRITEBYTECODE, so the warm-up writes it) and files in the page cache.
   is entered that draw text: the header), and to the first frame that shows results (the
   header names the reference or counts the systems). Then `q` quits it. Target: first frame under
   0.3 s.
-- For scale: a bare interpreter, and importing the libraries a report needs (numpy and
-  polars; with scipy.special, which the t and normal distributions come from).
+- For scale: a bare interpreter, importing the libraries a report needs (numpy and polars),
+  and with scipy.special, which the statistics no longer import (tuibench.core.stats.special
+  has the t and normal distributions): a line says whether the report or the explorer's
+  start imported any scipy module at all (python -X importtime).
 With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)
 alternate with this one's, for a before/after in the same run.
 """
@@ -56,8 +58,11 @@ def wall(args: list[str], env: dict | None = None) -> float:
     return elapsed
 
 
-def explorer(path: str, base: dict | None = None, timeout: float = 30.0) -> tuple[float, float]:
-    """(first frame, first frame with results), seconds from process start, in a pty."""
+def explorer(
+    path: str, base: dict | None = None, timeout: float = 30.0, text_out: list | None = None
+) -> tuple[float, float]:
+    """(first frame, first frame with results), seconds from process start, in a pty; with
+    text_out, what the terminal received up to then is appended to it."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(base or CHILD_ENV, TERM="xterm-256color", COLUMNS="80", LINES="24")
@@ -101,7 +106,27 @@ def explorer(path: str, base: dict | None = None, timeout: float = 30.0) -> tupl
         os.close(master)
     if first is None or results is None:
         raise SystemExit(f"the explorer drew no frame with results within {timeout} s")
+    if text_out is not None:
+        text_out.append(text)
     return first, results
+
+
+def scipy_imports(report: list[str], path: str) -> str:
+    """Which of the report and the explorer's start (to its first results) import scipy."""
+    proc = subprocess.run(
+        [*report[:1], "-X", "importtime", *report[1:]],
+        capture_output=True,
+        cwd=NEUTRAL,
+        env=CHILD_ENV,
+    )
+    in_report = proc.stderr.count(b" scipy")
+    text: list[bytes] = []
+    explorer(path, dict(CHILD_ENV, PYTHONPROFILEIMPORTTIME="1"), text_out=text)
+    in_explorer = text[0].count(b" scipy")
+    return (
+        f"scipy modules imported: report {in_report}, "
+        f"explorer up to its first results {in_explorer}"
+    )
 
 
 def summary(label: str, xs: list[float], target: float | None = None) -> str:
@@ -148,6 +173,7 @@ def main() -> None:
         for name, run in commands.items():
             times[name].append(run())
     print(f"{a.rounds} rounds, alternating; wall time from process start")
+    print(scipy_imports(report, a.path))
     if a.baseline:
         print(f"baseline: {a.baseline}")
     for name in list(commands)[:3]:

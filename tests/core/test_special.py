@@ -14,7 +14,7 @@ from scipy import special as ref
 
 from tuibench.core.stats import special
 
-DFS = [0.5, 1, 1.3, 2, 3, 4.7, 10, 30, 100, 1e4, 1e7]
+DFS = [0.5, 1, 1.3, 2, 3, 4.7, 10, 30, 100, 1e4, 1e7, np.inf]
 TAIL_P = np.geomspace(1e-300, 1e-10, 60)
 BODY_P = np.concatenate([np.linspace(1e-10, 1 - 1e-10, 199), [0.5, 1 - 1e-12, 0.025, 0.975]])
 
