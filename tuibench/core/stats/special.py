@@ -220,7 +220,8 @@ def _log_gamma_ratio_half(a: np.ndarray) -> np.ndarray:
     ab = a[~small]
 
     def stirling(z):  # log Gamma(z) - ((z - 1/2) log z - z + log sqrt(2 pi)); from 10 on the
-        return _poly(1 / (z * z), _STIRLING) / z  # first term left out is below 2e-18
+        with np.errstate(over="ignore"):  # first term left out is below 2e-18
+            return _poly(1 / (z * z), _STIRLING) / z
 
     out[~small] = (
         0.5 * np.log(ab) + (ab * np.log1p(0.5 / ab) - 0.5) + stirling(ab + 0.5) - stirling(ab)
@@ -298,7 +299,8 @@ def _bgrat_half(a: np.ndarray, log1p_s: np.ndarray, ratio: np.ndarray) -> np.nda
     total = j.copy()
     lx2 = (lx / 2) ** 2
     lxp = np.ones_like(u)
-    t4 = 4 * t * t
+    with np.errstate(over="ignore"):  # df beyond 1e154: the terms after J0 vanish
+        t4 = 4 * t * t
     b2n = b
     for pn in _BGRAT_P[1:]:
         j = (b2n * (b2n + 1) * j + (u + b2n + 1) * lxp) / t4
@@ -329,7 +331,9 @@ def _t_lower(nu: np.ndarray, at: np.ndarray, ratio: np.ndarray):
     # log(at f(at)) = log(x^(a + 1/2) sqrt(1 - x) ... / B(a, 1/2)), see module notes
     big_l = -(a + 0.5) * l1p + 0.5 * ls + ratio - 0.5 * _LOG_PI
     log_f = np.empty_like(s)
-    centre = x >= (a + 1) / (a + 2.5)  # continued fraction of the complement converges here
+    # x >= (a + 1) / (a + 2.5): the complement's fraction converges; in s, which keeps its
+    # digits where x rounds to 1 (df above 1e16)
+    centre = s * (a + 1) <= 1.5
     bgrat = ~centre & (a >= 15) & (s < 1)
     tail = ~centre & ~bgrat
     with np.errstate(divide="ignore", under="ignore"):
@@ -404,12 +408,15 @@ def _power_law(nu: np.ndarray, q: np.ndarray, ratio: np.ndarray) -> np.ndarray:
 def _t_start(nu: np.ndarray, q: np.ndarray, ratio: np.ndarray) -> np.ndarray:
     """A start for log|t| of the lower q quantile (q < 1/2)."""
     out = np.empty_like(q)
-    hill = nu >= 1
+    hill = (nu >= 1) & (nu <= 1e20)
     out[hill] = _hill_start(nu[hill], q[hill])
+    huge = nu > 1e20  # the normal quantile, to 1e-15 (Hill's terms overflow)
+    out[huge] = np.log(-ndtri(q[huge]))
     # Below df 1: the power law, or near the centre F ~ 1/2 - f(0) |t|; Newton corrects.
-    n, qq, rr = nu[~hill], q[~hill], ratio[~hill]
+    low = nu < 1
+    n, qq, rr = nu[low], q[low], ratio[low]
     log_f0 = rr - 0.5 * (_LOG_PI + np.log(n))
-    out[~hill] = np.where(qq < 0.25, _power_law(n, qq, rr), np.log(0.5 - qq) - log_f0)
+    out[low] = np.where(qq < 0.25, _power_law(n, qq, rr), np.log(0.5 - qq) - log_f0)
     return out
 
 
