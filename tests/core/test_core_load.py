@@ -201,12 +201,14 @@ def test_huge_single_lines_are_problems_not_hangs(tmp_path, make_system):
     st.integers(1, 7),
 )
 def test_changes_a_chunk_at_a_time_against_a_plain_loop(rows, chunk):
-    """Text with nulls, integers, and integers with nulls."""
+    """Text with nulls, integers, and integers with nulls; the text also as Categorical
+    codes (names as the loader holds them)."""
     rows = [(t, i, None if n else i) for t, i, n in rows]
     frame = pl.DataFrame(rows, schema=["t", "i", "n"], orient="row")
-    got = _changes(frame, chunk)
     want = [i > 0 and rows[i] != rows[i - 1] for i in range(len(rows))]
-    assert got.tolist() == want
+    assert _changes(frame, chunk).tolist() == want
+    coded = frame.with_columns(pl.col("t").cast(pl.Categorical))
+    assert _changes(coded, chunk).tolist() == want
 
 
 def test_rows_come_out_in_natural_order_whatever_order_the_file_has(tmp_path):

@@ -11,7 +11,7 @@ import polars as pl
 from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_config
 from tuibench.core.discover import Unit, discover, display_path
-from tuibench.core.formats import read_file
+from tuibench.core.formats import native, read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
     SAMPLES_SCHEMA,
@@ -118,7 +118,10 @@ def _assemble(
         "_file_iteration",
         "_global",
     ]
-    parts = [f.select(cols) for f in frames if f.height]
+    # Names as Categorical in every part (the native reader's are already): one type to
+    # concatenate, and codes to compare in `_changes`.
+    names = {k: pl.Categorical for k in ("system", "benchmark", "metric", "unit", "better")}
+    parts = [f.select(cols).cast(names) for f in frames if f.height]
     frames.clear()  # the readers' frames go with their last reference (memory at 10^7)
     if not parts:
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
@@ -191,25 +194,24 @@ def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
 
 def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
     """Whether each row differs from the one before in some column (nulls equal one
-    another). Integer codes are compared in numpy; text and nulls by polars' rle_id, every
-    such column at once (in parallel) a chunk of rows at a time (a whole column at once held
-    hundreds of MB of temporaries at 10^7 rows)."""
+    another). Integer and Categorical codes are compared in numpy; any other column by
+    polars' rle_id, a chunk of rows at a time (a whole column at once held hundreds of MB of
+    temporaries at 10^7 rows)."""
     out = np.zeros(df.height, dtype=bool)
-    text = []
+    other = []
     for k in df.columns:
         col = df[k]
-        if col.dtype != pl.String and not col.null_count():
-            ids = col.to_physical().to_numpy()
-            out[1:] |= ids[1:] != ids[:-1]
+        if col.dtype.is_integer() or col.dtype == pl.Categorical:
+            out[1:] |= native.code_changes(col)[1:]
         else:
-            text.append(k)
-    for lo in range(0, df.height if text else 0, chunk):
-        ids = df.slice(lo, chunk).select(pl.col(text).rle_id())
-        for k in text:
+            other.append(k)
+    for lo in range(0, df.height if other else 0, chunk):
+        ids = df.slice(lo, chunk).select(pl.col(other).rle_id())
+        for k in other:
             a = ids[k].to_numpy()
             out[lo + 1 : lo + len(a)] |= a[1:] != a[:-1]
         if lo:
-            out[lo] |= df.select(text).row(lo) != df.select(text).row(lo - 1)
+            out[lo] |= df.select(other).row(lo) != df.select(other).row(lo - 1)
     return out
 
 
@@ -254,7 +256,8 @@ def _one_unit_per_metric(
     if factors:
         table = pl.DataFrame(
             factors, schema=["benchmark", "metric", "unit", "_factor", "_unit"], orient="row"
-        ).cast({k: df.schema[k] for k in ("benchmark", "metric")})
+        ).cast({k: df.schema[k] for k in ("benchmark", "metric", "unit")})
+        table = table.with_columns(pl.col("_unit").cast(df.schema["unit"]))
         df = df.join(table, on=["benchmark", "metric", "unit"], how="left", maintain_order="left")
         df = df.with_columns(
             (pl.col("value") * pl.col("_factor").fill_null(1.0)).alias("value"),

@@ -210,7 +210,9 @@ def _checked(raw: pl.DataFrame, first_line: int) -> tuple[pl.DataFrame, pl.DataF
     # One boolean mask over all rows, computed without copying the columns: at 10^7 rows a
     # copy per check is most of the load time. Readable reasons only for the bad rows.
     names = [c for c in (*REQUIRED, *OPTIONAL) if c in raw.columns]
-    blank = _with_blanks(raw, names)
+    text = [c for c in names if raw.schema[c] == pl.String and c in NAMES]
+    raw = raw.with_columns(pl.col(text).cast(pl.Categorical))
+    blank = _with_blanks(raw, text)
     cols = {c: _clean(raw, c, c in blank) for c in names}
     bad = _bad_mask(raw, cols)
     n_bad = int(raw.select(bad.sum()).item() or 0)
@@ -232,7 +234,8 @@ def _checked(raw: pl.DataFrame, first_line: int) -> tuple[pl.DataFrame, pl.DataF
         exprs.append(cols["system"].alias("system"))
     if "__file" in raw.columns:
         exprs.append(pl.col("__file"))
-    return raw.select(exprs).cast(READER_SCHEMA), bad_rows
+    numbers = {c: t for c, t in READER_SCHEMA.items() if c not in NAMES}
+    return raw.select(exprs).cast(numbers), bad_rows
 
 
 def _bad_row_problems(paths: list[Path], bad_rows: pl.DataFrame) -> list[list[Problem]]:
@@ -351,6 +354,10 @@ def read_jsonl_many(
 
 
 NUMERIC_TEXT = ("value", "iteration", "sample")  # always stripped, then parsed
+# Names: coded as Categorical (`_checked`) and emitted so: a name repeats on every sample,
+# so checks and comparisons of codes cost little where those of the text cost most of a
+# large file's load.
+NAMES = ("benchmark", "metric", "unit", "better", "system")
 
 
 def _clean(df: pl.DataFrame, name: str, blanks: bool) -> pl.Expr:
@@ -362,33 +369,50 @@ def _clean(df: pl.DataFrame, name: str, blanks: bool) -> pl.Expr:
         if dtype == pl.String:
             col = col.str.strip_chars()
         return col.cast(pl.Float64, strict=False) if not dtype.is_numeric() else col
-    if dtype != pl.String:
+    if dtype != pl.Categorical or blanks or name == "better":  # text work on the text
         col = col.cast(pl.String)
-    elif blanks:
-        col = col.str.strip_chars()
-    if name == "better":
-        col = col.str.to_lowercase()
+        if blanks:
+            col = col.str.strip_chars()
+        if name == "better":
+            col = col.str.to_lowercase()
+        col = col.cast(pl.Categorical)
     if name in ("unit", "better", "system"):
-        col = pl.when(col.str.len_bytes() == 0).then(None).otherwise(col)
+        col = pl.when(col == "").then(None).otherwise(col)
     return col
 
 
-def _with_blanks(df: pl.DataFrame, names: list[str]) -> set[str]:
-    """The text columns among `names` where some value has surrounding blanks: stripping
-    copies a column, so it is skipped elsewhere. One query for all of them (per query
-    overhead dominates small files), on the distinct values (a name repeats on every
-    sample: at 10^7 rows, half the time)."""
-    text = [c for c in names if df.schema[c] == pl.String and c not in NUMERIC_TEXT]
+def _with_blanks(df: pl.DataFrame, text: list[str]) -> set[str]:
+    """The columns among `text` (read as text, now Categorical) where some value has
+    surrounding blanks: stripping copies a column, so it is skipped elsewhere. Only the
+    first value of every run of equal codes is looked at: a name repeats on every sample,
+    and a unique() over 10^7 names was half the load time."""
     if not text:
         return set()
-    found = df.select(pl.col(c).unique().str.contains(r"^\s|\s$").any() for c in text).row(0)
+    heads = [df[c].gather(np.flatnonzero(code_changes(df[c]))).unique() for c in text]
+    found = [bool(h.cast(pl.String).str.contains(r"^\s|\s$").any()) for h in heads]
     return {c for c, hit in zip(text, found, strict=True) if hit}
+
+
+def code_changes(col: pl.Series) -> np.ndarray:
+    """Whether each value of an integer or Categorical column differs from the one before
+    (the first always does; nulls equal one another), by comparing codes in numpy."""
+    ids = col.to_physical()
+    out = np.ones(len(ids), dtype=bool)
+    if ids.null_count():
+        null = ids.is_null().to_numpy()
+        out[1:] = null[1:] != null[:-1]
+        ids = ids.fill_null(0)
+    else:
+        out[1:] = False
+    a = ids.to_numpy()
+    out[1:] |= a[1:] != a[:-1]
+    return out
 
 
 def _bad_mask(df: pl.DataFrame, cols: dict[str, pl.Expr]) -> pl.Expr:
     bad = pl.lit(False)
     for c in ("benchmark", "metric"):
-        bad = bad | cols[c].is_null() | (cols[c].str.len_bytes() == 0)
+        bad = bad | cols[c].is_null() | (cols[c] == "")
     v = cols["value"]
     bad = bad | v.is_null() | ~v.is_finite()
     for c in ("iteration", "sample"):
