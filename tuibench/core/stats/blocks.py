@@ -23,6 +23,17 @@ def one_blas_thread(size: int) -> AbstractContextManager:
     return threadpool_limits(1, user_api="blas")
 
 
+def rows_of(starts: np.ndarray, part: np.ndarray, n: int) -> slice | np.ndarray:
+    """Where the groups `part` (all of n values, in order, not overlapping) lie in the flat
+    array: a slice when they are adjacent (the usual case: no index array, and reading and
+    writing them is a plain copy), else the index of every value. `values[where]` reshaped
+    to len(part) x n holds one group per row."""
+    first, size = int(starts[part[0]]), len(part) * n
+    if int(starts[part[-1]]) - first == size - n:
+        return slice(first, first + size)
+    return (starts[part, None] + np.arange(n)[None, :]).ravel()
+
+
 def sort_within(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Every group's values sorted in place of the group (groups contiguous, in order).
 
@@ -35,10 +46,11 @@ def sort_within(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> n
     out = values.copy()
     for n in np.unique(counts[counts > 1]):
         idx = np.flatnonzero(counts == n)
-        cols = np.arange(n)
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):
-            part = idx[lo : lo + step]
-            where = starts[part, None] + cols[None, :]
-            out[where] = np.sort(values[where], axis=1)
+            where = rows_of(starts, idx[lo : lo + step], int(n))
+            block = out[where].reshape(-1, int(n))
+            block.sort(axis=1)
+            if not isinstance(where, slice):  # a view sorts in place; a copy goes back
+                out[where] = block.ravel()
     return out

@@ -38,14 +38,15 @@ def reciprocal_scale(x: np.ndarray, counts: np.ndarray, hmean: np.ndarray) -> np
 
 def pooled_spread(
     sorted_values: np.ndarray, starts: np.ndarray, counts: np.ndarray, hmean: np.ndarray,
-    higher: np.ndarray, moments: tuple[np.ndarray, np.ndarray] | None = None,
+    higher: np.ndarray, moments: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:  # fmt: skip
     """mmtests' Min, Max, mean, SD, CoeffVar and B-mean.95 of every group.
 
     sorted_values: every group's samples, ascending within the group (starts, counts; the
     groups tile the array). hmean: per group, the harmonic kind; higher: per group, best
-    first means descending. moments: (mean, sample variance) of every group on the
-    reciprocal scale (`reciprocal_scale`), when the caller has them already.
+    first means descending. moments: the sorted values on the reciprocal scale
+    (`reciprocal_scale`) and the mean and sample variance of every group on that scale,
+    when the caller has them already.
     """
     x = np.asarray(sorted_values, dtype=np.float64)
     starts = np.asarray(starts, dtype=np.int64)
@@ -56,11 +57,11 @@ def pooled_spread(
     first, last = np.where(has, starts, 0), np.where(has, starts + n - 1, 0)
     vmin = np.where(has, x[first] if len(x) else np.nan, np.nan)
     vmax = np.where(has, x[last] if len(x) else np.nan, np.nan)
-    y = reciprocal_scale(x, n, hmean)  # the scale on which the mean is arithmetic
     if moments is None:
+        y = reciprocal_scale(x, n, hmean)  # the scale on which the mean is arithmetic
         _, ym, var = segment_moments(y, starts, n)
     else:
-        ym, var = moments
+        y, ym, var = moments
     # Sorted ascending: a non-positive sample is the first, a NaN the last.
     nonpos = hmean & has & (~(vmin > 0) | np.isnan(vmax))
     # The best int(0.95 n) samples are contiguous: the lowest for lower-is-better, else the

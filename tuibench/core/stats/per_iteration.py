@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tuibench.core.stats.blocks import SORT_CHUNK
+from tuibench.core.stats.blocks import SORT_CHUNK, rows_of
 from tuibench.core.stats.mmtests import reciprocal_scale
 from tuibench.core.stats.moments import segment_min, segment_sums
 
@@ -45,11 +45,10 @@ def iteration_medians(values: np.ndarray, starts: np.ndarray, counts: np.ndarray
     out = np.full(len(counts), np.nan)
     for n in np.unique(counts[counts > 0]):
         idx = np.flatnonzero(counts == n)
-        cols = np.arange(n)
         step = max(1, SORT_CHUNK // int(n))
         lo_i, hi_i = (int(n) - 1) // 2, int(n) // 2
         for lo in range(0, len(idx), step):
             part = idx[lo : lo + step]
-            x = np.sort(values[starts[part, None] + cols[None, :]], axis=1)
+            x = np.sort(values[rows_of(starts, part, int(n))].reshape(len(part), n), axis=1)
             out[part] = (x[:, lo_i] + x[:, hi_i]) / 2
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tuibench.core.stats.blocks import SORT_CHUNK
+from tuibench.core.stats.blocks import SORT_CHUNK, rows_of
 
 MILD, EXTREME = 1.5, 3.0  # Tukey's fences, in interquartile ranges
 
@@ -36,11 +36,10 @@ def tukey_and_medians(
     median = np.full(ng, np.nan)
     for n in np.unique(counts[counts > 0]):
         idx = np.flatnonzero(counts == n)
-        cols = np.arange(n)
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):
             part = idx[lo : lo + step]
-            x = np.sort(values[starts[part, None] + cols[None, :]], axis=1)
+            x = np.sort(values[rows_of(starts, part, int(n))].reshape(len(part), n), axis=1)
             q = []
             for frac in (0.25, 0.75):
                 pos = frac * (n - 1)

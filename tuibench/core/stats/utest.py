@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 
 from tuibench.core.stats import special
-from tuibench.core.stats.blocks import SORT_CHUNK
+from tuibench.core.stats.blocks import SORT_CHUNK, rows_of
 
 EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values and no ties
 
@@ -22,15 +22,10 @@ def _block_sort(
     lab = np.empty(len(values), dtype=labels.dtype)
     for n in np.unique(counts[counts > 0]):
         idx = np.flatnonzero(counts == n)
-        cols = np.arange(n)
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):
             part = idx[lo : lo + step]
-            first, size = int(starts[part[0]]), len(part) * int(n)
-            if int(starts[part[-1]]) - first == size - n:  # adjacent blocks: plain slices
-                where = slice(first, first + size)
-            else:
-                where = (starts[part, None] + cols[None, :]).ravel()
+            where = rows_of(starts, part, int(n))
             block = values[where].reshape(len(part), n)
             within = np.argsort(block, axis=1)
             out[where] = np.take_along_axis(block, within, axis=1).ravel()
