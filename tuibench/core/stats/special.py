@@ -93,16 +93,20 @@ def ndtr(x):
     """Standard normal cdf, as scipy.special.ndtr."""
     (x,) = _floats(x)
     shape, x = x.shape, x.ravel()
-    out = np.empty_like(x)
-    z = np.abs(x) * math.sqrt(0.5)
-    small = z < 1
-    xs = x[small] * math.sqrt(0.5)
-    out[small] = 0.5 + 0.5 * xs * _poly(xs * xs, _T) / _poly(xs * xs, _U)
-    big = ~small  # NaN goes here and stays NaN
-    a = np.minimum(np.abs(x[big]), 40.0)  # ndtr(-40) underflows to 0
-    half = 0.5 * _exp_half_square(a) * _erfcx_big(a * math.sqrt(0.5))
-    out[big] = np.where(x[big] < 0, half, 1 - half)
-    return _out(out, shape)
+    # Both branches over the whole array, then a choice: cheaper than gathering each part.
+    a = np.minimum(np.abs(x), 40.0)  # ndtr(-40) underflows to 0; NaN stays NaN
+    z = a * math.sqrt(0.5)
+    half = _erfcx_big(np.maximum(z, 1.0))  # |z| >= 1: erfc(z) / 2
+    half *= _exp_half_square(a)
+    half *= 0.5
+    out = np.where(x < 0, half, 1 - half)
+    xs = np.clip(x, -math.sqrt(2), math.sqrt(2)) * math.sqrt(0.5)  # |z| < 1: (1 + erf) / 2
+    x2 = xs * xs
+    centre = _poly(x2, _T)
+    centre /= _poly(x2, _U)
+    centre *= 0.5 * xs
+    centre += 0.5
+    return _out(np.where(z < 1, centre, out), shape)
 
 
 # Wichura (1988), AS 241 PPND16: |p - 0.5| <= 0.425, then r = sqrt(-log(min(p, 1-p))) <= 5
@@ -131,20 +135,22 @@ def ndtri(p):
     """Standard normal quantile, as scipy.special.ndtri: -inf at 0, inf at 1, NaN outside."""
     (p,) = _floats(p)
     shape, p = p.shape, p.ravel()
-    out = np.full_like(p, np.nan)
     q = p - 0.5
-    mid = np.abs(q) <= 0.425
-    qm = q[mid]
-    r = 0.180625 - qm * qm
-    out[mid] = qm * _poly(r, _A1) / _poly(r, _B1)
-    tail = (np.abs(q) > 0.425) & (p > 0) & (p < 1)
-    with np.errstate(divide="ignore"):
-        r = np.sqrt(-np.log(np.minimum(p[tail], 1 - p[tail])))
-    x = np.where(r <= 5, _poly(r - 1.6, _A2) / _poly(r - 1.6, _B2),
-                 _poly(r - 5, _A3) / _poly(r - 5, _B3))  # fmt: skip
-    out[tail] = np.where(q[tail] < 0, -x, x)
-    out[p == 0] = -np.inf
-    out[p == 1] = np.inf
+    r = 0.180625 - q * q
+    out = _poly(r, _A1)  # the central branch over the whole array, tails replaced after
+    out /= _poly(r, _B1)
+    out *= q
+    tail = np.flatnonzero(~(np.abs(q) <= 0.425))  # also NaN and p outside [0, 1]
+    if len(tail):
+        pt = p[tail]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.sqrt(-np.log(np.minimum(pt, 1 - pt)))
+            x = np.where(r <= 5, _poly(r - 1.6, _A2) / _poly(r - 1.6, _B2),
+                         _poly(r - 5, _A3) / _poly(r - 5, _B3))  # fmt: skip
+        x = np.where(pt < 0.5, -x, x)
+        x[pt == 0] = -np.inf
+        x[pt == 1] = np.inf
+        out[tail] = x
     return _out(out, shape)
 
 
@@ -162,25 +168,30 @@ _LS2PI = 0.91893853320467274178  # log(sqrt(2 pi))
 
 def _lgam_positive(x: np.ndarray) -> np.ndarray:
     """log Gamma(x) for x > 0 (1-D)."""
-    out = np.empty_like(x)
-    big = x >= 13
-    xb = x[big]
+    # Stirling over the whole array (kept from 13 on), then the values below 13 replaced.
+    xb = np.maximum(x, 13.0)
     with np.errstate(over="ignore", invalid="ignore"):
-        st = (xb - 0.5) * np.log(xb) - xb + _LS2PI
-    near = xb < 1e8
-    xn = xb[near]
-    st[near] += _poly(1 / (xn * xn), _LA) / xn
-    out[big] = st
+        out = np.log(xb)
+        out *= xb - 0.5
+        out -= xb
+        out += _LS2PI
+        corr = _poly(1 / (xb * xb), _LA)
+    corr /= xb
+    out += corr
+    small = np.flatnonzero(x < 13)
+    if not len(small):
+        return out
     # Below 13: Gamma(x) = z Gamma(u) with u = x - n in [2, 3), z = (x-1)...(x-n) or, below
     # 2, 1/x or 1/(x (x+1)) (the same products, in the same order, as Cephes).
-    xs = x[~big]
+    xs = x[small]
     n = np.floor(xs) - 2
-    z = np.where(xs < 2, 1 / xs, 1.0)
-    z = np.where(xs < 1, z / (xs + 1), z)
+    with np.errstate(over="ignore"):  # below 1e-308: inf, as Cephes
+        z = np.where(xs < 2, 1 / xs, 1.0)
+        z = np.where(xs < 1, z / (xs + 1), z)
     for k in range(1, int(n.max(initial=0)) + 1):
         z *= np.where(n >= k, xs - k, 1.0)
     r = xs - n - 2
-    out[~big] = np.log(z) + r * _poly(r, _LB) / _poly(r, _LC)
+    out[small] = np.log(z) + r * _poly(r, _LB) / _poly(r, _LC)
     return out
 
 
@@ -422,10 +433,11 @@ def _t_start(nu: np.ndarray, q: np.ndarray, ratio: np.ndarray) -> np.ndarray:
 
 def _t_quantile_lower(nu: np.ndarray, q: np.ndarray, maxiter: int = 60) -> np.ndarray:
     """log|t| with P(T <= -|t|) = q, 0 < q < 1/2, finite nu > 0: Halley steps in u = log|t|
-    on g = log F (q < 1/4) or on log(1/2 - F) (else). Both are concave in u, so Newton's
-    step settles from anywhere; Halley's (cubic) usually needs two evaluations from Hill's
-    start. With w = d log(1/2 - F) / du = at f(at) / (1/2 - F) and k = d log(at f(at)) / du:
-    g' = w, g'' = w k - w^2 (and -w for log F, where w = at f(at) / F)."""
+    on g = log F (q < 1/4) or on log(1/2 - F) (else), which keep their relative precision;
+    log F is nearly linear in u in a power-law tail. Halley's step (cubic, damped) usually
+    needs two evaluations from Hill's start. With w = d log(1/2 - F) / du = at f(at) /
+    (1/2 - F) and k = d log(at f(at)) / du: g' = w, g'' = w k - w^2 (and -w for log F,
+    where w = at f(at) / F)."""
     out = np.full_like(q, np.nan)
     # Where even the power law's |t| is within reach of a float the quantile is too; else
     # it is beyond the largest float (df below 1 in the far tail).
