@@ -5,6 +5,7 @@ the closed forms of df 1 and 2 or the round trip instead."""
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
@@ -40,6 +41,22 @@ def test_ndtr_far_tail():
     # down to ndtr(-37.5) ~ 5e-308; scipy rounds x^2 in exp(-x^2/2), which costs it x^2 eps
     x = -np.linspace(8, 37.5, 2000)
     assert rel(special.ndtr(x), ref.ndtr(x)).max() < 1e-12
+
+
+def test_ndtr_far_tail_against_libm_erfc():
+    # math.erfc (the C library's, under 1 ulp) at z, against ndtr at x = -z sqrt 2 rounded:
+    # the rounding of x moves erfc by 2 z^2 d, with d taken exactly from Decimal.
+    worst = 0.0
+    with localcontext() as ctx:
+        ctx.prec = 50
+        sqrt2 = Decimal(2).sqrt()
+        for z in np.linspace(1.0, 26.5, 400):
+            z = float(z)
+            x = -z * math.sqrt(2)
+            d = float((Decimal(-x) - Decimal(z) * sqrt2) / (Decimal(z) * sqrt2))
+            want = 0.5 * math.erfc(z) * (1 - 2 * z * z * d)
+            worst = max(worst, abs(float(special.ndtr(x)) / want - 1))
+    assert worst < 1e-14  # scipy's: 2.4e-13 (it rounds x^2 in exp(-x^2/2))
 
 
 def test_ndtri_matches_scipy():
