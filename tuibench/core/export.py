@@ -21,6 +21,7 @@ from tuibench.core.output_formats import EXTENSIONS, FORMATS  # noqa: F401 (re-e
 from tuibench.core.problems import Problem
 from tuibench.core.tables import Table
 from tuibench.core.text import printable
+from tuibench.core.worker import in_worker
 from tuibench.core.writing import write_atomic  # noqa: F401 (re-exported)
 
 
@@ -213,8 +214,8 @@ def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
 
     Plain JSON values only: undefined numbers (NaN, infinities) are None.
     """
-    records = _records
-
+    summary = in_worker(cmp.summary)  # the bootstrap in numpy, beside the rows' conversion
+    rows = _records(cmp.rows)
     return {
         "reference": cmp.reference,
         "alpha": cmp.alpha,
@@ -224,8 +225,8 @@ def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
         "iteration_value": cmp.iteration_value,
         "trust_single_iteration": cmp.trust_single_iteration,
         "systems": cmp.systems,
-        "rows": records(cmp.rows),
-        "summary": records(cmp.summary()),
+        "rows": rows,
+        "summary": _records(summary.result()),
         "problems": [p.to_dict() for p in problems],
     }
 

@@ -201,10 +201,10 @@ def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
     other = []
     for k in df.columns:
         col = df[k]
-        if col.dtype.is_integer() or col.dtype == pl.Categorical:
-            out[1:] |= native.code_changes(col)[1:]
-        else:
+        if not (col.dtype.is_integer() or col.dtype == pl.Categorical):
             other.append(k)
+        elif not _constant(col):  # one file, no direction given: nothing to compare
+            out[1:] |= native.code_changes(col)[1:]
     for lo in range(0, df.height if other else 0, chunk):
         ids = df.slice(lo, chunk).select(pl.col(other).rle_id())
         for k in other:
@@ -213,6 +213,13 @@ def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
         if lo:
             out[lo] |= df.select(other).row(lo) != df.select(other).row(lo - 1)
     return out
+
+
+def _constant(col: pl.Series) -> bool:
+    """Whether an integer or Categorical column holds one value (or only nulls) all along."""
+    ids = col.to_physical()
+    nulls = ids.null_count()
+    return nulls == len(ids) or (not nulls and ids.min() == ids.max())
 
 
 def _one_unit_per_metric(

@@ -10,7 +10,7 @@ vectorised tests on moments, so a reference switch is cheap.
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 import numpy as np
 import polars as pl
@@ -48,6 +48,7 @@ from tuibench.core.compare.frames import (
 )
 from tuibench.core.compare.summary import BootstrapData, SummarySource, duplicate_metrics
 from tuibench.core.model import ResultSet
+from tuibench.core.worker import in_worker
 
 # Undefined numbers (NaN) leave as null, so that they never read as numbers.
 NAN_IS_NULL = (
@@ -83,23 +84,6 @@ def rsd_flag() -> pl.Expr:
         .otherwise(pl.lit("ok"))
         .alias("rsd_flag")
     )
-
-
-def _in_worker(fn, *args) -> Future:
-    """fn(*args) in a thread of its own (numpy releases the GIL in its heavy steps, so the
-    two cores both work), under the caller's numpy error handling (a thread starts with
-    numpy's defaults); its exception, if any, is raised by `.result()`."""
-    errors = np.geterr()
-
-    def run():
-        with np.errstate(**errors):
-            return fn(*args)
-
-    pool = ThreadPoolExecutor(max_workers=1)
-    try:
-        return pool.submit(run)
-    finally:
-        pool.shutdown(wait=False)
 
 
 def _group_spans(it_counts: np.ndarray, gid: np.ndarray, ng: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +171,7 @@ class Analysis:
         values = samples["value"].to_numpy()
         kind = self.iteration_value
         if kind == "subselection":  # the costliest step: in a worker, while the rest runs
-            self._pending = _in_worker(
+            self._pending = in_worker(
                 stats.iteration_values,
                 values,
                 starts,
