@@ -438,11 +438,14 @@ class Analysis:
         else:
             self._sorted = self._ordered[idx]
         del self._ordered
-        # Sorted once; the U tests against a reference are computed when it is first asked
-        # for (`_utest_against`): a report needs one reference's pairs, not every pair.
-        self._ranked = stats.RankedBlocks.build(self._sorted, labels, bstarts, blocks, s)
+        # Sorted once, in a worker while the summary data and a comparison's other tests are
+        # computed; the U tests against a reference are computed when it is first asked for
+        # (`_utest_against`): a report needs one reference's pairs, not every pair.
+        self._ranked = in_worker(stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s)
         self._utest_p: dict[int, np.ndarray] = {}
-        self._pooled = self._ranked.n
+        # Samples per metric and system (the ranking's own count, without waiting for it).
+        cell = a["_m"] * s + a["_s"]
+        self._pooled = np.bincount(cell, weights=counts, minlength=nm * s).reshape(nm, s)
         self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
 
@@ -457,7 +460,7 @@ class Analysis:
         """p-values of the U test of every system against system r, metrics x systems."""
         if r not in self._utest_p:
             n = self._pooled
-            u, tie = self._ranked.against(r)
+            u, tie = self._ranked.result().against(r)
             self._utest_p[r] = stats.mwu_pvalue(u, n, n[:, r : r + 1], tie)
         return self._utest_p[r]
 
@@ -491,7 +494,6 @@ class Analysis:
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
-        u = utest(x, self._utest_against(x.r), self._pooled, w.p)
         if reference not in self._shifts:  # the costliest step: kept per reference
             self._shifts[reference] = utest_shift(x, self._sorted, self._row_start, self._row_n)
         shift = self._shifts[reference]
@@ -500,6 +502,8 @@ class Analysis:
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
+        # Last: the first time, the ranking for the U tests may still be running (`_pairs`).
+        u = utest(x, self._utest_against(x.r), self._pooled, w.p)
         rows = self.groups.with_columns(
             pl.Series("is_reference", x.is_ref),
             pl.Series("change", change),
