@@ -224,20 +224,26 @@ _STIRLING = (-3617 / 122400, 1 / 156, -691 / 360360, 1 / 1188,
 
 
 def _log_gamma_ratio_half(a: np.ndarray) -> np.ndarray:
-    """log(Gamma(a + 1/2) / Gamma(a)) without the cancellation of two large log-gammas."""
-    out = np.empty_like(a)
-    small = a < 10
-    out[small] = _lgam_positive(a[small] + 0.5) - _lgam_positive(a[small])
-    ab = a[~small]
+    """log(Gamma(a + 1/2) / Gamma(a)), a > 0, without the cancellation of two large
+    log-gammas: Stirling's series at z = a + k >= 10, and below 10 the shift
+    Gamma(a + 1/2) / Gamma(a) = Gamma(z + 1/2) / Gamma(z) * prod_j (a + j) / (a + j + 1/2)."""
+    k = np.ceil(np.maximum(10 - a, 0))
+    prod = np.ones_like(a)
+    for j in range(int(k.max(initial=0))):
+        prod *= np.where(j < k, (a + j) / (a + j + 0.5), 1.0)
+    z = a + k
 
     def stirling(z):  # log Gamma(z) - ((z - 1/2) log z - z + log sqrt(2 pi)); from 10 on the
         with np.errstate(over="ignore"):  # first term left out is below 2e-18
             return _poly(1 / (z * z), _STIRLING) / z
 
-    out[~small] = (
-        0.5 * np.log(ab) + (ab * np.log1p(0.5 / ab) - 0.5) + stirling(ab + 0.5) - stirling(ab)
-    )
-    return out
+    with np.errstate(divide="ignore"):
+        return (
+            0.5 * np.log(z)
+            + (z * np.log1p(0.5 / z) - 0.5)
+            + (stirling(z + 0.5) - stirling(z))
+            + np.log(prod)
+        )
 
 
 def _betacf(p: np.ndarray, q: np.ndarray, x: np.ndarray, maxiter: int = 400) -> np.ndarray:
