@@ -29,7 +29,8 @@ import polars as pl
 
 from tuibench.core.problems import Problem
 
-# Columns a reader may emit. `benchmark`, `metric`, `value` are required.
+# Columns a reader may emit. `benchmark`, `metric`, `value` are required. Names may come as
+# Categorical instead of String (the native reader codes them: see native.NAMES).
 #  iteration: the reader's own iteration number inside the file (pyperf runs, native
 #             `iteration` column); null means "this file is one iteration".
 #  sample:    position inside the iteration; null means "row order".
