@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -214,6 +215,8 @@ def main() -> None:
         if not a.report_only:
             in_process(path, a.rounds)
 
+        # Both children use both cores: other work on the machine shows in the figures.
+        print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         out = Path(out_dir) / "r.json"
         report = [sys.executable, "-m", "tuibench", "report", str(path)]
         report += ["--format", "json", "--output", str(out)]
@@ -242,6 +245,7 @@ def main() -> None:
             f"(runs {', '.join(f'{w:.2f}' for w, _ in runs['bare'])})"
         )
         print(f"report / bare: {t_report / t_bare:.2f}x (target < 2x)")
+        print("load average (1, 5, 15 min) after:  {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         rows = json.loads(out.read_text())["rows"]
         print(f"report rows: {len(rows):,}")
         print(
