@@ -143,10 +143,7 @@ class Analysis:
         self.timings["iterations"] = time.perf_counter() - clock
         clock = time.perf_counter()
         self.groups = self._groups()
-        self.timings["systems"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        self._pairs()
-        self.timings["u-test pairs"] = time.perf_counter() - clock
+        self.timings["systems and u-test layout"] = time.perf_counter() - clock
         clock = time.perf_counter()
         self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
         self._boot = BootstrapData.build(self)
@@ -297,6 +294,11 @@ class Analysis:
         # Every group's samples sorted, once: mmtests' statistics, the medians and the U
         # test's shift (in `_pairs`).
         self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
+        # The rows' order (by metric, then system) needs only the names: the U tests' ranking
+        # starts now, in a worker, beside the subselections and the rest of this step.
+        self._gid, self._gstarts = gid, gstarts
+        order, m_id, s_id = self._row_layout(keys)
+        self._pairs(order, m_id, s_id)
         raw = self._sample_moments(self._ordered, r_starts, r_counts, keep_scaled=True)
         # Untrimmed, the analysed samples are every sample: their moments are the same.
         sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
@@ -386,17 +388,10 @@ class Analysis:
             .with_columns(values_list["iteration_values"], values_list["samples"])
             # Rows by metric in natural order, then by system: every table's order. The
             # Enum codes are that order; names leave the core as plain strings.
-            .sort(*(pl.col(c).to_physical() for c in ("benchmark", "metric", "system")))
+            .pipe(lambda f: f[order])  # by metric in natural order, then system (Enum codes)
             .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
         )
         frame = with_reader_notes(frame, self.rs.notes)
-        m_id, _ = rle_groups(frame, METRIC)
-        names = self.rs.system_names
-        s_id = (
-            frame["system"].replace_strict(
-                {n: i for i, n in enumerate(names)}, default=-1, return_dtype=pl.Int64
-            )
-        ).to_numpy()
         frame = frame.with_columns(
             pl.Series("_m", m_id),
             pl.Series("_s", s_id),
@@ -410,15 +405,27 @@ class Analysis:
             for col in frame.columns
             if (col.startswith("_") and col != "_note") or col in wanted
         }
-        self._gid, self._gstarts = gid, gstarts
+        del self._ordered
         return frame
 
+    def _row_layout(self, keys: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows' order (every table's: metric in natural order, then system; the Enum
+        codes are that order) as group ids, and each row's metric id and system position."""
+        b, m, sy = (keys[c].to_physical().to_numpy() for c in ("benchmark", "metric", "system"))
+        order = np.lexsort((sy, m, b))
+        b, m = b[order], m[order]
+        m_id = np.cumsum(np.r_[True, (b[1:] != b[:-1]) | (m[1:] != m[:-1])]) - 1
+        names = {n: i for i, n in enumerate(self.rs.system_names)}
+        position = np.array([names.get(n, -1) for n in keys["system"].dtype.categories])
+        s_id = position[sy[order]] if len(order) else np.zeros(0, dtype=np.int64)
+        return order, m_id[: len(order)].astype(np.int64), s_id.astype(np.int64)
+
     # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
-    def _pairs(self) -> None:
-        a = self._a
-        g = a["_g"]  # frame row -> group id in sample order
+    def _pairs(self, g: np.ndarray, m_id: np.ndarray, s_id: np.ndarray) -> None:
+        """g: frame row -> group id in sample order; m_id, s_id: every row's metric id and
+        system position (`_row_layout`)."""
         ng, s = len(g), max(1, len(self.rs.system_names))
-        nm = int(a["_m"].max()) + 1 if ng else 0
+        nm = int(m_id.max()) + 1 if ng else 0
         counts = np.zeros(ng, dtype=np.int64)
         first = np.zeros(ng, dtype=np.int64)
         if ng:
@@ -428,8 +435,8 @@ class Analysis:
         # The analysed samples rearranged metric by metric (rows are in that order).
         new_starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
         idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
-        labels = np.repeat(a["_s"].astype(np.int8 if s < 128 else np.int64), counts)
-        blocks = np.bincount(a["_m"], weights=counts, minlength=nm).astype(np.int64)
+        labels = np.repeat(s_id.astype(np.int8 if s < 128 else np.int64), counts)
+        blocks = np.bincount(m_id, weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
         # Every row's samples, sorted within the row: medians and the U test's shift.
         # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
@@ -437,14 +444,13 @@ class Analysis:
             self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
         else:
             self._sorted = self._ordered[idx]
-        del self._ordered
         # Sorted once, in a worker while the summary data and a comparison's other tests are
         # computed; the U tests against a reference are computed when it is first asked for
         # (`_utest_against`): a report needs one reference's pairs, not every pair.
         self._ranked = in_worker(stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s)
         self._utest_p: dict[int, np.ndarray] = {}
         # Samples per metric and system (the ranking's own count, without waiting for it).
-        cell = a["_m"] * s + a["_s"]
+        cell = m_id * s + s_id
         self._pooled = np.bincount(cell, weights=counts, minlength=nm * s).reshape(nm, s)
         self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
