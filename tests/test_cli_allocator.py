@@ -42,3 +42,29 @@ def test_polars_default_is_still_what_polars_sets():
     from tuibench.cli import POLARS_JEMALLOC_DEFAULT
 
     assert out.stdout.strip() == POLARS_JEMALLOC_DEFAULT
+
+
+GLIBC = (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+
+
+@pytest.mark.skipif(not GLIBC, reason="glibc's malloc only")
+@pytest.mark.parametrize(
+    ("given", "want"),
+    [
+        ({}, "True"),
+        ({"MALLOC_TRIM_THRESHOLD_": "131072"}, "False"),
+        ({"GLIBC_TUNABLES": "glibc.malloc.mmap_max=2"}, "False"),
+    ],
+)
+def test_report_keeps_freed_heap_unless_the_user_set_malloc(given, want):
+    """`report` serves large arrays from glibc's heap and keeps freed memory, unless the
+    user's environment says how malloc should behave."""
+    from tuibench.cli import GLIBC_MALLOC_SETTINGS
+
+    unset = (*GLIBC_MALLOC_SETTINGS, "GLIBC_TUNABLES")
+    env = {k: v for k, v in os.environ.items() if k not in unset} | given
+    show = "import tuibench.cli as c; print(c._reuse_freed_heap())"
+    out = subprocess.run(
+        [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == want
