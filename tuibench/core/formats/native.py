@@ -210,8 +210,10 @@ def _checked(raw: pl.DataFrame, first_line: int) -> tuple[pl.DataFrame, pl.DataF
     # One boolean mask over all rows, computed without copying the columns: at 10^7 rows a
     # copy per check is most of the load time. Readable reasons only for the bad rows.
     names = [c for c in (*REQUIRED, *OPTIONAL) if c in raw.columns]
-    text = [c for c in names if raw.schema[c] == pl.String and c in NAMES]
-    raw = raw.with_columns(pl.col(text).cast(pl.Categorical))
+    text = [c for c in names if raw.schema[c] in (pl.String, pl.Categorical) and c in NAMES]
+    raw = raw.with_columns(
+        pl.col(c).cast(pl.Categorical) for c in text if raw.schema[c] == pl.String
+    )
     blank = _with_blanks(raw, text)
     cols = {c: _clean(raw, c, c in blank) for c in names}
     bad = _bad_mask(raw, cols)
