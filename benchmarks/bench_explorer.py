@@ -114,20 +114,26 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+async def loaded(app: TuibenchApp, pilot, poll: float) -> float:
+    """Seconds until the explorer has loaded and analysed its results (headless)."""
+    t0 = time.perf_counter()
+    while not app.loaded:
+        await pilot.pause(poll)
+    await pilot.pause()
+    return time.perf_counter() - t0
+
+
 async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool = False) -> None:
     app = TuibenchApp([str(path)])
     async with app.run_test(size=size) as pilot:
-        t0 = time.perf_counter()
-        while not app.loaded:
-            await pilot.pause(0.05)
-        await pilot.pause()
+        seconds = await loaded(app, pilot, 0.05)
         session = app.session
         if session is None:
             print("  nothing loaded")
             return
         print(
             f"  {len(session.metrics)} metrics x {len(session.systems)} systems loaded and "
-            f"analysed in {time.perf_counter() - t0:.1f} s (headless)"
+            f"analysed in {seconds:.1f} s (headless)"
         )
         frames: list[tuple[float, bool]] = []
         check: list[Callable[[], bool]] = [lambda: False]
@@ -222,27 +228,16 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
 
     app = TuibenchApp([str(path)])
     async with app.run_test(size=size) as pilot:
-        t0 = time.perf_counter()
-        while not app.loaded:
-            await pilot.pause(0.2)
-        await pilot.pause()
+        seconds = await loaded(app, pilot, 0.2)
         session = app.session
         print(
             f"  {len(session.metrics)} metrics x {len(session.systems)} systems loaded and "
-            f"analysed in {time.perf_counter() - t0:.0f} s (headless); peak {peak_mb():.0f} MB"
+            f"analysed in {seconds:.0f} s (headless); peak {peak_mb():.0f} MB"
         )
-        frames: list[tuple[float, str, int | None]] = []
         display = app._display
         view = app.main.query_one(AnswerView)
-
-        def spy(screen, renderable) -> None:
-            if renderable is not None:
-                frames.append((time.perf_counter(), session.state.reference, view.cursor_line))
-            display(screen, renderable)
-
-        app._display = spy
         results: dict[str, list[float]] = {}
-        install = app._install_computed  # what a switch or a filter does on the UI thread
+        install = app._install_computed  # what a change of the view does on the UI thread
 
         def timed_install(*args) -> None:
             start = time.perf_counter()
@@ -252,39 +247,22 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
             )
 
         app._install_computed = timed_install
-        for i in range(repeat):
-            before_ref, before_line = session.state.reference, view.cursor_line
-            frames.clear()
-            t_switch = time.perf_counter()
-            await pilot.press("right_square_bracket")
-            t_j = time.perf_counter()
-            await pilot.press("j" if i % 2 == 0 else "k")
-            while not any(ref != before_ref for _, ref, _ in frames):
-                await pilot.pause(0.01)
-            moved = [t for t, _, line in frames if line != before_line]
-            switched = next(t for t, ref, _ in frames if ref != before_ref)
-            if moved:
-                results.setdefault("j right after ]: key to frame", []).append(
-                    (moved[0] - t_j) * 1e3
-                )
-            results.setdefault("] (in a worker): key to new reference", []).append(
-                (switched - t_switch) * 1e3
-            )
-            await pilot.pause(0.5)
-        # s and f: in a worker too; j right after them still moves the cursor at once
-        for key, attr in (("s", "sort"), ("f", "significant_only")):
+
+        async def in_worker(key: str, name: str, attr: str, settle: float) -> None:
+            """`key` (computed in a worker) then `j` at once: key to the frame showing the
+            new `attr` of the state, and `j` to the frame with the cursor moved."""
             for i in range(repeat):
                 before, before_line = getattr(session.state, attr), view.cursor_line
                 seen: list[tuple[float, object, int | None]] = []
 
-                def spy_view(screen, renderable, seen=seen, attr=attr) -> None:
+                def spy(screen, renderable, seen=seen) -> None:
                     if renderable is not None:
                         seen.append(
                             (time.perf_counter(), getattr(session.state, attr), view.cursor_line)
                         )
                     display(screen, renderable)
 
-                app._display = spy_view
+                app._display = spy
                 t_key = time.perf_counter()
                 await pilot.press(key)
                 t_j = time.perf_counter()
@@ -293,14 +271,19 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
                     await pilot.pause(0.01)
                 moved = [t for t, _, line in seen if line != before_line]
                 if moved:
-                    results.setdefault(f"j right after {key}: key to frame", []).append(
+                    results.setdefault(f"j right after {name}: key to frame", []).append(
                         (moved[0] - t_j) * 1e3
                     )
                 shown = next(t for t, v, _ in seen if v != before)
-                results.setdefault(f"{key} (in a worker): key to frame", []).append(
+                label = "key to new reference" if attr == "reference" else "key to frame"
+                results.setdefault(f"{name} (in a worker): {label}", []).append(
                     (shown - t_key) * 1e3
                 )
-                await pilot.pause(0.3)
+                await pilot.pause(settle)
+
+        await in_worker("right_square_bracket", "]", "reference", 0.5)
+        await in_worker("s", "s", "sort", 0.3)
+        await in_worker("f", "f", "significant_only", 0.3)
         # n: the next change, worst first (its order is kept per view: the first press
         # after a change of view computes it)
         tree = app.main.query_one(BenchTree)
