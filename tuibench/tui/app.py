@@ -158,8 +158,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self._asked: dict[str, object] = {}
         self._computing = False  # one worker at a time; it starts the next when it is done
         self._filter_timer = None
-        self._typed_large: str | None = None  # typed on a large set, applied once typing pauses
-        self._typed_filter: str | None = None  # typed, to be applied once the queue is read
+        # Typed, not applied yet: once the queued keys are read, or on a large set once
+        # typing pauses.
+        self._typed_filter: str | None = None
         self.stop_loading = threading.Event()
         self.crash: Exception | None = None  # an unhandled exception that ended the app
         self.loader: threading.Thread | None = None
@@ -700,25 +701,19 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         session = self.session
         if session is None:
             return
+        first = self._typed_filter is None
+        self._typed_filter = event.value
         if not self.large:  # at once; keys already queued are taken together
-            if self._typed_filter is None:
+            if first:
                 self.call_later(self._filter_typed)
-            self._typed_filter = event.value
             return
-        self._typed_large = event.value
         if self._filter_timer is not None:
             self._filter_timer.stop()
-        self._filter_timer = self.set_timer(FILTER_IDLE, self._filter_now)
+        self._filter_timer = self.set_timer(FILTER_IDLE, self._filter_typed)
 
     def _filter_typed(self) -> None:
-        value, self._typed_filter = self._typed_filter, None
-        session = self.session
-        if session is not None and value is not None and value != session.state.filter_text:
-            self.update_state(filter_text=value)
-
-    def _filter_now(self) -> None:
         self._filter_timer = None
-        value, self._typed_large = self._typed_large, None
+        value, self._typed_filter = self._typed_filter, None
         if self.session is not None and value is not None and value != self.wanted.filter_text:
             self.update_state(filter_text=value)
 
