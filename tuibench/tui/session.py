@@ -234,31 +234,21 @@ class Session:
         (the first `limit` of them)."""
         return self._restricted(self.cmp, self._ids_under(node)[:limit], self._current)
 
-    def _restricted(
-        self, cmp: Comparison, ids: np.ndarray, per: PerMetric | None = None
-    ) -> Comparison:
-        """`cmp` with the rows of the metrics `ids` only, in that order. With `per`, the
-        comparison's rows by metric id: a gather instead of a join over every row."""
-        if per is not None and per.cmp.rows is cmp.rows:
-            position = np.full(len(self.metrics) + 1, len(ids), dtype=np.int64)
-            position[ids] = np.arange(len(ids))
-            at = position[per.row_ids()]  # a row of no listed metric: len(ids)
-            keep = np.flatnonzero(at < len(ids))
-            keep = keep[np.argsort(at[keep], kind="stable")]
-            return dataclasses.replace(cmp, rows=cmp.rows[keep])
-        order = self._metric_ids[ids].with_row_index("_order").drop("_mid")
-        rows = (
-            cmp.rows.join(order, on=METRIC, how="inner", maintain_order="left")
-            .sort("_order", maintain_order=True)
-            .drop("_order")
-        )
-        return dataclasses.replace(cmp, rows=rows)
+    def _restricted(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
+        """`cmp` (the comparison `per` keeps, whatever its display options) with the rows of
+        the metrics `ids` only, in that order: a gather by the rows' metric ids, not a join
+        over every row."""
+        position = np.full(len(self.metrics) + 1, len(ids), dtype=np.int64)
+        position[ids] = np.arange(len(ids))
+        at = position[per.row_ids()]  # a row of no listed metric: len(ids)
+        keep = np.flatnonzero(at < len(ids))
+        keep = keep[np.argsort(at[keep], kind="stable")]
+        return dataclasses.replace(cmp, rows=cmp.rows[keep])
 
-    @staticmethod
-    def _among(cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
+    def _among(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
         """`cmp` with the rows of the metrics `ids` only, in its own order (for what does
         not depend on the order): no copy when they are all of its rows."""
-        listed = np.zeros(per._n + 1, dtype=bool)
+        listed = np.zeros(len(self.metrics) + 1, dtype=bool)
         listed[ids] = True
         keep = listed[per.row_ids()]
         if keep.all():
@@ -289,9 +279,11 @@ class Session:
 
         Over every metric, or over those the filter shows when a name filter is set.
         """
-        return self._answer_of(self.state, self.cmp, self.order_ids)
+        return self._answer_of(self.state, self.cmp, self._current, self.order_ids)
 
-    def _answer_of(self, s: ViewState, cmp: Comparison, order_ids: np.ndarray) -> Answer:
+    def _answer_of(
+        self, s: ViewState, cmp: Comparison, per: PerMetric, order_ids: np.ndarray
+    ) -> Answer:
         # The order and `f` do not change it.
         key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
         key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
@@ -300,7 +292,7 @@ class Session:
         if answer is None:
             summary = self._system_summary_of(s, cmp)
             if s.filter_text:
-                cmp = self._restricted(cmp, order_ids)
+                cmp = self._restricted(cmp, order_ids, per)
             answer = build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT, summary=summary)
         with self._lock:  # a worker may be preparing the next screen meanwhile
             self._answers[key] = answer  # the newest last: clearing a filter costs nothing
@@ -315,7 +307,7 @@ class Session:
         computed["_current"].chance()
         computed["_current"].row_ids()
         if s.answer_first:
-            self._answer_of(s, computed["cmp"], computed["order_ids"])
+            self._answer_of(s, computed["cmp"], computed["_current"], computed["order_ids"])
         return computed
 
     def ranking(self) -> list[tuple[str, float | None]]:
