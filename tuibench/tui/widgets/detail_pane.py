@@ -20,7 +20,6 @@ from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
 
 if TYPE_CHECKING:
-    from tuibench.core.tables import Table
     from tuibench.tui.session import Session
 
 WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
@@ -79,7 +78,6 @@ class DetailPane(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.node: Node | None = None
-        self.table: Table | None = None  # what mark / export / copy act on
         self._shown: dict[str, Text | str] = {}
         self.mode = "message"
 
@@ -120,7 +118,7 @@ class DetailPane(VerticalScroll):
             self._show_summary(node, session, palette)
 
     def show_message(self, message: Text | str) -> None:
-        self.node, self.table = None, None
+        self.node = None
         self._mode("message")
         self._set("#pane-title", "")
         self._set("#pane-message", message)
@@ -149,7 +147,6 @@ class DetailPane(VerticalScroll):
             self.show_message(Text(f"{printable(node.title())} is not shown (filtered out)."))
             return
         self._mode("metric")
-        self.table = detail
         title = Text()
         title.append(printable(node.benchmark), "bold")
         title.append(" › ", palette.muted)
@@ -188,7 +185,6 @@ class DetailPane(VerticalScroll):
 
         answer = session.answer()
         self._mode("answer")
-        self.table = None  # mark, export and copy take the summary from the session
         title = Text()
         title.append("The answer", "bold")
         n = len(answer.systems)
@@ -218,7 +214,6 @@ class DetailPane(VerticalScroll):
             self.show_message(Text(why))
             return
         self._mode("summary")
-        self.table = table
         count = session.count_under(node)
         shown = f"first {len(table.rows):,} of " if len(table.rows) < count else ""
         title = Text()
