@@ -4,6 +4,7 @@ wrong prints one line (no traceback) and exits 2."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -208,3 +209,19 @@ def test_closed_stdout_or_stderr(results):
     )
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["problems"]
+
+
+def test_the_command_leaves_its_whole_output_and_main_s_code(results, capsys):
+    """`python -m tuibench` (and the installed command) end with os._exit, skipping the
+    interpreter's teardown: everything buffered must be out first, and the code is main's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as users run it
+    for extra, code in (([], 0), (["--fail-on-regression"], 1)):
+        args = ["report", str(results), *extra]  # a short table: it sits in a buffer
+        assert main(args) == code
+        expected = capsys.readouterr()
+        proc = subprocess.run(
+            [sys.executable, "-m", "tuibench", *args], capture_output=True, text=True, env=env
+        )
+        assert proc.returncode == code
+        assert proc.stdout == expected.out and "Comparison against base" in proc.stdout
+        assert proc.stderr == expected.err

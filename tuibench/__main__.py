@@ -1,3 +1,3 @@
-from tuibench.cli import main
+from tuibench.cli import run
 
-raise SystemExit(main())
+run()
