@@ -44,8 +44,12 @@ def test_report_json_is_strict_json_with_null_for_undefined(tmp_path, make_syste
 
 
 def test_report_json_holds_what_the_standard_encoder_wrote(tmp_path, make_system):
-    """Same values, key order and indentation as `json.dumps(..., indent=2)` used to give."""
-    rs = load([_undefined_numbers(tmp_path, make_system)])
+    """Same values and key order as `json.dumps(..., indent=2)` used to give; the document
+    indented as it was, the rows one per line."""
+    root = _undefined_numbers(tmp_path, make_system)
+    (root / "base" / "bad.csv").write_text('benchmark,metric,value\nx,"y\\"",zz\n')
+    rs = load([root])
+    assert rs.problems
     cmp = Analysis(rs).compare("base")
     text = report_json(cmp, rs.problems)
     # allow_nan=False: the document itself holds no NaN or infinity either.
@@ -53,3 +57,7 @@ def test_report_json_holds_what_the_standard_encoder_wrote(tmp_path, make_system
     assert json.loads(text, parse_constant=_reject) == json.loads(old)
     assert list(json.loads(text)["rows"][0]) == list(json.loads(old)["rows"][0])
     assert text.splitlines()[:3] == old.splitlines()[:3]
+    # One line per row (and per summary row), indented inside the document.
+    lines = text.splitlines()
+    rows = lines[lines.index('  "rows": [') + 1 : lines.index('  "summary": [') - 1]
+    assert len(rows) == len(cmp.rows) and all(r.startswith('    {"benchmark":') for r in rows)
