@@ -52,6 +52,27 @@ def test_vectorised_values_equal_the_plain_method():
             assert got[g] == pytest.approx(want, rel=1e-12)
 
 
+def test_group_shift_hashes_every_group_whole_across_pieces():
+    """The hashes are summed a piece of HASH_CHUNK samples at a time: a group cut by a
+    piece's end gets the same shift as from one sum over its samples."""
+    from tuibench.core.stats import subselection
+
+    rng = np.random.default_rng(4)
+    chunk = subselection.HASH_CHUNK
+    for sizes in ([1], [chunk], [chunk + 1], [3, chunk - 2, 5, 2 * chunk + 7, 1], [2] * 9):
+        counts = np.array(sizes)
+        starts = np.r_[0, np.cumsum(counts)[:-1]]
+        values = rng.standard_normal(int(counts.sum()))
+        for seed in (0, 11, -1):
+            salt = subselection._mix(np.array([seed & (2**64 - 1)], dtype=np.uint64))[0]
+            h = subselection._mix(values.view(np.uint64) ^ salt)
+            want = [
+                int(subselection._mix(np.array([h[s : s + n].sum()], dtype=np.uint64))[0]) % int(n)
+                for s, n in zip(starts, counts, strict=True)
+            ]
+            assert stats.group_shift(values, starts, counts, seed).tolist() == want
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.floats(0.01, 1e6, allow_nan=False), min_size=1, max_size=40),

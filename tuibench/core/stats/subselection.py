@@ -127,16 +127,24 @@ def group_shift(
 
     Rotating a group's samples before applying the shared selection matrix gives each group
     its own subsets, while keeping every number a function of that group's data only.
+    Groups tile `values` from starts[0]; each hash sums its group's in wrapping uint64.
     """
     bits = np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
     salt = _mix(np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
-    h = np.empty_like(bits)
-    tmp = np.empty(min(len(bits), HASH_CHUNK), dtype=np.uint64)
-    for lo in range(0, len(bits), HASH_CHUNK):  # in cache-sized pieces, in place
-        part = h[lo : lo + HASH_CHUNK]
-        np.bitwise_xor(bits[lo : lo + HASH_CHUNK], salt, out=part)
-        _mix_inplace(part, tmp[: len(part)])
-    total = np.add.reduceat(h, starts) if len(starts) else h[:0]
+    total = np.zeros(len(starts), dtype=np.uint64)
+    if len(starts):
+        h = np.empty(min(len(bits), HASH_CHUNK), dtype=np.uint64)
+        tmp = np.empty_like(h)
+        # A cache-sized piece at a time, summed into the groups it covers: no hash of every
+        # sample at once (an 80 MB array of fresh pages at 10^7 samples).
+        for lo in range(int(starts[0]), len(bits), HASH_CHUNK):
+            part = h[: min(HASH_CHUNK, len(bits) - lo)]
+            np.bitwise_xor(bits[lo : lo + len(part)], salt, out=part)
+            _mix_inplace(part, tmp[: len(part)])
+            first = np.searchsorted(starts, lo, side="right") - 1  # the group holding lo
+            last = np.searchsorted(starts, lo + len(part))  # groups starting before the end
+            cuts = np.r_[0, starts[first + 1 : last] - lo]
+            total[first:last] += np.add.reduceat(part, cuts)
     return (_mix(total) % counts.astype(np.uint64)).astype(np.int64)
 
 
@@ -149,6 +157,19 @@ def _rotated(x: np.ndarray, starts: np.ndarray, shift: np.ndarray, n: int) -> np
     cols[cols >= n] -= n
     cols += starts[:, None]
     return x[cols]
+
+
+def _on_scale(rows: np.ndarray, harmonic: np.ndarray) -> np.ndarray:
+    """Groups' samples (a fresh copy, one group per row) on the scale where their mean is
+    arithmetic: reciprocals in harmonic rows, NaN for a non-positive sample there (no
+    harmonic mean). In place, block by block: no reciprocal copy of every sample."""
+    if harmonic.any():
+        h = rows[harmonic]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = 1.0 / h
+        r[~(h > 0)] = np.nan
+        rows[harmonic] = r
+    return rows
 
 
 def _median_of_means(means: np.ndarray, m: int, harmonic: np.ndarray) -> np.ndarray:
@@ -184,7 +205,7 @@ def _values_of_size(
         sel_t = selection_matrix(n, b, seed).T
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
-            means = _rotated(x, starts[part], shift[part], n) @ sel_t
+            means = _on_scale(_rotated(x, starts[part], shift[part], n), harmonic[part]) @ sel_t
             out[part] = _median_of_means(means, m, harmonic[part])
         return out
     # Large n: the subsets a block at a time, every group's B means kept (B n > CACHED_MAX:
@@ -192,12 +213,13 @@ def _values_of_size(
     step = max(1, CHUNK // n)
     means = np.empty((len(starts), b))
     single = len(starts) <= step
-    rotated = _rotated(x, starts, shift, n) if single else None
+    rotated = _on_scale(_rotated(x, starts, shift, n), harmonic) if single else None
     for j, block in selection_blocks(n, b, seed):
         rows = slice(j, j + len(block))
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
             xr = rotated if single else _rotated(x, starts[part], shift[part], n)
+            xr = xr if single else _on_scale(xr, harmonic[part])
             means[part, rows] = (block @ xr.T).T  # no transposed copy of the block
         del block  # before the generator makes the next one
     for lo in range(0, len(starts), step):
@@ -228,14 +250,6 @@ def iteration_values(
     out = np.empty(len(starts))
     if len(starts) == 0:
         return out
-    x = values
-    if hmean.any():  # reciprocals in one copy (nested np.where held three at 10^7 samples)
-        per_sample_h = np.repeat(hmean, counts)
-        x = values.copy()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.divide(1.0, values, out=x, where=per_sample_h)
-        per_sample_h &= ~(values > 0)
-        x[per_sample_h] = np.nan
     shift = group_shift(values, starts, counts, seed)
 
     single = counts == 1
@@ -244,5 +258,5 @@ def iteration_values(
     with one_blas_thread(len(values)):
         for n in np.unique(counts[counts > 1]):
             idx = np.flatnonzero(counts == n)
-            out[idx] = _values_of_size(x, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
+            out[idx] = _values_of_size(values, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
     return out
