@@ -196,6 +196,34 @@ def test_segment_sums_moments_and_min_against_plain_loops(segments):
             assert np.isnan(var[i])
 
 
+@pytest.mark.parametrize("piece", [1, 3, 16, 1 << 18])
+def test_segment_moments_piece_by_piece_equal_whole_arrays_bit_for_bit(monkeypatch, piece):
+    """Sums and moments are computed a piece of segments at a time, with reciprocals taken
+    there: the same numbers as from whole arrays of every sample (empty segments, gaps,
+    segments longer than a piece, non-positive samples on the reciprocal scale)."""
+    from tuibench.core.stats import moments
+
+    monkeypatch.setattr(moments, "PIECE", piece)
+    rng = np.random.default_rng(6)
+    counts = rng.choice([0, 1, 2, 5, 40], size=300)
+    starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+    x = rng.lognormal(0, 2, int(counts.sum()))
+    x[rng.integers(0, len(x), 6)] = [0.0, -1.0, np.nan, 1e-300, 1e300, -0.0]
+    rec = rng.random(len(counts)) < 0.5
+    with np.errstate(all="ignore"):  # 1e300 squared overflows, as in both ways
+        y = np.where(np.repeat(rec, counts), 1.0 / x, x)  # the whole array on its scale
+        n, mean, var = stats.segment_moments(x, starts, counts, reciprocal=rec)
+        n0, mean0, var0 = stats.segment_moments(y, starts, counts)
+    assert np.array_equal(n, n0)
+    assert np.array_equal(mean, mean0, equal_nan=True)
+    assert np.array_equal(var, var0, equal_nan=True)
+    # Sums over every other segment, with the gaps between them.
+    pick = slice(None, None, 2)
+    got = stats.segment_sums(x, starts[pick], counts[pick], reciprocal=rec[pick])
+    want = stats.segment_sums(y, starts[pick], counts[pick])
+    assert np.array_equal(got, want, equal_nan=True)
+
+
 def test_segment_sums_with_gaps_and_a_nan_minimum():
     x = np.arange(10.0)
     assert stats.segment_sums(x, np.array([1, 5]), np.array([2, 3])).tolist() == [3.0, 18.0]

@@ -210,17 +210,15 @@ class Analysis:
 
     # -- step 2: centre, interval and noise per system ------------------------------------
     def _sample_moments(
-        self, x: np.ndarray, starts: np.ndarray, counts: np.ndarray, keep_scaled: bool = False
+        self, x: np.ndarray, starts: np.ndarray, counts: np.ndarray
     ) -> dict[str, np.ndarray]:
         """Count, mean and variance of every group's samples `x` (contiguous, tiling x) on
-        the scale where the mean is arithmetic (and, if `keep_scaled`, the samples on that
-        scale: `scaled`), and whether an Hmean group has a non-positive (or NaN) sample."""
+        the scale where the mean is arithmetic, and whether an Hmean group has a
+        non-positive (or NaN) sample."""
         hmean = self._hmean_g
-        y = stats.reciprocal_scale(x, counts, hmean)
-        n, mean, var = stats.segment_moments(y, starts, counts)
+        n, mean, var = stats.segment_moments(x, starts, counts, reciprocal=hmean)
         nonpos = hmean & ~(stats.segment_min(x, starts, counts) > 0)
-        out = {"n": n, "mean": mean, "var": var, "nonpos": nonpos}
-        return {**out, "scaled": y} if keep_scaled else out
+        return {"n": n, "mean": mean, "var": var, "nonpos": nonpos}
 
     def _centres(
         self, v: np.ndarray, samples: dict[str, np.ndarray], gid: np.ndarray, ng: int
@@ -299,7 +297,7 @@ class Analysis:
         self._gid, self._gstarts = gid, gstarts
         order, m_id, s_id = self._row_layout(keys)
         self._pairs(order, m_id, s_id)
-        raw = self._sample_moments(self._ordered, r_starts, r_counts, keep_scaled=True)
+        raw = self._sample_moments(self._ordered, r_starts, r_counts)
         # Untrimmed, the analysed samples are every sample: their moments are the same.
         sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
         # Noise: RSD of the samples, outliers, variance components (on the measured values).
@@ -323,9 +321,8 @@ class Analysis:
             rsd_raw, centre_raw = rsd, c["centre"]
         med = self._it_centre(it["median"].to_numpy(), gid, ng)
         higher = (keys["better"] == "higher").fill_null(False).to_numpy()
-        moments = (raw.pop("scaled"), raw["mean"], raw["var"])
+        moments = (raw["mean"], raw["var"])
         spread = stats.pooled_spread(self._ordered, r_starts, r_counts, hmean, higher, moments)
-        del moments
 
         nonpos, ci_high = c["nonpos"], c["ci_high"]
         # 80 % of two samples is one: each subset is a single sample, so the iteration's value

@@ -18,7 +18,7 @@ from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_
 from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
-from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread, reciprocal_scale
+from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
 from tuibench.core.stats.moments import (
     group_moments,
     group_sums,
@@ -91,7 +91,6 @@ __all__ = [
     "one_blas_thread",
     "pooled_moments",
     "pooled_spread",
-    "reciprocal_scale",
     "relative_sd",
     "resampled_means",
     "segment_min",

@@ -24,29 +24,16 @@ from tuibench.core.stats.moments import segment_moments, segment_sums
 Z975 = float(special.ndtri(0.975))  # R's qnorm(0.975)
 
 
-def reciprocal_scale(x: np.ndarray, counts: np.ndarray, hmean: np.ndarray) -> np.ndarray:
-    """Samples on the scale where their group's mean is arithmetic: 1/x in Hmean groups
-    (groups contiguous, `counts` samples each). x itself when no group is Hmean."""
-    hmean = np.asarray(hmean, dtype=bool)
-    if not hmean.any():
-        return x
-    y = x.copy()
-    with np.errstate(divide="ignore"):
-        np.divide(1.0, x, out=y, where=np.repeat(hmean, counts))
-    return y
-
-
 def pooled_spread(
     sorted_values: np.ndarray, starts: np.ndarray, counts: np.ndarray, hmean: np.ndarray,
-    higher: np.ndarray, moments: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    higher: np.ndarray, moments: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:  # fmt: skip
     """mmtests' Min, Max, mean, SD, CoeffVar and B-mean.95 of every group.
 
     sorted_values: every group's samples, ascending within the group (starts, counts; the
     groups tile the array). hmean: per group, the harmonic kind; higher: per group, best
-    first means descending. moments: the sorted values on the reciprocal scale
-    (`reciprocal_scale`) and the mean and sample variance of every group on that scale,
-    when the caller has them already.
+    first means descending. moments: the mean and sample variance of every group on the
+    scale where its mean is arithmetic (reciprocals for Hmean), when the caller has them.
     """
     x = np.asarray(sorted_values, dtype=np.float64)
     starts = np.asarray(starts, dtype=np.int64)
@@ -57,18 +44,18 @@ def pooled_spread(
     first, last = np.where(has, starts, 0), np.where(has, starts + n - 1, 0)
     vmin = np.where(has, x[first] if len(x) else np.nan, np.nan)
     vmax = np.where(has, x[last] if len(x) else np.nan, np.nan)
-    if moments is None:
-        y = reciprocal_scale(x, n, hmean)  # the scale on which the mean is arithmetic
-        _, ym, var = segment_moments(y, starts, n)
+    if moments is None:  # on the scale on which the mean is arithmetic
+        _, ym, var = segment_moments(x, starts, n, reciprocal=hmean)
     else:
-        y, ym, var = moments
+        ym, var = moments
     # Sorted ascending: a non-positive sample is the first, a NaN the last.
     nonpos = hmean & has & (~(vmin > 0) | np.isnan(vmax))
     # The best int(0.95 n) samples are contiguous: the lowest for lower-is-better, else the
     # highest.
     keep = np.maximum(1, (n * 95) // 100)
     top = np.asarray(higher, dtype=bool)
-    bsum = segment_sums(y, np.where(top, starts + n - keep, starts), np.where(has, keep, 0))
+    best = np.where(top, starts + n - keep, starts)
+    bsum = segment_sums(x, best, np.where(has, keep, 0), reciprocal=hmean)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = np.where(hmean, 1.0 / ym, ym)
         ss = var * (nf - 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from tuibench.core.stats import special
@@ -20,8 +22,35 @@ def group_moments(
     return n, mean, var
 
 
-def segment_sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Sum of every segment x[starts[i] : starts[i] + counts[i]] (0 when empty).
+PIECE = 1 << 18  # samples worked on at once: temporaries stay in cache, never fresh pages
+
+
+def _pieces(starts: np.ndarray, counts: np.ndarray) -> Iterator[np.ndarray]:
+    """Consecutive runs of segments (in order) spanning about PIECE samples each (a larger
+    segment alone), as index arrays. Temporaries of a piece's size, reused from one to the
+    next, instead of arrays of every sample: those are fresh pages, whose zeroing by the
+    kernel cost more than the arithmetic at 10^7 samples."""
+    ends = starts + counts
+    i, m = 0, len(starts)
+    while i < m:
+        j = max(i + 1, int(np.searchsorted(ends, starts[i] + PIECE, side="right")))
+        yield np.arange(i, min(j, m))
+        i = j
+
+
+def _on_scale(x: np.ndarray, counts: np.ndarray, reciprocal: np.ndarray) -> np.ndarray:
+    """A copy of x (segments of `counts`) with 1/x in the segments marked `reciprocal`."""
+    y = x.copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(1.0, x, out=y, where=np.repeat(reciprocal, counts))
+    return y
+
+
+def segment_sums(
+    x: np.ndarray, starts: np.ndarray, counts: np.ndarray, reciprocal: np.ndarray | None = None
+) -> np.ndarray:
+    """Sum of every segment x[starts[i] : starts[i] + counts[i]] (0 when empty); of 1/x
+    in the segments where `reciprocal` (the scale of a harmonic mean).
 
     Segments are in order and do not overlap (gaps are allowed). One `reduceat` over x: no
     per-sample group ids (numpy's pairwise summation inside each segment).
@@ -29,6 +58,22 @@ def segment_sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.nd
     x = np.asarray(x, dtype=np.float64)
     starts = np.asarray(starts, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
+    if reciprocal is None or not np.any(reciprocal):
+        return _sums(x, starts, counts)
+    out = np.zeros(len(counts))
+    plain = ~np.asarray(reciprocal, dtype=bool)
+    out[plain] = _sums(x, starts[plain], counts[plain])
+    rec = np.flatnonzero(~plain)
+    for part in _pieces(starts[rec], counts[rec]):
+        g = rec[part]
+        lo, hi = int(starts[g[0]]), int(starts[g[-1]] + counts[g[-1]])
+        with np.errstate(divide="ignore"):
+            y = 1.0 / x[lo:hi]  # gaps between the segments too: not summed
+        out[g] = _sums(y, starts[g] - lo, counts[g])
+    return out
+
+
+def _sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     out = np.zeros(len(counts))
     has = counts > 0
     if not has.any():
@@ -44,20 +89,28 @@ def segment_sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.nd
 
 
 def segment_moments(
-    x: np.ndarray, starts: np.ndarray, counts: np.ndarray
+    x: np.ndarray, starts: np.ndarray, counts: np.ndarray, reciprocal: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Count, mean and sample variance (ddof 1; NaN below 2) of every segment of x.
+    """Count, mean and sample variance (ddof 1; NaN below 2) of every segment of x, on
+    the reciprocal scale in the segments marked `reciprocal`.
 
     The segments tile x: in order, without gaps (counts sum to len(x)).
     """
+    x = np.asarray(x, dtype=np.float64)
+    starts = np.asarray(starts, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
+    rec = np.zeros(len(counts), bool) if reciprocal is None else np.asarray(reciprocal, bool)
     n = counts.astype(np.float64)
+    var = np.zeros(len(counts))
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = segment_sums(x, starts, counts) / n
-        dev = np.repeat(mean, counts)
-        np.subtract(x, dev, out=dev)
-        np.multiply(dev, dev, out=dev)
-        var = segment_sums(dev, starts, counts) / (n - 1)
+        mean = segment_sums(x, starts, counts, rec) / n
+        for g in _pieces(starts, counts):
+            lo, hi = int(starts[g[0]]), int(starts[g[-1]] + counts[g[-1]])
+            dev = _on_scale(x[lo:hi], counts[g], rec[g]) if rec[g].any() else x[lo:hi].copy()
+            np.subtract(dev, np.repeat(mean[g], counts[g]), out=dev)
+            np.multiply(dev, dev, out=dev)
+            var[g] = _sums(dev, starts[g] - lo, counts[g])
+        var /= n - 1
     var[n < 2] = np.nan
     return n, mean, var
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from tuibench.core.stats.blocks import SORT_CHUNK, rows_of
-from tuibench.core.stats.mmtests import reciprocal_scale
 from tuibench.core.stats.moments import segment_min, segment_sums
 
 ITERATION_VALUES = ("subselection", "mean", "median", "trimmed")
@@ -29,9 +28,8 @@ def iteration_means(
     hmean = np.asarray(hmean, dtype=bool)
     if len(counts) == 0:
         return np.full(0, np.nan)
-    y = reciprocal_scale(values, counts, hmean)
     with np.errstate(divide="ignore", invalid="ignore"):
-        m = segment_sums(y, starts, counts) / counts
+        m = segment_sums(values, starts, counts, reciprocal=hmean) / counts
         m = np.where(hmean, 1.0 / m, m)
     # A non-positive sample (or a NaN) in an Hmean iteration: no harmonic mean.
     return np.where(hmean & ~(segment_min(values, starts, counts) > 0), np.nan, m)
