@@ -77,6 +77,22 @@ def test_tsv_jsonl_parquet(tmp_path):
     assert rs.problems == []
 
 
+@pytest.mark.parametrize("batched", [True, False])
+def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, monkeypatch, batched):
+    """A file name is a name, not a pattern ("run[1]" once failed: no file matches it), and
+    headers are matched as in CSV (stripped, any case); small files read together or alone."""
+    from tuibench.core import small_files
+
+    monkeypatch.setattr(small_files, "BATCHED", batched)
+    (tmp_path / "s").mkdir()
+    frame = pl.DataFrame({" Benchmark": ["d", "d"], "METRIC": ["t", "t"], "Value": [3.0, 4.0]})
+    for name in ("run[1].parquet", "run*.parquet", "run?.parquet"):
+        frame.write_parquet(tmp_path / "s" / name)
+    rs = load([tmp_path])
+    assert rs.problems == []
+    assert rs.samples.height == 6 and set(rs.samples["benchmark"]) == {"d"}
+
+
 def test_overrides_and_direction_inference(tmp_path, make_system):
     make_system(
         tmp_path,
