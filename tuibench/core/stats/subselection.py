@@ -172,19 +172,24 @@ def _on_scale(rows: np.ndarray, harmonic: np.ndarray) -> np.ndarray:
     return rows
 
 
-def _median_of_means(means: np.ndarray, m: int, harmonic: np.ndarray) -> np.ndarray:
-    """Per row, the median of the subset means (sums / m; reciprocals for harmonic)."""
-    means /= m
+def _median_of_means(sums: np.ndarray, m: int, harmonic: np.ndarray) -> np.ndarray:
+    """Per row, the median of the subset means: sums / m, or m / sums on the reciprocal
+    scale of harmonic rows.
+
+    np.median's own steps, in place: a partition at the middle, then the mean of the middle
+    two (B even), NaN for a row holding a NaN (NaNs sort last). The partition is of the
+    sums: dividing by m keeps their order and the reciprocal reverses it, which maps the
+    middle pair onto itself, so only the two middle sums are turned into means (the same
+    numbers as turning all B first)."""
+    b = sums.shape[1]
+    middle = sorted({(b - 1) // 2, b // 2})
+    sums.partition(middle, axis=1)
+    lo, hi = sums[:, middle[0]] / m, sums[:, middle[-1]] / m
     if harmonic.any():
         with np.errstate(divide="ignore"):
-            means[harmonic] = 1.0 / means[harmonic]
-    # np.median's own steps, in place: a partition at the middle, the mean of the middle
-    # two (B even), NaN for a row holding a NaN (NaNs sort last).
-    b = means.shape[1]
-    middle = sorted({(b - 1) // 2, b // 2})
-    means.partition(middle, axis=1)
-    out = 0.5 * (means[:, middle[0]] + means[:, middle[-1]])
-    out[np.isnan(means[:, -1])] = np.nan
+            lo[harmonic], hi[harmonic] = 1.0 / lo[harmonic], 1.0 / hi[harmonic]
+    out = 0.5 * (lo + hi)
+    out[np.isnan(sums[:, -1])] = np.nan
     return out
 
 
