@@ -302,7 +302,12 @@ def run() -> None:
     """The `tuibench` command: `main`, then out without the interpreter's teardown. `main`
     has flushed stdout (a failure to is told and sets the code) and stderr is written line
     by line; freeing every module, array and polars' thread pool one by one took 50 ms of
-    a 0.35 s report, and more with large results, for nothing anyone sees."""
+    a 0.35 s report, and more with large results, for nothing anyone sees.
+
+    BLAS on one thread unless the user says otherwise (read when numpy loads, after this):
+    the statistics make many small matrix products, where a second BLAS thread only spins
+    (`stats.one_blas_thread` holds it to one for large inputs in process too)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os._exit(main())
 
 
