@@ -225,3 +225,21 @@ def test_the_command_leaves_its_whole_output_and_main_s_code(results, capsys):
         assert proc.returncode == code
         assert proc.stdout == expected.out and "Comparison against base" in proc.stdout
         assert proc.stderr == expected.err
+
+
+def test_the_command_sets_numpy_s_threads_and_pages_unless_the_user_did():
+    """Read by numpy when it loads, so set by the command before: BLAS on one thread, no
+    huge pages asked for; a value the user gave stands."""
+    code = (
+        "import os, tuibench.cli as c\n"
+        "c.main = lambda: print(os.environ['OPENBLAS_NUM_THREADS'],"
+        " os.environ['NUMPY_MADVISE_HUGEPAGE'], flush=True) or 3\n"
+        "c.run()\n"
+    )
+    names = ("OPENBLAS_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert (proc.returncode, proc.stdout) == (3, "1 0\n")
+    env.update(OPENBLAS_NUM_THREADS="2", NUMPY_MADVISE_HUGEPAGE="1")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert (proc.returncode, proc.stdout) == (3, "2 1\n")
