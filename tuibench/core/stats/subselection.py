@@ -159,7 +159,7 @@ def _rotated(x: np.ndarray, starts: np.ndarray, shift: np.ndarray, n: int) -> np
     return x[cols]
 
 
-def _on_scale(rows: np.ndarray, harmonic: np.ndarray) -> np.ndarray:
+def _reciprocal_rows(rows: np.ndarray, harmonic: np.ndarray) -> np.ndarray:
     """Groups' samples (a fresh copy, one group per row) on the scale where their mean is
     arithmetic: reciprocals in harmonic rows, NaN for a non-positive sample there (no
     harmonic mean). In place, block by block: no reciprocal copy of every sample."""
@@ -210,26 +210,29 @@ def _values_of_size(
         sel_t = selection_matrix(n, b, seed).T
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
-            means = _on_scale(_rotated(x, starts[part], shift[part], n), harmonic[part]) @ sel_t
-            out[part] = _median_of_means(means, m, harmonic[part])
+            rows = _reciprocal_rows(_rotated(x, starts[part], shift[part], n), harmonic[part])
+            out[part] = _median_of_means(rows @ sel_t, m, harmonic[part])
         return out
-    # Large n: the subsets a block at a time, every group's B means kept (B n > CACHED_MAX:
-    # fewer means than samples).
+    # Large n: the subsets a block at a time, every group's B sums kept (B n > CACHED_MAX:
+    # fewer sums than samples).
     step = max(1, CHUNK // n)
-    means = np.empty((len(starts), b))
+    sums = np.empty((len(starts), b))
     single = len(starts) <= step
-    rotated = _on_scale(_rotated(x, starts, shift, n), harmonic) if single else None
+    rotated = _reciprocal_rows(_rotated(x, starts, shift, n), harmonic) if single else None
     for j, block in selection_blocks(n, b, seed):
         rows = slice(j, j + len(block))
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
-            xr = rotated if single else _rotated(x, starts[part], shift[part], n)
-            xr = xr if single else _on_scale(xr, harmonic[part])
-            means[part, rows] = (block @ xr.T).T  # no transposed copy of the block
+            xr = (
+                rotated
+                if single
+                else _reciprocal_rows(_rotated(x, starts[part], shift[part], n), harmonic[part])
+            )
+            sums[part, rows] = (block @ xr.T).T  # no transposed copy of the block
         del block  # before the generator makes the next one
     for lo in range(0, len(starts), step):
         part = slice(lo, lo + step)
-        out[part] = _median_of_means(means[part], m, harmonic[part])
+        out[part] = _median_of_means(sums[part], m, harmonic[part])
     return out
 
 
