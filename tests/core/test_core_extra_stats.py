@@ -552,8 +552,9 @@ def _plain_loop_bootstrap(cmp, used: list[str], seed: int = 0, block: int | None
                 cs = sum(ys[("new", metric)][i] for i in draws_s[j]) / 6
                 cr = sum(ys[("ref", metric)][i] for i in draws_r[j]) / 6
                 vs, vr = (1 / cs, 1 / cr) if r["mean_kind"] == "hmean" else (cs, cr)
-                ratio = vs / vr
-                logs.append(math.log(ratio) if r["better"] == "higher" else -math.log(ratio))
+                ratio = vs / vr if vr else math.nan
+                if ratio > 0:  # a replicate counts the metrics whose log ratio is defined
+                    logs.append(math.log(ratio) if r["better"] == "higher" else -math.log(ratio))
             reps.append(sum(logs) / len(logs))
     lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
     return math.exp(lo_q), math.exp(hi_q)
@@ -588,6 +589,30 @@ def test_many_metrics_draw_fewer_replicates_per_block_and_still_match_a_plain_lo
     monkeypatch.setattr(summary, "BLOCK_CELLS", 21)
     s = Analysis(suite).compare("ref").summary().row(0, named=True)
     lo, hi = _plain_loop_bootstrap(Analysis(suite).compare("ref"), ["mem", "ops", "speed"], 0, 7)
+    assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
+    assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
+
+
+def test_a_centre_below_zero_in_some_replicates_and_a_plain_loop(tmp_path, make_system):
+    """A metric near zero (a drift in seconds) whose resampled centre is sometimes negative:
+    those replicates count the other metrics only, as the plain loop does. (Otherwise the
+    system's and the reference's mean logs are taken apart, once per distinct draw.)"""
+    rng = np.random.default_rng(5)
+    drift = {  # iteration by iteration: centres 0.018 and 0.018, resamples either sign
+        "ref": [0.1013, -0.0627, 0.0841, -0.0519, 0.0733, -0.0388],
+        "new": [0.0937, -0.0541, 0.0712, -0.0633, 0.0829, -0.0214],
+    }
+    data = {}
+    for system, shift in (("ref", 0.0), ("new", 0.03)):
+        times = [list(10 * (1 + shift) * (1 + rng.normal(0, 0.01, 3))) for _ in range(6)]
+        data[system] = {
+            ("time", "s"): times,
+            ("drift", "s"): [[v, v * 1.001, v * 0.999] for v in drift[system]],
+        }
+    cmp = Analysis(_write(tmp_path, make_system, data)).compare("ref")
+    s = cmp.summary().row(0, named=True)
+    assert s["metrics"] == 2, s["left_out_reasons"]
+    lo, hi = _plain_loop_bootstrap(cmp, ["drift", "time"])
     assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
     assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
 
