@@ -245,20 +245,21 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             read_fd, write_fd = os.pipe()
         except OSError:
             return
-        for fd in (read_fd, write_fd):
-            os.set_blocking(fd, False)
+        previous = None
         try:
+            for fd in (read_fd, write_fd):
+                os.set_blocking(fd, False)
             previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
-        except (ValueError, OSError):  # not the main thread
-            previous = None
-        if previous != -1:
-            if previous is not None:
-                signal.set_wakeup_fd(previous)
-            os.close(read_fd)
-            os.close(write_fd)
-            return
-        loop.add_reader(read_fd, partial(self._drain, read_fd))
-        self._wakeup = (loop, read_fd, write_fd)
+            if previous == -1:
+                loop.add_reader(read_fd, partial(self._drain, read_fd))
+                self._wakeup = (loop, read_fd, write_fd)
+                return
+        except (OSError, ValueError, NotImplementedError, RuntimeError):
+            pass  # not the main thread, or a loop that watches no pipes: as it was
+        if previous is not None:
+            signal.set_wakeup_fd(previous)
+        os.close(read_fd)
+        os.close(write_fd)
 
     @staticmethod
     def _drain(fd: int) -> None:
