@@ -4,6 +4,7 @@ the bytes a real explorer process writes to a pseudo-terminal."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -63,14 +64,20 @@ class Terminal:
         os.close(slave)
         self.master: int | None = master
         self.out = bytearray()
+        self._stop = threading.Event()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
     def _read(self) -> None:
-        while True:
+        """Never left blocked in read(): closing the master while a read is under way does
+        not hang the terminal up until that read returns (which, with an idle explorer,
+        is never), so `hang_up` stops the reading first."""
+        while not self._stop.is_set():
             try:
+                if not select.select([self.master], [], [], 0.05)[0]:
+                    continue
                 chunk = os.read(self.master, 65536)
-            except (OSError, TypeError):
+            except (OSError, TypeError, ValueError):
                 return
             if not chunk:
                 return
@@ -87,6 +94,8 @@ class Terminal:
         os.write(self.master, keys)
 
     def hang_up(self) -> None:
+        self._stop.set()
+        self._reader.join()
         os.close(self.master)
         self.master = None
 
@@ -111,8 +120,8 @@ class Terminal:
 
 
 def _as_users_run_it(env: dict) -> dict:
-    """Without PYTHONUNBUFFERED, which some test runners set: the explorer's threads and
-    timing differ with it (a hang-up was lost only without it)."""
+    """Without PYTHONUNBUFFERED, which some shells and test runners set: the explorer's
+    output is buffered as users run it."""
     return {k: v for k, v in env.items() if k != "PYTHONUNBUFFERED"}
 
 

@@ -681,34 +681,3 @@ async def test_a_large_group_table_shows_its_first_rows_and_says_so(make_app, lo
         assert len(full.rows) == 5
         await pilot.press("j", "enter")  # the rows shown open their own metrics
         assert app.current_node == Node.of_metric(*session.ordered[1])
-
-
-async def test_signals_wake_the_loop_and_the_pipe_goes_with_the_app(tmp_path, make_system):
-    """A signal writes to a pipe the event loop watches and drains (a signal taken by
-    another thread must still wake an idle loop); on a loop that watches no pipes nothing
-    is left set; on quitting the wakeup is reset."""
-    import os
-    import signal
-
-    import pytest
-
-    make_system(tmp_path, "a", [("b", "m", 0, 1.0)])
-    app = TuibenchApp([str(tmp_path)])
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        _loop, read_fd, write_fd = app._wakeup
-        assert signal.set_wakeup_fd(write_fd) == write_fd  # ours (put back as it was)
-        os.write(write_fd, b"\x01")
-        await pilot.pause(0.05)
-        with pytest.raises(BlockingIOError):  # the loop has read it
-            os.read(read_fd, 16)
-
-        class NoPipes:
-            def add_reader(self, *_args):
-                raise NotImplementedError
-
-        signal.set_wakeup_fd(-1)
-        app._wake_on_signals(NoPipes())
-        assert signal.set_wakeup_fd(write_fd) == -1  # left as it was
-    assert app._wakeup is None
-    assert signal.set_wakeup_fd(-1) == -1

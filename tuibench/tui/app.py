@@ -233,56 +233,6 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 continue
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 signal.signal(sig, partial(self._leave_on_signal, loop))
-        self._wake_on_signals(loop)
-
-    def _wake_on_signals(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Python runs a signal's handler in the main thread, between two steps of Python
-        code; the kernel may hand the signal to another thread (Textual's input and output
-        threads, the loader), and an idle event loop can wait in select() for good: a hang-up
-        was then never acted on. Signals also write to a pipe the loop watches, which wakes
-        it. Kept as is when something (asyncio's own signal handling) already does that."""
-        try:
-            read_fd, write_fd = os.pipe()
-        except OSError:
-            return
-        previous = None
-        try:
-            for fd in (read_fd, write_fd):
-                os.set_blocking(fd, False)
-            previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
-            if previous == -1:
-                loop.add_reader(read_fd, partial(self._drain, read_fd))
-                self._wakeup = (loop, read_fd, write_fd)
-                return
-        except (OSError, ValueError, NotImplementedError, RuntimeError):
-            pass  # not the main thread, or a loop that watches no pipes: as it was
-        if previous is not None:
-            signal.set_wakeup_fd(previous)
-        os.close(read_fd)
-        os.close(write_fd)
-
-    @staticmethod
-    def _drain(fd: int) -> None:
-        with contextlib.suppress(OSError):
-            while os.read(fd, 512):
-                pass
-
-    def _stop_waking(self) -> None:
-        wakeup, self._wakeup = getattr(self, "_wakeup", None), None
-        if wakeup is None:
-            return
-        loop, read_fd, write_fd = wakeup
-        try:
-            current = signal.set_wakeup_fd(-1)
-        except (ValueError, OSError):  # not the main thread: left as it is
-            return
-        if current != write_fd:  # someone else's since: theirs stays
-            signal.set_wakeup_fd(current)
-            return
-        with contextlib.suppress(Exception):
-            loop.remove_reader(read_fd)
-        os.close(read_fd)
-        os.close(write_fd)
 
     def _leave_on_signal(self, loop: asyncio.AbstractEventLoop, sig: int, _frame) -> None:
         code = 128 + sig
@@ -296,7 +246,6 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
-        self._stop_waking()
 
     def _handle_exception(self, error: Exception) -> None:
         """A bug: Textual exits the app; `run` then prints one line instead of a traceback
