@@ -174,12 +174,13 @@ def _parquet_key(path: Path) -> tuple | None:
 
 
 def _plain_path(name: str) -> bool:
-    """UTF-8 (polars takes paths as text) and nothing polars could read as a glob or URL."""
+    """UTF-8 (polars takes paths as text) and nothing polars could read as a URL (glob
+    characters are fine: `read_parquet_many` reads paths as names)."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return not any(c in name for c in "*?[") and "://" not in name
+    return "://" not in name
 
 
 def _per_file(frame: pl.DataFrame, group: Group) -> tuple[pl.DataFrame, list[int]]:

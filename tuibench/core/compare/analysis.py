@@ -383,9 +383,9 @@ class Analysis:
                 note.alias("_note"),
             )
             .with_columns(values_list["iteration_values"], values_list["samples"])
-            # Rows by metric in natural order, then by system: every table's order. The
-            # Enum codes are that order; names leave the core as plain strings.
-            .pipe(lambda f: f[order])  # by metric in natural order, then system (Enum codes)
+            # Rows by metric in natural order, then by system: every table's order (the
+            # Enum codes are that order, `_row_layout`); names leave the core as strings.
+            .pipe(lambda f: f[order])
             .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
         )
         frame = with_reader_notes(frame, self.rs.notes)
