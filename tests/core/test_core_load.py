@@ -91,6 +91,11 @@ def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, mon
     rs = load([tmp_path])
     assert rs.problems == []
     assert rs.samples.height == 6 and set(rs.samples["benchmark"]) == {"d"}
+    if batched:  # the batch takes them too (their names are no patterns there either)
+        from tuibench.core.discover import discover
+
+        units = discover([tmp_path]).units
+        assert all(small_files.SmallFiles().take(i, u) for i, u in enumerate(units))
 
 
 def test_overrides_and_direction_inference(tmp_path, make_system):

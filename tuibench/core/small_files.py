@@ -162,7 +162,7 @@ def _parquet_key(path: Path) -> tuple | None:
     if not _plain_path(name):
         return None
     try:
-        schema = pl.read_parquet_schema(name)
+        schema = pl.scan_parquet(name, glob=False).collect_schema()  # the name, no pattern
     except Exception:  # read_file says what is wrong
         return None
     names = [c.strip().lower() for c in schema]
