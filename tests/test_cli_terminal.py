@@ -44,13 +44,19 @@ SLOW_LOAD = (  # every file takes 0.4 s to read: loading 120 files would take 48
 class Terminal:
     """A process on the slave side of a pty; everything it writes is collected."""
 
-    def __init__(self, args: list[str], env: dict | None = None, stdin_tty: bool = True):
+    def __init__(
+        self,
+        args: list[str],
+        env: dict | None = None,
+        stdin_tty: bool = True,
+        controlling: bool = True,
+    ):
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
 
         def controlling_terminal() -> None:
             os.setsid()
-            if stdin_tty:
+            if stdin_tty and controlling:
                 fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
         self.proc = subprocess.Popen(
@@ -177,6 +183,17 @@ def test_a_closed_terminal_ends_the_explorer(results):
     term.hang_up()  # the kernel sends SIGHUP, and the terminal is gone
     code, _ = term.finish()
     assert code == 128 + signal.SIGHUP
+
+
+def test_a_terminal_closed_without_a_hang_up_ends_the_explorer(results):
+    """Not its controlling terminal (as under a supervisor or setsid): closing it sends no
+    SIGHUP, and the explorer must not spin on end-of-file until killed."""
+    term = explorer(results, controlling=False)
+    term.wait_for(b"metric")
+    term.hang_up()
+    code, took = term.finish()
+    assert code == 128 + signal.SIGHUP
+    assert took < 10, f"took {took:.1f} s to notice"
 
 
 @pytest.mark.parametrize("how", ["q", "sigterm"])

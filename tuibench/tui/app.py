@@ -46,6 +46,7 @@ from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.series_actions import SeriesActions
 from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
+from tuibench.tui.terminal_watch import CHECK_EVERY, input_gone
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -220,6 +221,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
         self._exit_on_signals()
+        self._exit_when_terminal_gone()
         self.load_results()
 
     def _exit_on_signals(self) -> None:
@@ -233,6 +235,18 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
                 continue
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 signal.signal(sig, partial(self._leave_on_signal, loop))
+
+    def _exit_when_terminal_gone(self) -> None:
+        """Leave as on a hang-up when the terminal closes without one (terminal_watch)."""
+        if self.is_headless or sys.__stdin__ is None:
+            return
+        fd = sys.__stdin__.fileno()
+
+        def look() -> None:
+            if input_gone(fd):
+                self._leave_on_signal(asyncio.get_running_loop(), signal.SIGHUP, None)
+
+        self.set_interval(CHECK_EVERY, look)
 
     def _leave_on_signal(self, loop: asyncio.AbstractEventLoop, sig: int, _frame) -> None:
         code = 128 + sig
