@@ -196,6 +196,22 @@ def test_a_terminal_closed_without_a_hang_up_ends_the_explorer(results):
     assert took < 10, f"took {took:.1f} s to notice"
 
 
+def test_the_screen_is_drawn_again_at_once_after_suspend_and_resume(results):
+    term = explorer(results)
+    term.wait_for(b"metric")
+    time.sleep(1.0)  # the first frames written out
+    term.proc.send_signal(signal.SIGTSTP)  # as ctrl+z in a shell, or `kill -TSTP`
+    time.sleep(0.5)
+    before = len(term.out)
+    term.proc.send_signal(signal.SIGCONT)  # `fg`
+    end = time.monotonic() + 10
+    while b"metric" not in term.out[before:]:  # no key typed
+        assert time.monotonic() < end, f"not redrawn: {bytes(term.out[before:])!r}"
+        time.sleep(0.05)
+    term.type(b"q")
+    assert term.finish()[0] == 0
+
+
 @pytest.mark.parametrize("how", ["q", "sigterm"])
 def test_quitting_while_files_load_exits_at_once(tmp_path, make_system, how):
     for i in range(60):

@@ -219,6 +219,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.main.query_one("#main").display = False
         self.main.query_one("#filter").display = False
         self.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
+        # Back from SIGTSTP (`fg`): the terminal was left and re-entered blank; draw it all
+        # now rather than on the next key.
+        self.app_resume_signal.subscribe(self, lambda _app: self.refresh(layout=True))
         self._update_status()
         self._exit_on_signals()
         self._exit_when_terminal_gone()
