@@ -196,6 +196,21 @@ def test_a_terminal_closed_without_a_hang_up_ends_the_explorer(results):
     assert took < 10, f"took {took:.1f} s to notice"
 
 
+def test_nothing_is_written_while_idle_even_in_the_filter(results):
+    """Over SSH every frame costs: an idle explorer writes nothing (no blinking cursor)."""
+    term = explorer(results)
+    term.wait_for(b"metric")
+    term.type(b"/")  # the filter field, focused, with its cursor
+    time.sleep(1.5)  # the filter's frames written out
+    before = len(term.out)
+    time.sleep(2.0)
+    assert bytes(term.out[before:]) == b""
+    term.type(b"\x1b")  # out of the filter (alone: escape then q at once reads as alt+q)
+    time.sleep(0.5)
+    term.type(b"q")
+    assert term.finish()[0] == 0
+
+
 def test_the_screen_is_drawn_again_at_once_after_suspend_and_resume(results):
     term = explorer(results)
     term.wait_for(b"metric")

@@ -52,6 +52,7 @@ from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.key_footer import KeyFooter
 from tuibench.tui.widgets.status_line import StatusLine
+from tuibench.tui.widgets.still_input import StillInput
 from tuibench.tui.widgets.table_view import TableView
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
@@ -93,7 +94,7 @@ class Analysed(Message):
         super().__init__()
 
 
-class FilterInput(Input):
+class FilterInput(StillInput):
     """`/` in the tree: filters as you type; enter keeps it, escape clears it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -34,6 +34,7 @@ from tuibench.tui.export_files import (
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.state import Mark, Node
 from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.widgets.still_input import StillInput
 
 if TYPE_CHECKING:
     from tuibench.core.shareable import Shareable
@@ -109,7 +110,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
                 allow_blank=False,
                 id="export-format",
             )
-            yield Input(id="export-path")
+            yield StillInput(id="export-path")
             yield Static(id="export-error", classes="dialog-error")
             yield Static(
                 Text(

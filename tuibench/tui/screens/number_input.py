@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from tuibench.core.options import MIN_ALPHA, alpha_problem
 from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.widgets.still_input import StillInput
 
 OFF = "off"  # what the threshold dialog returns for "no threshold"
 
@@ -57,7 +58,7 @@ class NumberInput(TypedAhead, ModalScreen[object]):
         with Vertical(classes="dialog", id="number-dialog"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(Text(self.explanation, style="dim"))
-            yield Input(value=self.value, id="number-value", select_on_focus=True)
+            yield StillInput(value=self.value, id="number-value", select_on_focus=True)
             yield Static(id="number-error", classes="dialog-error")
             yield Static(Text("enter: apply · escape: cancel", style="dim"), classes="dialog-hint")
 
