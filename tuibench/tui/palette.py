@@ -83,5 +83,47 @@ LIGHT = Palette(
 )
 
 
+# One colour per system in plots (the scaling curves): 12 hues told apart on the theme's
+# background, none of them the axes' colour. Past 12 the colours repeat with another marker.
+SYSTEM_COLOURS_DARK = (
+    (0x5F, 0xAF, 0xFF),  # 75 blue
+    (0xFF, 0xAF, 0x00),  # 214 orange
+    (0x5F, 0xD7, 0x87),  # 78 green
+    (0xFF, 0x5F, 0x87),  # 204 red
+    (0xAF, 0x87, 0xFF),  # 141 purple
+    (0xFF, 0xFF, 0x5F),  # 227 yellow
+    (0x00, 0xD7, 0xD7),  # 44 cyan
+    (0xD7, 0x87, 0x5F),  # 173 brown
+    (0xFF, 0x87, 0xD7),  # 212 pink
+    (0x87, 0xD7, 0x00),  # 112 lime
+    (0x87, 0x87, 0xAF),  # 103 slate
+    (0xFF, 0xFF, 0xFF),  # 231 white
+)
+SYSTEM_COLOURS_LIGHT = (
+    (0x00, 0x5F, 0xD7),  # 26 blue
+    (0xD7, 0x5F, 0x00),  # 166 orange
+    (0x00, 0x87, 0x00),  # 28 green
+    (0xAF, 0x00, 0x5F),  # 125 crimson
+    (0x87, 0x00, 0xD7),  # 92 purple
+    (0xAF, 0xAF, 0x00),  # 142 ochre
+    (0x00, 0xAF, 0xAF),  # 37 teal
+    (0x5F, 0x00, 0x00),  # 52 maroon
+    (0xD7, 0x00, 0xAF),  # 163 magenta
+    (0x5F, 0x87, 0x00),  # 64 olive
+    (0x5F, 0x5F, 0x87),  # 60 slate
+    (0x00, 0x00, 0x00),  # 16 black
+)
+# Markers for the second, third... round of colours ("braille" is a line's own dots).
+SYSTEM_MARKERS = ("braille", "•", "x", "+", "o", "*")
+
+
+def system_styles(count: int, dark: bool) -> list[tuple[tuple[int, int, int], str]]:
+    """(colour, marker) of each of `count` systems, in order: no two alike until
+    12 x 6 systems, and the first 12 told apart by colour alone."""
+    colours = SYSTEM_COLOURS_DARK if dark else SYSTEM_COLOURS_LIGHT
+    n = len(colours)
+    return [(colours[i % n], SYSTEM_MARKERS[(i // n) % len(SYSTEM_MARKERS)]) for i in range(count)]
+
+
 def palette_for(dark: bool) -> Palette:
     return DARK if dark else LIGHT

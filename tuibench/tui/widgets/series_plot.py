@@ -14,7 +14,7 @@ import math
 from textual_plotext import PlotextPlot
 
 from tuibench.core.text import printable
-from tuibench.tui.palette import Palette
+from tuibench.tui.palette import DARK, Palette, system_styles
 from tuibench.tui.widgets.iteration_plot import axis_labels
 
 MAX_LABELS = 12  # system names written under the axis; the others are numbered in the table
@@ -128,7 +128,8 @@ class ScalingPlot(PlotextPlot):
             return
         if self.log_x:
             plt.xscale("log")
-        for system in self.systems:
+        styles = system_styles(len(self.systems), self.palette is DARK)
+        for system, (colour, marker) in zip(self.systems, styles, strict=True):
             pts = sorted(
                 (r["value"], r["center"], r["ci_low"], r["ci_high"])
                 for r in self.rows
@@ -137,7 +138,11 @@ class ScalingPlot(PlotextPlot):
             if not pts:
                 continue
             plt.plot(
-                [p[0] for p in pts], [p[1] for p in pts], marker="braille", label=printable(system)
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                marker=marker,
+                color=colour,
+                label=printable(system),
             )
             _bars(plt, [(v, lo, hi) for v, _, lo, hi in pts], self.palette)
         values = sorted({r["value"] for r in self.rows})
