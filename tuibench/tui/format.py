@@ -17,6 +17,50 @@ def shorten_middle(text: str, width: int) -> str:
     return text[:head] + "…" + text[len(text) - tail :]
 
 
+def shorten_distinct(texts: list[str], width: int) -> dict[str, str]:
+    """Each text longer than `width` -> its shortened form, keeping distinct texts distinct:
+    where cutting in the middle makes two alike (`fio/randwri…k/qd:1 throughput` twice), the
+    cut moves, or a window around where they differ is shown (`…rite/16k/qd…`)."""
+    long = sorted({t for t in texts if len(t) > width})
+    short = {t: shorten_middle(t, width) for t in long}
+    alike: dict[str, list[str]] = {}
+    for t in long:
+        alike.setdefault(short[t], []).append(t)
+    for group in alike.values():
+        if len(group) > 1 and width > 2:
+            short.update(_apart(group, width))
+    return short
+
+
+def _apart(group: list[str], width: int) -> dict[str, str]:
+    """Shortened forms of `group` (texts one middle cut made alike) that tell them apart."""
+    default = (width - 1) * 2 // 5
+    for head in sorted(range(width), key=lambda h: abs(h - default)):
+        forms = {t: _cut(t, head, width) for t in group}
+        if len(set(forms.values())) == len(group):
+            return forms
+    # The difference lies too deep in the middle for one cut: a window around it.
+    forms = {}
+    for t in group:
+        at = min(_first_difference(t, u) for u in group if u != t)
+        start = min(max(0, at - 1 - (width - 3) // 2), len(t) - width)
+        end = start + width - 1  # the last cell's index in t
+        head = "…" if start > 0 else t[0]
+        tail = "…" if end < len(t) - 1 else t[end]
+        forms[t] = head + t[start + 1 : end] + tail
+    return forms
+
+
+def _cut(text: str, head: int, width: int) -> str:
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[len(text) - tail :] if tail else "")
+
+
+def _first_difference(a: str, b: str) -> int:
+    pairs = enumerate(zip(a, b, strict=False))
+    return next((i for i, (x, y) in pairs if x != y), min(len(a), len(b)))
+
+
 _CELL = re.compile(
     r"^(?P<value>\S+) (?P<open>[(*~?])(?P<q>\?)?\s*(?P<size>[+-]?[\d.]+|n/a)%?(?P<close>[)*~?])$"
 )

@@ -20,7 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tuibench.core.text import printable
-from tuibench.tui.format import shorten_middle
+from tuibench.tui.format import shorten_distinct, shorten_middle
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
 
@@ -140,6 +140,7 @@ class AnswerView(ScrollView, can_focus=False):
         self.lines: list[Line] = []
         self.cursor: int | None = None
         self._widths: list[int] = []
+        self._shortened: dict[int, dict[str, str]] = {}
         self._palette: Palette | None = None
         self._key: object = None
 
@@ -158,6 +159,7 @@ class AnswerView(ScrollView, can_focus=False):
             if line.cells:
                 widths = [max(w, len(c)) for w, c in zip(widths, line.cells, strict=False)]
         self._widths = widths
+        self._shortened = {}  # width -> the names cut to it
         rows = self.rows
         self.cursor = None
         if rows:
@@ -225,6 +227,14 @@ class AnswerView(ScrollView, can_focus=False):
             segments = self._change(line, width, base)
         return Strip(segments).extend_cell_length(width, base).crop(0, width)
 
+    def _shortened_name(self, name: str, room: int) -> str:
+        """`name` cut to `room` cells, still distinct from the other names listed."""
+        forms = self._shortened.get(room)
+        if forms is None:
+            names = [line.cells[5] for line in self.lines if line.cells and len(line.cells) > 5]
+            forms = self._shortened[room] = shorten_distinct(names, room)
+        return forms.get(name) or shorten_middle(name, room)
+
     def _change(self, line: Line, width: int, base: Style) -> list[Segment]:
         palette = self._palette
         glyph, size, interval, p, verdict, name, note = line.cells or [""] * 7
@@ -239,6 +249,6 @@ class AnswerView(ScrollView, can_focus=False):
         return [
             Segment(f"   {glyph} ", style),
             Segment(numbers, style),
-            Segment(shorten_middle(name, room), name_style),
+            Segment(self._shortened_name(name, room), name_style),
             Segment(note, base + Style(dim=True)),
         ]

@@ -18,7 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tuibench.core.text import printable
-from tuibench.tui.format import compact_cell, shorten_middle, text_width
+from tuibench.tui.format import compact_cell, shorten_distinct, shorten_middle, text_width
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
 
@@ -158,6 +158,7 @@ class TableView(ScrollView, can_focus=False):
     def _use(self, layout: tuple) -> None:
         self._header, self._rows, self._styles, self._right, self._widths = layout
         self._shown = list(self._widths)
+        self._shortened: dict[tuple[int, int], dict[str, str]] = {}  # (column, width) ->
         self.fixed_columns = 0
         self.virtual_size = Size(sum(w + 2 * PAD for w in self._widths), len(self._rows) + 1)
 
@@ -342,7 +343,7 @@ class TableView(ScrollView, can_focus=False):
         for c in range(start, len(self._shown)):
             text = cells[c] if c < len(cells) else ""
             if text_width(text) > self._shown[c]:  # only naming columns ever give way
-                text = shorten_middle(text, self._shown[c])
+                text = self._shortened_form(c, text)
             pad = self._shown[c] - text_width(text)
             text = " " * pad + text if c in self._right else text + " " * pad
             style = base + styles[c] if c < len(styles) and styles[c] else base
@@ -350,6 +351,15 @@ class TableView(ScrollView, can_focus=False):
             out.append(Segment(text, style))
             out.append(Segment(" " * PAD, base))
         return out
+
+    def _shortened_form(self, c: int, text: str) -> str:
+        """`text` cut to column `c`'s width, still distinct from the column's other cells."""
+        width = self._shown[c]
+        forms = self._shortened.get((c, width))
+        if forms is None:
+            column = [row[c] for row in self._rows if c < len(row)]
+            forms = self._shortened[(c, width)] = shorten_distinct(column, width)
+        return forms.get(text) or shorten_middle(text, width)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
