@@ -65,3 +65,23 @@ def test_tree_marks_drop_the_prefix_every_system_shares():
     names = ["linux-6.9", "linux-6.10", "linux-6.10-tuned"]
     assert [n[_shared_prefix(names) :] for n in names] == ["6.9", "6.10", "6.10-tuned"]
     assert _shared_prefix(["v1", "v2"]) == 0 and _shared_prefix(["ab", "ab-c"]) == 0
+
+
+def test_scaling_table_under_fdr_shows_the_adjusted_p_its_verdicts_use(analysis):
+    from tuibench.core.tables import fmt_p
+
+    model = SeriesModel.build(analysis)
+    plain = model.scaling_table(analysis.compare("v1"), "q/clients:*", "clients", "latency")
+    cmp = analysis.compare("v1", fdr=True)
+    table = model.scaling_table(cmp, "q/clients:*", "clients", "latency")
+    assert plain.columns[5] == "p" and table.columns[5] == "p (BH)"
+    assert "Benjamini-Hochberg" in table.notes[0]
+    rows = cmp.rows.filter(cmp.rows["metric"] == "latency")
+    adjusted = {
+        (r["system"], r["benchmark"]): fmt_p(r["p_adjusted"])
+        for r in rows.iter_rows(named=True)
+        if not r["is_reference"]
+    }
+    shown = {(r[1], f"q/clients:{r[0]}"): r[5] for r in table.rows if r[1] != "v1"}
+    assert shown == adjusted
+    assert any(a != fmt_p(p) for a, p in zip(adjusted.values(), rows["p_welch"], strict=False))

@@ -101,6 +101,7 @@ CURVE_COLUMNS = [
     "gain_ci_low",
     "gain_ci_high",
     "p_welch",
+    "p_adjusted",
     "verdict",
 ]
 

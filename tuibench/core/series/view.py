@@ -206,7 +206,7 @@ class SeriesModel:
                     scale.text(r["center"]),
                     scale.interval(r["ci_low"], r["ci_high"]),
                     size,
-                    "" if ref else fmt_p(r["p_welch"]),
+                    "" if ref else fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"]),
                     r["verdict"],
                 ]
             )
@@ -217,11 +217,24 @@ class SeriesModel:
         notes = [
             f"{family}: {metric} against {parameter} ({len(values)} values, {axis} axis). "
             f"{size_header(self.percent).split()[0]}: against {cmp.reference} at the same value "
-            "(a gain is positive when better), with its 95 % interval and Welch's p."
+            "(a gain is positive when better), with its 95 % interval and Welch's p"
+            + (
+                ", adjusted by Benjamini-Hochberg over every row as the verdicts are."
+                if cmp.fdr
+                else "."
+            )
         ]
         return Table(
             f"{family} {metric} by {parameter}",
-            [parameter, "System", "Centre", "95% CI", size_header(self.percent), "p", "Verdict"],
+            [
+                parameter,
+                "System",
+                "Centre",
+                "95% CI",
+                size_header(self.percent),
+                "p (BH)" if cmp.fdr else "p",
+                "Verdict",
+            ],
             out,
             notes,
             marks,
