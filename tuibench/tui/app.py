@@ -486,11 +486,29 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             ("f", "significant only", "on" if state.significant_only else "off"),
             ("s", "", sort_label(state.sort, short=True)),
         ]
+        if state.fdr:
+            toggles.append(("d", "FDR", "on"))
         place = self.focus_place()
-        keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS[place]]
+        keys = [
+            key_by_id(key_id, place) for key_id in FOCUS_KEYS[place] if self.key_applies(key_id)
+        ]
         # the first of a key's keys is enough here (the help lists them all)
         shown = [(key_label(self, key).split(" / ")[0], key.description.lower()) for key in keys]
         footer.show(toggles, shown, help_key, self.palette)
+
+    def key_applies(self, key_id: str) -> bool:
+        """Whether the footer lists a key that only some places or sets have a use for."""
+        session = self.session
+        if session is None:
+            return True
+        if key_id == "tuibench.series":  # a series of two is only a pair
+            return len(session.systems) >= 3
+        if key_id == "tuibench.scaling":
+            node, model = self.current_node, self.series_model
+            return node.is_metric and model is not None and bool(model.families_of(node.benchmark))
+        if key_id == "tuibench.fdr":  # shown as a toggle when on
+            return not session.state.fdr and len(session.metrics) >= 2
+        return True
 
     @on(BenchTree.NodeHighlighted)
     def _on_highlight(self, event: BenchTree.NodeHighlighted) -> None:

@@ -421,27 +421,35 @@ FILTER_KEYS: list[Key] = [
 # What each place offers, most useful first: the footer shows as many as fit, the help
 # screen starts with them. Places: the tree, the answer, a group's table (summary), a
 # metric's tables (metric), the filter field.
+# The keys of each place, most useful first. `c`, `g` and `d` are listed only where they
+# apply (App.key_applies): three systems or more, a parameter in the name, two metrics or more.
 FOCUS_KEYS: dict[str, list[str]] = {
     "tree": [
         "tuibench.reference.next",
         "tuibench.copy",
         "tuibench.tree.open",
         "tuibench.next_flagged",
+        "tuibench.series",
+        "tuibench.scaling",
         "tuibench.filter",
         "tuibench.export",
         "tuibench.mark",
         "tuibench.switch_pane",
         "tuibench.reference",
+        "tuibench.fdr",
     ],
     "answer": [
         "tuibench.reference.next",
         "tuibench.copy",
         "tuibench.pane.open",
         "tuibench.next_flagged",
+        "tuibench.series",
+        "tuibench.scaling",
         "tuibench.answer",
         "tuibench.export",
         "tuibench.switch_pane",
         "tuibench.reference",
+        "tuibench.fdr",
     ],
     "summary": [
         "tuibench.reference.next",
@@ -449,20 +457,26 @@ FOCUS_KEYS: dict[str, list[str]] = {
         "tuibench.pane.open",
         "tuibench.pane.back",
         "tuibench.next_flagged",
+        "tuibench.series",
+        "tuibench.scaling",
         "tuibench.export",
         "tuibench.mark",
         "tuibench.pane.right",
         "tuibench.reference",
+        "tuibench.fdr",
     ],
     "metric": [
         "tuibench.reference.next",
         "tuibench.copy",
         "tuibench.pane.back",
         "tuibench.next_flagged",
+        "tuibench.series",
+        "tuibench.scaling",
         "tuibench.export",
         "tuibench.mark",
         "tuibench.pane.right",
         "tuibench.reference",
+        "tuibench.fdr",
     ],
     "filter": ["tuibench.filter.keep", "tuibench.filter.clear"],
 }
