@@ -1,4 +1,5 @@
 """Tiny Google Benchmark suite (Python binding); run with the library's own flags."""
+
 import google_benchmark as benchmark
 
 
@@ -12,12 +13,12 @@ def sort_n(state):
     state.counters["items"] = benchmark.Counter(state.range(0), benchmark.Counter.kIsRate)
 
 
-
 @benchmark.register
 def sum_list(state):
     data = list(range(1000))
     while state:
         sum(data)
+
 
 if __name__ == "__main__":
     benchmark.main()

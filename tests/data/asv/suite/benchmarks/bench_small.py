@@ -3,7 +3,7 @@
 
 class TimeSuite:
     params = ([10, 100], ["list", "tuple"])
-    param_names = ["n", "kind"]
+    param_names = ["n", "kind"]  # noqa: RUF012 (asv reads it as a plain list)
 
     def setup(self, n, kind):
         self.data = list(range(n)) if kind == "list" else tuple(range(n))
