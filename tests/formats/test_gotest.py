@@ -170,7 +170,14 @@ def test_every_generated_sample_comes_back(lines):
         r = read_file(p)
     assert r.format == NAME
     assert r.problems == []
-    expected = sorted((n, u, v) for n, _, _, pairs in lines for v, u in pairs)
+    # Several GOMAXPROCS values for one name keep it (no suffix is 1): `A/cpu:8`.
+    procs = {}
+    for n, suffix, _, _ in lines:
+        procs.setdefault(n, set()).add(int(suffix[1:] or 1))
+    named = {
+        (n, s): f"{n}/cpu:{int(s[1:] or 1)}" if len(procs[n]) > 1 else n for n, s, _, _ in lines
+    }
+    expected = sorted((named[n, s], u, v) for n, s, _, pairs in lines for v, u in pairs)
     got = sorted(zip(r.frame["benchmark"], r.frame["metric"], r.frame["value"], strict=True))
     assert got == expected
 
@@ -246,3 +253,55 @@ def test_module_root_of_common_hosts():
     assert gotest._relative_package("golang.org/x/net/http2") == "http2"
     assert gotest._relative_package("example.com/shop/codec") == "codec"
     assert gotest._relative_package("mymod/sub") == "sub"
+
+
+# ---------------------------------------------------------------- -cpu 1,2,4 (GOMAXPROCS)
+
+
+def benchstat_rows(path: Path) -> dict[tuple[str, str], list[float]]:
+    """The rows benchstat makes of one file, by its documented rules: the default row
+    projection `.fullname` keeps the `-N` GOMAXPROCS suffix (go prints none for 1), one
+    row per name and unit, every result line one sample. benchstat itself needs the
+    module proxy to be installed, so its rules are applied here to the raw text."""
+    rows: dict[tuple[str, str], list[float]] = {}
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        if not line.startswith("Benchmark") or len(fields) < 4:
+            continue
+        for value, unit in zip(fields[2::2], fields[3::2], strict=True):
+            rows.setdefault((fields[0], unit), []).append(float(value))
+    return rows
+
+
+@pytest.mark.parametrize("name", ["cpu-1-2-4.txt", "cpu-1-2-4-again.txt"])
+def test_cpu_settings_stay_apart_as_benchstat_keeps_them(name):
+    r = read_file(DATA / "cpu" / name)
+    assert r.format == NAME and r.problems == []
+    expected = {}
+    for (full, unit), vals in benchstat_rows(DATA / "cpu" / name).items():
+        base, _, procs = full.removeprefix("Benchmark").partition("-")
+        expected[f"{base}/cpu:{procs or 1}", unit] = vals
+    assert len(expected) == 3 * 3 * 4  # 3 names x 3 settings x 4 units (MB/s or keys/op)
+    f = r.frame
+    got = f.group_by("benchmark", "metric").agg("value")
+    assert {(b, m): v for b, m, v in got.iter_rows()} == pytest.approx(expected)
+    assert all(len(v) == 5 for v in expected.values())  # -count 5: 5 samples per row
+    assert column(r, "Parallel/cpu:4", "MB/s", "better") == {"higher"}
+    assert column(r, "Map/cpu:2", "keys/op", "better") == {"unknown"}
+
+
+def test_cpu_settings_form_a_scaling_family():
+    from tuibench.core.series.scaling import families
+
+    r = read_file(DATA / "cpu" / "cpu-1-2-4.txt")
+    fam = families(sorted(set(r.frame["benchmark"])))
+    spin = fam.filter(fam["family"] == "Spin/cpu:*")
+    assert spin["value"].to_list() == [1.0, 2.0, 4.0]
+    assert set(spin["parameter"]) == {"cpu"}
+
+
+def test_a_single_cpu_setting_is_dropped_from_the_name():
+    r = read_file(DATA / "cpu" / "cpu-4.txt")
+    assert r.problems == []
+    assert set(r.frame["benchmark"]) == {"Spin", "Parallel", "Map"}
+    assert len(values(r, "Spin", "ns/op")) == 5

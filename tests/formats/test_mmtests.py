@@ -372,3 +372,51 @@ def test_shellpack_metric_block_wins_over_the_file_wide_preference():
     assert shellpack._metric(spec, "lat") == ("us", "lower")
     assert shellpack._metric(spec, "tput") == (None, "higher")
     assert shellpack._metric(spec, "fails") == (None, "lower")
+
+
+# ------------------------------------------------- netperf: ops as mmtests names them
+
+NETPERF = Path(__file__).resolve().parents[1] / "data" / "mmtests" / "netperf-real"
+
+
+@pytest.mark.parametrize("it", ["iter-0", "iter-1"])
+def test_real_netperf_tsv_takes_units_and_direction_from_its_shellpack_yaml(it):
+    path = NETPERF / "5.8-vanilla" / it / "netperf-udp.tsv"
+    rows = [line.split("\t") for line in path.read_text().splitlines()]
+    r = read_file(path)
+    assert r.problems == []
+    got = {}
+    for m, v in r.frame.select("metric", "value").iter_rows():
+        got.setdefault(m, []).append(v)
+    expected = {}
+    for metric, a, b, _, value, _ in rows:  # the label mmtests' ExtractShellpack builds
+        expected.setdefault(f"{metric}-{a}-{b}", []).append(float(value))
+    assert got == expected and len(got) == 6 and all(len(v) == 3 for v in got.values())
+    # the yaml names `udpstream-send` / `udpstream-recv` (MBITS_PER_SECOND, preferhigher)
+    assert only(r, "better") == {"higher"} and only(r, "unit") == {"Mbit/s"}
+
+
+def test_shellpack_top_level_preferhigher_reaches_ops_named_without_factors(tmp_path):
+    folder = tmp_path / "base" / "iter-0"
+    folder.mkdir(parents=True)
+    real = NETPERF / "5.8-vanilla" / "iter-0" / "netperf-udp.tsv"
+    text = real.read_text() + "udpstream\tloss\t64\t4\t12.5\t_\n"
+    (folder / "netperf-udp.tsv").write_text(text)
+    (tmp_path / "base" / "shellpack.yaml").write_text(
+        "metrics:\n  - udpstream-send\n  - udpstream-recv\npreferhigher: true\n"
+    )
+    r = read_file(folder / "netperf-udp.tsv")
+    kinds = dict(r.frame.select("metric", "better").unique().iter_rows())
+    assert kinds["udpstream-send-64"] == kinds["udpstream-recv-16384"] == "higher"
+    assert kinds["udpstream-loss-64"] == "unknown"  # the yaml does not list it
+
+
+def test_shellpack_yaml_keys_follow_mmtests_graph_lookup():
+    from tuibench.core.formats import shellpack
+
+    assert shellpack.yaml_keys("udpstream-send-64", "udpstream") == [
+        "udpstream-send-64",
+        "udpstream-send",
+        "udpstream",
+    ]
+    assert shellpack.yaml_keys("tput-1", "tput") == ["tput-1", "tput"]

@@ -31,8 +31,18 @@ from tuibench.core.formats.json_stream import stream_list
 from tuibench.core.problems import Problem
 
 # Order matters: the first reader whose check accepts the content wins.
-JSON_READERS = ["gbench", "pyperf", "hyperfine", "pytest_benchmark", "criterion", "mmtests"]
-TEXT_READERS = ["native", "gotest", "mmtests"]
+JSON_READERS = [
+    "gbench",
+    "pyperf",
+    "nanobench",
+    "hyperfine",
+    "pytest_benchmark",
+    "criterion",
+    "mmtests",
+    "asv",
+    "jmh",
+]
+TEXT_READERS = ["native", "gotest", "catch2", "gbench_csv", "summaries", "mmtests"]
 
 NATIVE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".csv.gz", ".tsv.gz")
 

@@ -4,6 +4,9 @@ What maps to what (format: golang.org/design/14313-benchmark-format):
 
 - `BenchmarkEncode/size=1k-8  1000  1234 ns/op  12 B/op` is one sample of benchmark
   `Encode/size=1k`: the `Benchmark` prefix and the GOMAXPROCS suffix `-8` are dropped.
+  When the file holds several GOMAXPROCS values for one name (`go test -cpu 1,2,4`: go
+  prints no suffix for 1), the setting stays in the name as `Encode/size=1k/cpu:8`, so the
+  settings are not pooled (benchstat keeps `-N` in its rows too) and form a scaling family.
   Each `<value> <unit>` pair is one metric named after its unit (`ns/op`, `B/op`,
   `allocs/op`, `MB/s`, custom units such as `frames/op`), with that unit.
 - The file is one iteration (iteration null); every result line is one sample.
@@ -47,6 +50,14 @@ _INT = re.compile(r"[+-]?\d+")
 _PROCS = re.compile(r"(?<!=)-\d+\Z")  # `-8` at the end; not `n=-1`
 
 
+def _procs(name: str) -> tuple[str, int]:
+    """(name without its GOMAXPROCS suffix, GOMAXPROCS): go test prints no suffix for 1."""
+    match = _PROCS.search(name)
+    if match is None:
+        return name, 1
+    return name[: match.start()] or "Benchmark", int(match.group()[1:])
+
+
 def _number(text: str) -> float | None:
     return float(text) if _NUMBER.fullmatch(text) else None
 
@@ -69,7 +80,8 @@ def _config_line(line: str) -> tuple[str, str] | None:
 
 
 def _result_line(line: str) -> tuple[str, list[tuple[float, str]], str | None] | None:
-    """Parse a `Benchmark...` line into (name, [(value, unit)], error).
+    """Parse a `Benchmark...` line into (name, [(value, unit)], error); the name keeps its
+    GOMAXPROCS suffix (`Encode-8`: see `_procs`).
 
     None when the line is not a result line at all (prose, a bare name line). `error` is
     the reason the line (or its end) could not be read; the pairs before it are returned.
@@ -80,12 +92,13 @@ def _result_line(line: str) -> tuple[str, list[tuple[float, str]], str | None] |
     full = fields[0]
     if len(full) > len("Benchmark") and full[len("Benchmark")].islower():
         return None  # "Benchmarking ...": prose, not a result
-    name = _PROCS.sub("", full[len("Benchmark") :]) or "Benchmark"
+    name = full[len("Benchmark") :] or "Benchmark"
     if len(fields) == 1:
         return None  # the name go test prints before a benchmark's own output
     if fields[1].startswith("---"):
         rest = " ".join(fields[1:])
-        return name, [], f"benchmark {name} has no result (go test reported {rest!r})"
+        shown = _procs(name)[0]
+        return name, [], f"benchmark {shown} has no result (go test reported {rest!r})"
     if not _INT.fullmatch(fields[1]):
         return (
             name,
@@ -180,7 +193,7 @@ def _unit_line(line: str, lineno: int, better: dict[str, str], bad: list[tuple[i
 
 
 def read(path: Path) -> ReadResult:
-    rows: list[tuple[str | None, str, float, str]] = []  # (pkg, name, value, unit)
+    rows: list[tuple[str | None, str, float, str]] = []  # (pkg, name-N, value, unit)
     bad: list[tuple[int, str]] = []
     metadata: dict[str, str] = {}
     current: dict[str, str] = {}
@@ -224,10 +237,11 @@ def read(path: Path) -> ReadResult:
         bad.append((0, f"reading stopped: {exc}"))
 
     records = Records()
+    names = _names({(pkg, name) for pkg, name, _, _ in rows})
     for pkg, name, value, unit in rows:
-        where = _relative_package(pkg) if pkg else ""
-        name = f"{where}/{name}" if where else name
-        records.add(name, unit, value, unit=unit, better=better.get(unit) or _direction(unit))
+        records.add(
+            names[pkg, name], unit, value, unit=unit, better=better.get(unit) or _direction(unit)
+        )
     problems = [Problem(str(path), reason, line=line or None) for line, reason in bad]
     if not len(records):
         problems.append(
@@ -238,6 +252,21 @@ def read(path: Path) -> ReadResult:
             )
         )
     return ReadResult(records.frame(), problems, metadata)
+
+
+def _names(keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], str]:
+    """{(pkg, name-N): benchmark}: the package's path inside its module first; `/cpu:N`
+    last when the file holds several GOMAXPROCS values for the name, else no suffix."""
+    split = {key: _procs(key[1]) for key in keys}
+    settings: dict[tuple[str | None, str], set[int]] = {}
+    for (pkg, _), (base, procs) in split.items():
+        settings.setdefault((pkg, base), set()).add(procs)
+    out = {}
+    for (pkg, full), (base, procs) in split.items():
+        where = _relative_package(pkg) if pkg else ""
+        name = f"{where}/{base}" if where else base
+        out[pkg, full] = f"{name}/cpu:{procs}" if len(settings[pkg, base]) > 1 else name
+    return out
 
 
 def _outcome(match: re.Match, pkg: str | None, log: list[str]) -> str:

@@ -46,6 +46,10 @@ def matches_json(obj: object) -> bool:
         return False
     results = obj["results"]
     if isinstance(results, list) and any(
+        isinstance(r, dict) and {"measurements", "epochs"} & r.keys() for r in results
+    ):
+        return False  # nanobench's JSON: its results are epochs, not commands
+    if isinstance(results, list) and any(
         isinstance(r, dict) and "command" in r and RESULT_KEYS & r.keys() for r in results
     ):
         return True

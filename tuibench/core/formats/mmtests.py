@@ -343,13 +343,12 @@ def read(path: Path) -> ReadResult:
 
 def _directions_from_shellpack(path: Path, bench: str, records: Records, names: list[str]) -> None:
     """Unit and direction from a shellpack.yaml beside the TSV, where it gives them."""
-    said = shellpack.directions(path, bench, set(names))
-    if not said:
-        return
     cols = records.cols
-    for i, name in enumerate(names):
-        if name in said:
-            cols["unit"][i], cols["better"][i] = said[name]
+    ops = list(zip(cols["metric"], names, strict=True))
+    said = shellpack.directions(path, bench, set(ops))
+    for i, op in enumerate(ops):
+        if op in said:
+            cols["unit"][i], cols["better"][i] = said[op]
 
 
 def _bad_row(metric: str, interval: str, text: str) -> str | None:

@@ -4,9 +4,9 @@ The parse-results TSV carries neither; a copy of the shellpack's `shellpack.yaml
 beside the TSVs (or in a folder above them, up to the system's folder) gives them, as
 mmtests' ExtractShellpack reads them:
 
-    metrics:                  # the metric names (the TSV's first field)
-      - loadfile
-      - tput
+    metrics:                  # the op names: the TSV's first field, or the op label
+      - loadfile              #   without its numeric factors (udpstream-send for the
+      - tput                  #   TSV row `udpstream send 64 ...`), as mmtests matches them
     preferhigher: true        # higher-is-better where a metric's own block says nothing
     loadfile:
       units: TIME_MSECONDS    # TIME_* lower-is-better; *_PER_SECOND/_PER_MINUTE higher
@@ -102,18 +102,35 @@ def _find(tsv: Path, test: str) -> dict | None:
     return None
 
 
-def directions(tsv: Path, test: str, metrics: set[str]) -> dict[str, tuple[str | None, str]]:
-    """{TSV metric: (unit, better)} for the metrics a shellpack.yaml beside the TSV gives a
-    direction; the others are left out."""
+_FACTORS = re.compile(r"-\d.*\Z")
+
+
+def yaml_keys(label: str, field: str) -> list[str]:
+    """The names a shellpack.yaml may give an op, most specific first: the op label
+    (`udpstream-send-64`), the label without its numeric factors (`udpstream-send`: what
+    mmtests' graph-mmtests.sh looks up, `${METRIC//-[0-9]*}`), the TSV's first field."""
+    return list(dict.fromkeys([label, _FACTORS.sub("", label), field]))
+
+
+def directions(
+    tsv: Path, test: str, ops: set[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[str | None, str]]:
+    """{(op label, first field): (unit, better)} for the ops a shellpack.yaml beside the TSV
+    gives a direction; the others are left out. When the yaml lists its `metrics`, an op
+    none of whose names it lists or describes is left out too (mmtests would give it the
+    test's one direction; nothing here says that direction fits it)."""
     spec = _find(tsv, test)
     if not spec:
         return {}
     listed = spec.get("metrics")
+    known = set(listed) | set(spec) if isinstance(listed, list) else None
     out = {}
-    for metric in metrics:
-        if isinstance(listed, list) and metric not in listed and metric not in spec:
+    for label, field in ops:
+        keys = yaml_keys(label, field)
+        key = next((k for k in keys if known is None or k in known), None)
+        if key is None:
             continue
-        unit, better = _metric(spec, metric)
+        unit, better = _metric(spec, key)
         if better is not None:
-            out[metric] = (unit, better)
+            out[label, field] = (unit, better)
     return out

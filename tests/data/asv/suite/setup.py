@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(name="tinypkg", version="0.1", packages=["tinypkg"])
