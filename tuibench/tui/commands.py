@@ -10,7 +10,9 @@ from textual.content import Content
 from textual.markup import escape
 from textual.style import Style
 
-from tuibench.tui.keys import APP_KEYS
+from tuibench.tui.keys import APP_KEYS, words_match
+
+WORDS_SCORE = 0.1
 
 
 def highlighted(matcher: Matcher, title: str, style: Style) -> Content:
@@ -53,6 +55,8 @@ class TuibenchCommands(Provider):
         matcher = self.matcher(query)
         for title, help_text, command in self._commands():
             score = matcher.match(title)
+            if score <= 0 and words_match(query, title, help_text):
+                score = WORDS_SCORE  # found by its description: below any title match
             if score > 0:
                 yield Hit(
                     score,

@@ -186,7 +186,8 @@ APP_KEYS: list[Key] = [
         "e",
         "export",
         "Export",
-        "Export the current table or the marked tables to a file",
+        "Export the current table or the marked tables to a file: CSV, TSV, Markdown, "
+        "LaTeX, JSON, HTML report or text",
         show=True,
         group="Tables",
     ),
@@ -487,6 +488,14 @@ FOCUS_NAMES = {
     "metric": "a metric's tables",
     "filter": "the filter",
 }
+
+
+def words_match(query: str, *texts: str) -> bool:
+    """Whether every word of `query` is in `texts` (any case): `change point` finds the
+    series key by its description, `html` the export."""
+    haystack = " ".join(texts).casefold()
+    words = query.casefold().split()
+    return bool(words) and all(w in haystack for w in words)
 
 
 def key_by_id(key_id: str, place: str) -> Key:

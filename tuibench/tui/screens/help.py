@@ -7,6 +7,7 @@ from typing import ClassVar
 from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -22,7 +23,9 @@ from tuibench.tui.keys import (
     TREE_KEYS,
     key_by_id,
     key_label,
+    words_match,
 )
+from tuibench.tui.widgets.still_input import StillInput
 
 
 def help_rows(app) -> dict[str, list[tuple[str, str]]]:
@@ -78,13 +81,20 @@ def place_rows(app, place: str) -> list[tuple[str, str]]:
     return [(key_label(app, key), key.help) for key in keys]
 
 
-def help_renderable(app, place: str | None = None) -> Group:
-    """The keys of `place` (where the focus was) first, then every key, then the legend."""
+def help_renderable(app, place: str | None = None, query: str = "") -> Group:
+    """The keys of `place` (where the focus was) first, then every key, then the legend;
+    with a `query`, only the keys and glyphs whose words hold every word of it."""
     parts: list = []
     rows = help_rows(app)
-    if place in FOCUS_KEYS:
+    if place in FOCUS_KEYS and not query:
         rows = {f"Here, in {FOCUS_NAMES[place]}": place_rows(app, place), **rows}
     width = max(len(k) for entries in rows.values() for k, _ in entries)
+    glyph_rows = GLYPHS
+    if query:
+        rows = {g: [e for e in entries if words_match(query, *e)] for g, entries in rows.items()}
+        glyph_rows = [g for g in GLYPHS if words_match(query, *g)]
+        if not any(rows.values()) and not glyph_rows:
+            return Group(Text(f"No key or glyph has every word of {query!r}.", style="dim"))
     for group, entries in rows.items():
         if not entries:
             continue
@@ -94,13 +104,14 @@ def help_renderable(app, place: str | None = None) -> Group:
         for keys, what in entries:
             table.add_row(Text(keys.ljust(width)), Text(what))
         parts += [Text(group, style="bold underline"), table, Text("")]
-    parts.append(Text("Glyphs and colours", style="bold underline"))
-    glyphs = RichTable.grid(padding=(0, 2), pad_edge=True)
-    glyphs.add_column(no_wrap=True, style="bold")
-    glyphs.add_column(ratio=1)
-    for glyph, meaning in GLYPHS:
-        glyphs.add_row(Text(glyph.ljust(width)), Text(meaning))
-    parts += [glyphs, Text("")]
+    if glyph_rows:
+        parts.append(Text("Glyphs and colours", style="bold underline"))
+        glyphs = RichTable.grid(padding=(0, 2), pad_edge=True)
+        glyphs.add_column(no_wrap=True, style="bold")
+        glyphs.add_column(ratio=1)
+        for glyph, meaning in glyph_rows:
+            glyphs.add_row(Text(glyph.ljust(width)), Text(meaning))
+        parts += [glyphs, Text("")]
     legend = Text(style="dim")
     legend.append(
         "Keys can be remapped with a Textual keymap by their binding ids "
@@ -114,8 +125,13 @@ class HelpScreen(ModalScreen[None]):
     """`place`: where the focus was (a key of FOCUS_KEYS); its keys come first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "dismiss(None)", "Close", id="tuibench.dialog.close"),
+        Binding("escape,q,question_mark", "close", "Close", id="tuibench.dialog.close"),
+        Binding("slash", "search", "Search", id="tuibench.help.search"),
     ]
+    DEFAULT_CSS = """
+    HelpScreen #help-search { display: none; }
+    HelpScreen #help-search.shown { display: block; }
+    """
 
     def __init__(self, place: str | None = None) -> None:
         super().__init__()
@@ -124,9 +140,37 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="help-dialog"):
             yield Static("tuibench keys", classes="dialog-title")
+            yield StillInput(
+                placeholder="search: any words of a key's description", id="help-search"
+            )
             with VerticalScroll(id="help-body"):
                 yield Static(help_renderable(self.app, self.place), id="help-text")
-            yield Static(Text("escape: close", style="dim"), classes="dialog-hint")
+            yield Static(Text("/: search   escape: close", style="dim"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-body").focus()
+
+    def action_search(self) -> None:
+        field = self.query_one("#help-search", StillInput)
+        field.add_class("shown")
+        field.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(StillInput.Changed, "#help-search")
+    def _search(self, event: StillInput.Changed) -> None:
+        self.query_one("#help-text", Static).update(
+            help_renderable(self.app, self.place, event.value.strip())
+        )
+        self.query_one("#help-body", VerticalScroll).scroll_home(animate=False)
+
+    def on_key(self, event) -> None:
+        """Escape in the search field: clear it and go back to the list (again: close)."""
+        field = self.query_one("#help-search", StillInput)
+        if event.key == "escape" and field.has_focus:
+            event.stop()
+            event.prevent_default()
+            field.value = ""
+            field.remove_class("shown")
+            self.query_one("#help-body").focus()
