@@ -135,6 +135,8 @@ def _header_and_body(data: bytes) -> tuple[str, bytes] | None:
         return None
     if b'"' in data or b"\n\n" in data or b"\n\r\n" in data or _looks_binary(data[:HEAD_BYTES]):
         return None
+    if native._lone_cr(data):  # old Mac line ends: `read` turns them into LF
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
