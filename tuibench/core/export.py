@@ -7,7 +7,6 @@ copy all call `render`.
 from __future__ import annotations
 
 import html
-import io
 import json
 import math
 import re
