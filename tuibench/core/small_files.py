@@ -154,7 +154,10 @@ def _jsonl_body(path: Path, data: bytes) -> str | None:
     head = data[:HEAD_BYTES]
     if _looks_binary(head) or not native.sniff(path, head.decode("utf-8", errors="replace")):
         return None
-    return data.decode("utf-8", "replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:  # `read` tells where
+        return None
 
 
 def _parquet_key(path: Path) -> tuple | None:

@@ -113,25 +113,59 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     first_line = len(LINE_END.findall(head[:lead])) + 1
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
-        body = (data if data is not None else path.read_bytes()).decode("utf-8", "replace")
-        df, bad = _read_jsonl(body, first_line)
-        return df, first_line, bad
+        raw = data if data is not None else path.read_bytes()
+        undecodable = _undecodable(raw, first_line)
+        df, bad = _read_jsonl(raw.decode("utf-8", "replace"), first_line)
+        return df, first_line, undecodable + bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
         sep = "\t" if "\t" in re.split(r"\r\n?|\n", text, maxsplit=1)[0] else ","
     source = path if data is None else data
-    df = pl.read_csv(
+    undecodable: list[tuple[int, str]] = []
+    try:
+        df = _parse_csv(source, sep, "utf8")
+    except pl.exceptions.ComputeError as exc:
+        if "utf-8" not in str(exc):
+            raise
+        raw = data if data is not None else path.read_bytes()
+        undecodable = _undecodable(raw, first_line)
+        df = _parse_csv(source, sep, "utf8-lossy")
+    df = df.rename({c: c.strip().lower() for c in df.columns})
+    return df, first_line + 1, undecodable
+
+
+def _parse_csv(source: Path | bytes, sep: str, encoding: str) -> pl.DataFrame:
+    """Every column as text. Strict UTF-8 first (no slower), so that a file with other
+    bytes (Latin-1 names) is told, not silently read with U+FFFD in its names."""
+    return pl.read_csv(
         source,
         separator=sep,
         infer_schema=False,
         truncate_ragged_lines=True,
         quote_char='"',
-        encoding="utf8-lossy",
+        encoding=encoding,  # type: ignore[arg-type]
         glob=False,
     )
-    df = df.rename({c: c.strip().lower() for c in df.columns})
-    return df, first_line + 1, []
+
+
+def _undecodable(data: bytes, first_line: int) -> list[tuple[int, str]]:
+    """A problem at the first byte that is not UTF-8 (`data` starts at line `first_line`),
+    or none when it all decodes."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + len(LINE_END.findall(data, 0, exc.start))
+        byte = data[exc.start]
+        return [
+            (
+                line,
+                f"not valid UTF-8 (byte 0x{byte:02X} here, maybe more below): such bytes are "
+                "read as U+FFFD, so names holding them are not the names written; save the "
+                "file as UTF-8",
+            )
+        ]
+    return []
 
 
 def _utf8(s: str) -> bool:
