@@ -222,7 +222,7 @@ def report_parser() -> argparse.ArgumentParser:
         "min,max,stddev,coeffvar,bmean95",
     )
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
-    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout (`-`: stdout)")
     p.add_argument(
         "--fail-on-regression",
         action="store_true",
@@ -394,11 +394,9 @@ def _print_problems(problems: list) -> None:
 
 
 def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:
-    from tuibench.core.output_paths import refusal, resolve
+    from tuibench.core.output_paths import output_refusal
 
-    if not output:
-        return "an empty file name"
-    return refusal(resolve(output), paths, input_files=[f.path for f in files or ()])
+    return output_refusal(output, paths, input_files=[f.path for f in files or ()])
 
 
 def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | None:
@@ -418,10 +416,13 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, report_json, write_atomic
     from tuibench.core.load import load
+    from tuibench.core.output_paths import means_stdout
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
 
     if _missing_paths(args.paths):
         return EXIT_USAGE
+    if args.output is not None and means_stdout(args.output):
+        args.output = None  # `-` and /dev/stdout: standard output, never a path to resolve
     if args.output is not None and (why := _output_refusal(args.output, args.paths)):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE

@@ -304,3 +304,31 @@ async def test_keys_typed_right_after_e_reach_the_file_name(make_app, loaded, tm
         assert not isinstance(app.screen, ExportDialog)
         assert sorted(p.name for p in tmp_path.iterdir()) == ["burst.md"]
         assert (tmp_path / "burst.md").read_text() == render_shareable(metric_share(), "markdown")
+
+
+async def test_export_never_replaces_a_device_or_fifo(make_app, loaded, tmp_path):
+    """No "Replace it?" for what is not a regular file: a message, and nothing replaced."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    null_rdev = os.stat("/dev/null").st_rdev
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("e")
+        dialog = app.screen
+        for target, words in (
+            ("/dev/null", "/dev/null is a character device, not a regular file"),
+            (str(fifo), "is a named pipe (FIFO), not a regular file"),
+            (str(tmp_path), "is a folder"),
+            ("-", "standard output is this screen"),
+            ("/dev/stdout", "standard output is this screen"),
+        ):
+            dialog.query_one("#export-path", Input).value = target
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is dialog, target  # no question, still open
+            assert words in error_of(dialog), target
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert os.stat("/dev/null").st_rdev == null_rdev
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

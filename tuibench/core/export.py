@@ -6,9 +6,7 @@ copy all call `render`.
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
 import math
 import re
@@ -77,13 +75,32 @@ def _text(t: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(...)`
+# in a benchmark name would run on opening the file): such a text cell gets a leading `'`,
+# which spreadsheets show as text. Numbers keep their sign (`-3.5` stays a number).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _spreadsheet_safe(cell: str) -> str:
+    if cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def _field(cell: str, delimiter: str) -> str:
+    """One CSV/TSV field, quoted when it holds the delimiter, a quote, CR or LF (the csv
+    module leaves a lone CR unquoted, and every reader then splits the row there)."""
+    if delimiter in cell or '"' in cell or "\r" in cell or "\n" in cell:
+        return '"' + cell.replace('"', '""') + '"'
+    return cell
+
+
 def _delimited(t: Table, delimiter: str) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
-    w.writerow(t.columns)
-    for row in t.rows:
-        w.writerow([_cell(v) for v in row])
-    return buf.getvalue()
+    def line(cells: list[str]) -> str:
+        return delimiter.join(_field(_spreadsheet_safe(c), delimiter) for c in cells) + "\n"
+
+    return line(list(t.columns)) + "".join(line([_cell(v) for v in row]) for row in t.rows)
 
 
 def _csv(t: Table) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from tuibench.core import lookalikes
 from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_config
 from tuibench.core.discover import Unit, discover, display_path
@@ -147,6 +148,8 @@ def _assemble(
     starts, runs = _runs(df)
     enums = _name_enums(runs, order)
     runs = runs.cast(enums)
+    names = {k: enums[k].categories for k in lookalikes.KINDS}
+    problems.extend(lookalikes.problems(runs, names, paths))
     df, changed = _one_unit_per_metric(df, runs, paths, problems)
     df, dropped = _without_duplicates(df, runs, paths, problems)
     if changed or dropped:  # rare: rows converted or left out, so the runs moved

@@ -9,7 +9,14 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from tuibench.core.writing import file_in_the_way
+from tuibench.core.writing import file_in_the_way, special_kind
+
+# Names of standard output: `report --output -` writes there instead of to a file.
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def means_stdout(target: str) -> bool:
+    return target.strip() in STDOUT_NAMES
 
 
 def resolve(target: str, cwd: Path | None = None) -> Path:
@@ -41,6 +48,8 @@ def refusal(
     """
     if target.is_dir():
         return f"{target} is a folder: give a file name"
+    if (kind := special_kind(target)) is not None:
+        return _not_a_file(str(target), kind)
     blocker = file_in_the_way(target)
     if blocker is not None:
         return f"{blocker} is a file, not a folder: choose another folder"
@@ -54,6 +63,12 @@ def refusal(
                 "writes there (the export would be read as a result next time); "
                 "choose another folder"
             )
+    if (alias := _results_alias(target, result_paths, cwd)) is not None:
+        return (
+            f"{target.parent} is inside the results folder {alias} (the same folder by "
+            "another path: a link or a bind mount): tuibench never writes there; "
+            "choose another folder"
+        )
     try:
         st = target.stat()
     except OSError:  # nothing there yet: it cannot be a file that was read
@@ -65,4 +80,53 @@ def refusal(
             continue
         if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
             return f"{target} was read as a result file: tuibench never writes over results"
+    return None
+
+
+def output_refusal(
+    text: str, result_paths: list[str], cwd: Path | None = None, input_files: Iterable[str] = ()
+) -> str | None:
+    """Why the output named `text` (as the user typed it) must not be written, or None.
+
+    The name as given is looked at first: `/dev/stderr` leads through the process's own
+    file descriptors to a pipe or a terminal whose resolved path names nothing."""
+    if not text.strip():
+        return "an empty file name"
+    given = Path(text).expanduser()
+    if (kind := special_kind((cwd or Path.cwd()) / given)) is not None:
+        return _not_a_file(text, kind)
+    return refusal(resolve(text, cwd), result_paths, cwd, input_files)
+
+
+def _not_a_file(name: str, kind: str) -> str:
+    if kind == "folder":
+        return f"{name} is a folder: give a file name"
+    return (
+        f"{name} is a {kind}, not a regular file: tuibench writes only regular files, and "
+        "never replaces anything else"
+    )
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _results_alias(target: Path, result_paths: list[str], cwd: Path | None) -> str | None:
+    """The given results folder that one of `target`'s folders is, by device and inode: a
+    bind mount or a link of it has another path but is the same folder."""
+    roots = {}
+    for given in result_paths:
+        root = resolve(given, cwd)
+        if root.is_dir() and (ident := _identity(root)) is not None:
+            roots[ident] = given
+    if not roots:
+        return None
+    for parent in target.parents:
+        ident = _identity(parent)
+        if ident in roots:
+            return roots[ident]
     return None

@@ -135,6 +135,8 @@ def _header_and_body(data: bytes) -> tuple[str, bytes] | None:
         return None
     if b'"' in data or b"\n\n" in data or b"\n\r\n" in data or _looks_binary(data[:HEAD_BYTES]):
         return None
+    if native._lone_cr(data):  # old Mac line ends: `read` turns them into LF
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -152,7 +154,10 @@ def _jsonl_body(path: Path, data: bytes) -> str | None:
     head = data[:HEAD_BYTES]
     if _looks_binary(head) or not native.sniff(path, head.decode("utf-8", errors="replace")):
         return None
-    return data.decode("utf-8", "replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:  # `read` tells where
+        return None
 
 
 def _parquet_key(path: Path) -> tuple | None:

@@ -23,6 +23,40 @@ def file_in_the_way(path: Path) -> Path | None:
     return None
 
 
+class NotRegularFile(OSError):
+    """The target exists and is not a regular file (a device, a FIFO, a socket, a folder):
+    an atomic rename would replace it (`/dev/null` as root) by the export."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "folder"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISSOCK, "socket"),
+)
+
+
+def special_kind(path: Path | str) -> str | None:
+    """What `path` is when it exists and is not a regular file (links followed; stat never
+    opens it, so a FIFO does not block), else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # nothing there (yet), or a name the system refuses
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "special file")
+
+
+def _refuse_special(path: Path) -> None:
+    kind = special_kind(path)
+    if kind is not None:
+        raise NotRegularFile(
+            f"{path} is a {kind}, not a regular file: tuibench replaces only files"
+        )
+
+
 def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
     """A fresh file beside the target, created like any other file: mode 0666 less the
     umask (mkstemp would give 0600, and the export would then be unreadable to others)."""
@@ -38,10 +72,13 @@ def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
 def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
     """Write `text` to `path` through a temporary file in the same folder, then rename.
 
-    Refuses to replace an existing file unless `overwrite` (FileExistsError); a replaced
-    file keeps its permissions. A parent that is a file gives NotADirectoryError naming it.
+    Refuses to replace an existing file unless `overwrite` (FileExistsError), and never
+    replaces anything but a regular file (NotRegularFile, checked again right before the
+    rename); a replaced file keeps its permissions. A parent that is a file gives
+    NotADirectoryError naming it.
     """
     path = Path(path).expanduser().resolve()
+    _refuse_special(path)
     blocker = file_in_the_way(path)
     if blocker is not None:
         raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder", str(path))
@@ -58,6 +95,7 @@ def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
         if old_mode is not None:
             os.chmod(tmp, old_mode)
         if overwrite:
+            _refuse_special(path)  # a device or FIFO put there meanwhile
             os.replace(tmp, path)
         else:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never clobber

@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tuibench.core.output_formats import EXTENSIONS
-from tuibench.core.output_paths import refusal, resolve  # noqa: F401 (the dialog's checks)
+from tuibench.core.output_paths import (  # noqa: F401 (the dialog's checks)
+    means_stdout,
+    output_refusal,
+    refusal,
+    resolve,
+)
 from tuibench.tui.state import Mark, Node
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +50,7 @@ def sniff(path: Path, head: str) -> bool:
     """CSV/TSV with the required header, or JSON Lines whose first record has those keys."""
     stripped = head.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{"):
-        first = stripped.split("\n", 1)[0]
+        first = re.split(r"\r\n?|\n", stripped, maxsplit=1)[0]  # LF, CRLF or CR alone
         try:
             obj = json.loads(first)
         except json.JSONDecodeError:
@@ -104,31 +105,67 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
                 head = raw.read()
             lead = _lead(head)
             data = head[lead:] if lead else head
-        elif lead or not _utf8(str(path)):  # polars takes paths as UTF-8 text only
-            fh.seek(lead)
+        elif lead or not _utf8(str(path)) or _lone_cr(head[lead:]):
+            fh.seek(lead)  # polars takes paths as UTF-8 text only, and LF or CRLF line ends
             data = fh.read()
-    first_line = head[:lead].count(b"\n") + 1
+    if data is not None and _lone_cr(data[:HEAD_BYTES]):
+        data = as_lf(data)
+    first_line = len(LINE_END.findall(head[:lead])) + 1
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
-        body = (data if data is not None else path.read_bytes()).decode("utf-8", "replace")
-        df, bad = _read_jsonl(body, first_line)
-        return df, first_line, bad
+        raw = data if data is not None else path.read_bytes()
+        undecodable = _undecodable(raw, first_line)
+        df, bad = _read_jsonl(raw.decode("utf-8", "replace"), first_line)
+        return df, first_line, undecodable + bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
-        sep = "\t" if "\t" in text.split("\n", 1)[0] else ","
+        sep = "\t" if "\t" in re.split(r"\r\n?|\n", text, maxsplit=1)[0] else ","
     source = path if data is None else data
-    df = pl.read_csv(
+    undecodable: list[tuple[int, str]] = []
+    try:
+        df = _parse_csv(source, sep, "utf8")
+    except pl.exceptions.ComputeError as exc:
+        if "utf-8" not in str(exc):
+            raise
+        raw = data if data is not None else path.read_bytes()
+        undecodable = _undecodable(raw, first_line)
+        df = _parse_csv(source, sep, "utf8-lossy")
+    df = df.rename({c: c.strip().lower() for c in df.columns})
+    return df, first_line + 1, undecodable
+
+
+def _parse_csv(source: Path | bytes, sep: str, encoding: str) -> pl.DataFrame:
+    """Every column as text. Strict UTF-8 first (no slower), so that a file with other
+    bytes (Latin-1 names) is told, not silently read with U+FFFD in its names."""
+    return pl.read_csv(
         source,
         separator=sep,
         infer_schema=False,
         truncate_ragged_lines=True,
         quote_char='"',
-        encoding="utf8-lossy",
+        encoding=encoding,  # type: ignore[arg-type]
         glob=False,
     )
-    df = df.rename({c: c.strip().lower() for c in df.columns})
-    return df, first_line + 1, []
+
+
+def _undecodable(data: bytes, first_line: int) -> list[tuple[int, str]]:
+    """A problem at the first byte that is not UTF-8 (`data` starts at line `first_line`),
+    or none when it all decodes."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + len(LINE_END.findall(data, 0, exc.start))
+        byte = data[exc.start]
+        return [
+            (
+                line,
+                f"not valid UTF-8 (byte 0x{byte:02X} here, maybe more below): such bytes are "
+                "read as U+FFFD, so names holding them are not the names written; save the "
+                "file as UTF-8",
+            )
+        ]
+    return []
 
 
 def _utf8(s: str) -> bool:
@@ -137,6 +174,22 @@ def _utf8(s: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _lone_cr(head: bytes) -> bool:
+    """Whether the text has old Mac line ends: its first line ends with a CR alone, which
+    polars does not take for a line end (the whole file would be one header line and no
+    data rows). A CR inside a later field of an LF file is left as it is."""
+    end = LINE_END.search(head)
+    return end is not None and end.group() == b"\r"
+
+
+def as_lf(data: bytes) -> bytes:
+    """Every line end (CRLF, or CR alone) as LF, as Python's text files read them."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def _lead(data: bytes) -> int:

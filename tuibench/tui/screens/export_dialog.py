@@ -2,8 +2,9 @@
 
 Enter straight away accepts every suggestion. The format follows a typed extension (`x.md`
 is Markdown), the format choice otherwise; `html` is the complete report of what is chosen.
-A target inside a results folder, or below a file, is refused (with the reason); an existing
-file is replaced only after a yes; the write is atomic.
+A target inside a results folder, below a file, or that is not a regular file (a device, a
+FIFO, a socket, a folder) is refused (with the reason); an existing file is replaced only
+after a yes; the write is atomic.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from tuibench.core.text import printable
 from tuibench.tui.export_files import (
     default_path,
     format_of,
-    refusal,
+    means_stdout,
+    output_refusal,
     resolve,
     suggest_marked_name,
     suggest_name,
@@ -195,8 +197,10 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
             why = "give a file name"
         elif not self.tables():
             why = "nothing to export"
-        else:
-            why = refusal(resolve(text), self.request.result_paths)
+        elif means_stdout(text):
+            why = "standard output is this screen: give a file name"
+        else:  # devices, FIFOs, sockets and folders are refused: nothing but a file is replaced
+            why = output_refusal(text, self.request.result_paths)
         self.query_one("#export-error", Static).update(Text(printable(why or "")))
         return why
 
