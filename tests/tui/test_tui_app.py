@@ -431,7 +431,7 @@ async def test_help_starts_with_the_keys_of_the_focus(make_app, loaded):
         await pilot.press("question_mark")
         assert first_section() == (
             "Here, in the answer",
-            ["]", "y", "⏎", "n", "v", "e", "tab / shift+tab", "r"],
+            ["]", "y", "⏎", "n", "v", "e", "tab / shift+tab", "c", "r", "d"],
         )
         await pilot.press("escape", "tab", "question_mark")
         title, keys = first_section()

@@ -76,8 +76,9 @@ GLYPHS = [
 
 
 def place_rows(app, place: str) -> list[tuple[str, str]]:
-    """The keys of the place that had the focus, most useful first."""
-    keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS.get(place, [])]
+    """The keys of the place that had the focus that apply there, most useful first."""
+    applies = getattr(app, "key_applies", lambda _key_id: True)
+    keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS.get(place, []) if applies(key_id)]
     return [(key_label(app, key), key.help) for key in keys]
 
 
