@@ -251,6 +251,20 @@ def chance_notes(cmp: Comparison) -> list[str]:
     ]
 
 
+def _text(x: object) -> str:
+    return "" if x is None else str(x)
+
+
+def fmt_detectable(x: float | None) -> str:
+    """`3.4%`, `12%`, `<.1%`: a smallest detectable change in four cells (a size, no sign)."""
+    if x is None or not math.isfinite(x):
+        return ""
+    v = 100 * x
+    if v < 0.05:
+        return "<.1%"
+    return f"{v:.1f}%" if v < 9.95 else f"{v:.0f}%"
+
+
 def fmt_pct(x: float | None, decimals: int = 1) -> str:
     """A signed percentage: `+3.1%`, `-0.42%`; '-' when undefined."""
     if x is None or not math.isfinite(x):
@@ -402,9 +416,9 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
 
     Columns: iterations x samples per iteration, the centre's 95 % interval, the Mann-Whitney
     U p-value on all samples, the relative standard deviation of the samples with its flag,
-    the Tukey outliers (low/high, and how many of them are extreme), and the iterations per
-    system needed to detect the change with power 0.8. With --trim-outliers, also the centre
-    of the untrimmed samples.
+    the Tukey outliers (low/high, and how many of them are extreme), and the smallest change
+    these iterations detect with power 0.8 (with --threshold, also the iterations per system
+    to detect the threshold). With --trim-outliers, also the centre of the untrimmed samples.
     """
     part = _detail_part(cmp, benchmark, metric)
     scale = _scale(part)
@@ -415,7 +429,8 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         if r["rsd_flag"] not in (None, "ok"):
             rsd += f" {r['rsd_flag']}"
         outliers = f"{r['outliers_low']}/{r['outliers_high']} ({r['outliers_extreme']})"
-        needed = r["iterations_needed"]
+        detect = r["detectable_change"]
+        needed = r["iterations_for_threshold"]
         row = [
             _system_label(r),
             f"{r['iterations']}x{_per_iter(r)}",
@@ -423,12 +438,14 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
             rsd,
             outliers,
-            "" if needed is None else str(needed),
+            fmt_detectable(detect) if cmp.threshold is None else _text(needed),
         ]
         if trimmed:
             row.append(scale.text(r["center_raw"]))
         rows.append(row)
-    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", "need"]
+    # One column for what more iterations would buy (the table fits 80 cells).
+    power = "MDE" if cmp.threshold is None else "need"
+    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", power]
     if trimmed:
         columns.append("raw")
     notes = [
@@ -437,8 +454,14 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         "the reference's median). "
         "RSD: relative standard deviation of all samples (flagged noisy above 10%, "
         "very-noisy above 25%). out: outliers beyond Tukey's 1.5 IQR fences in their "
-        "iteration, low/high (beyond 3 IQR). need: iterations per system to detect the "
-        "change with power 0.8."
+        "iteration, low/high (beyond 3 IQR). "
+        + (
+            "MDE: the smallest change Welch's test on these iterations detects with power "
+            "0.8 (noncentral t on the spread of the iteration values; never the change seen)."
+            if cmp.threshold is None
+            else f"need: iterations per system for a t-test to detect a {cmp.threshold:g}% "
+            "change with power 0.8 (the JSON and CSV also hold detectable_change)."
+        )
     ]
     if trimmed:
         notes.append(
@@ -450,7 +473,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         columns,
         rows,
         notes,
-        numeric={1, 3, 4, 6, 7} if trimmed else {1, 3, 4, 6},
+        numeric=set(range(1, len(columns))) - {2, 5},
         slug=f"{benchmark}-{metric}-noise",
     )
 
