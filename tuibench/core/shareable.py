@@ -24,6 +24,7 @@ from tuibench.core.tables import (
     MEAN_LABEL,
     Table,
     detail_table,
+    direction_notes,
     fmt_half_width,
     fmt_p,
     fmt_ratio_change,
@@ -244,6 +245,7 @@ def changes_notes(cmp: Comparison) -> list[str]:
         f"p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
         "centre ±95%: the centre (Amean: arithmetic mean; Hmean: harmonic mean, for rates) "
         "and half its 95% interval, relative to it.",
+        *direction_notes(cmp),
     ]
     if len(cmp.systems) >= MIN_SYSTEMS:
         notes.append(LEGEND)

@@ -19,7 +19,9 @@ import polars as pl
 
 from tuibench.core.best import GLYPH, LEGEND, best_systems
 from tuibench.core.compare import ROW_COLUMNS, Comparison
+from tuibench.core.formats.mmtests import CONTRADICTED
 from tuibench.core.numbers import Scale, metric_scales, scale_for
+from tuibench.core.text import printable
 
 MEAN_LABEL = {"amean": "Amean", "hmean": "Hmean"}
 
@@ -176,6 +178,27 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     )
 
 
+def direction_notes(cmp: Comparison) -> list[str]:
+    """Why some directions are unknown where a producer gave one: mmtests ops whose mark
+    (lower-is-better) contradicts their name (a throughput). The tables show no notes."""
+    said = cmp.rows.filter(
+        pl.col("better").is_null() & pl.col("note").str.contains(CONTRADICTED, literal=True)
+    )
+    names = said.select(pl.format("{} {}", "benchmark", "metric")).unique(maintain_order=True)
+    if names.height == 0:
+        return []
+    names = names.to_series().to_list()
+    listed = ", ".join(printable(n) for n in names[:5])
+    if len(names) > 5:
+        listed += f" and {len(names) - 5} more"
+    return [
+        f"Direction unknown for {listed}: mmtests marks these ops lower-is-better but their "
+        "names say throughput (an extract without --sub-heading marks every op of a test "
+        "alike), so neither better nor worse is claimed. Extract them with --sub-heading "
+        "<metric>, or set their direction in tuibench.toml."
+    ]
+
+
 def _fmt_plain(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
@@ -204,6 +227,7 @@ def _summary_notes(
             "better): the signed change; ?  +x.xx%? when significant (changed, neither better "
             'nor worse). Set it in tuibench.toml: [metrics."bench:metric"] better = "lower".'
         )
+        notes += direction_notes(cmp)
     if single:
         notes.append(
             "~  x.xx%~: significant on the samples of a single iteration (one process): the "

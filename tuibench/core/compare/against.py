@@ -285,12 +285,16 @@ def row_notes(
     bench: pl.Series,
     metric: pl.Series,
     threshold: float | None = None,
+    explained: np.ndarray | None = None,
 ) -> pl.Series:
-    """The notes that depend on the reference, one string (or null) per row."""
+    """The notes that depend on the reference, one string (or null) per row. explained:
+    rows whose unknown direction a reader's note already explains."""
     is_ref, has_ref, other, p = x.is_ref, x.has_ref, x.other, w.p
     samples_for = stats.mwu_samples_for(alpha)
     zero_var = (w.v1 == 0) & (w.v2 == 0) & other
     unknown = ~is_ref & ~np.isin(x.a["better"], ["lower", "higher"])
+    if explained is not None:
+        unknown &= ~explained
     single = other & w.use_s & ~np.isnan(p)
     two = other & ~w.use_s & (np.minimum(x.k, x.rk) == 2)
     ref_nonpos = ~is_ref & x.exists & ~has_ref & (x.refv("_s_n") > 0)

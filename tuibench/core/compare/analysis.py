@@ -42,6 +42,7 @@ from tuibench.core.compare.columns import (
 from tuibench.core.compare.comparison import Comparison
 from tuibench.core.compare.decide import decide, gain_expr
 from tuibench.core.compare.frames import (
+    DIRECTION_UNKNOWN,
     join_notes,
     notes,
     rle_groups,
@@ -547,6 +548,10 @@ class Analysis:
                     self.groups["benchmark"],
                     self.groups["metric"],
                     threshold,
+                    self.groups["_note"]
+                    .str.contains(DIRECTION_UNKNOWN, literal=True)
+                    .fill_null(False)
+                    .to_numpy(),
                 ),
             ).alias("_note_base"),
         ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)
