@@ -287,7 +287,8 @@ def legend(answer: Answer) -> str:
     test = "BH-adjusted Welch p" if answer.fdr else "Welch p"
     text = (
         f"Sizes: {what} of the centre against {printable(answer.reference)}, with its 95% "
-        f"interval; significant when {test} < {answer.alpha:g}. Geomean: of the ratios, "
+        f"interval (Fieller's method); significant when {test} < {answer.alpha:g} (Welch's "
+        "t-test on the per-iteration values). Geomean: of the ratios, "
         "above 1 is better."
     )
     if answer.threshold is not None:

@@ -178,6 +178,33 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     )
 
 
+ITERATION_VALUE_WORDS = {
+    "subselection": "mmtests' median of subset means",
+    "mean": "the mean of its samples",
+    "median": "the median of its samples",
+    "trimmed": "the mean of its samples inside Tukey's fences",
+}
+
+
+def centre_method(cmp: Comparison, interval: bool = True) -> str:
+    """How a centre (and its interval) are made, for the legends."""
+    kind = ITERATION_VALUE_WORDS.get(cmp.iteration_value, cmp.iteration_value)
+    text = f"centre: the Amean or Hmean of the per-iteration values (each iteration: {kind})"
+    if not interval:
+        return text + "."
+    return (
+        f"{text}; its 95% interval: Student's t across those values (across the samples "
+        "where there is one iteration)."
+    )
+
+
+# How the pairwise numbers are made (the legends of the per-row tables).
+SIZE_METHOD = "95% interval by Fieller's method on the per-iteration means and variances"
+P_METHOD = (
+    "Welch's t-test on the per-iteration values (on the samples where a side has one iteration)"
+)
+
+
 def direction_notes(cmp: Comparison) -> list[str]:
     """Why some directions are unknown where a producer gave one: mmtests ops whose mark
     (lower-is-better) contradicts their name (a throughput). The tables show no notes."""
@@ -219,7 +246,8 @@ def _summary_notes(
         f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
         "(  x.xx%) is not significant.",
         "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
-        "unknown. Hmean: harmonic mean, for rates, higher is better.",
+        "unknown. Hmean: harmonic mean, for rates, higher is better. "
+        + centre_method(cmp, interval=False),
     ]
     if unknown:
         notes.append(
@@ -410,8 +438,10 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         else "change: ratio of centres - 1 (positive = a bigger number)"
     )
     notes.append(
-        f"±: half the centre's 95% interval, relative to it. {what}, with its 95% interval "
-        "(Fieller); ?: direction unknown, the signed change. verdict~: significant on one "
+        f"±: half the centre's 95% interval, relative to it; {centre_method(cmp)} {what}, "
+        f"with its {SIZE_METHOD}. p: {P_METHOD}"
+        + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+        + "; ?: direction unknown, the signed change. verdict~: significant on one "
         "iteration's samples only (not counted); verdict!: per-iteration medians give "
         "another verdict. CIs: do the 95% intervals of the system and the reference "
         "overlap (not mmtests' rule: see mmtests_sig)?"
