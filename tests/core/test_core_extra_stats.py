@@ -423,9 +423,25 @@ def _spread(tmp_path, make_system, between: float, within: float):
 def test_more_iterations_hint_when_the_spread_is_between_iterations(tmp_path, make_system):
     row = _spread(tmp_path, make_system, between=0.03, within=0.01)
     assert row["var_between"] > row["var_within"] / 30
-    assert row["p_welch"] >= 0.05 and row["iterations_needed"] > 3
-    assert f"about {row['iterations_needed']} iterations" in row["note"]
-    assert "not samples per iteration" in row["note"]
+    assert row["p_welch"] >= 0.05 and row["detectable_change"] > 0.01
+    pct = float(f"{row['detectable_change'] * 100:.2g}")
+    assert f"detect only changes of about {pct}% or more" in row["note"]
+    assert "not more samples per iteration" in row["note"]
+    assert "this change" not in row["note"]  # never a power for the change observed
+
+
+def test_threshold_hint_names_the_iterations_for_the_threshold(tmp_path, make_system):
+    rng = np.random.default_rng(9)
+
+    def system(shift):
+        its = [list(100 * (1 + shift) * (1 + rng.normal(0, 0.03)) + rng.normal(0, 1, 30))]
+        return {("time", "s"): its + [list(x) for x in rng.normal(100, 3, (2, 30))]}
+
+    rs = _write(tmp_path, make_system, {"a": system(0.0), "b": system(0.0)})
+    row = _row(Analysis(rs).compare("a", threshold=1.0), "b")
+    need = row["iterations_for_threshold"]
+    assert need > 3 and row["p_welch"] >= 0.05
+    assert f"about {need} iterations per system would detect a 1% change" in row["note"]
 
 
 def test_no_hint_when_the_spread_is_within_iterations(tmp_path, make_system):
@@ -452,7 +468,7 @@ def test_iterations_needed_matches_statsmodels():
     assert stats.iterations_needed(np.array([50.0]), 0.05)[0] == 2
 
 
-def test_iterations_needed_on_rows(mixed):
+def test_iterations_for_threshold_on_rows(mixed):
     power = pytest.importorskip("statsmodels.stats.power")
     a = Analysis(mixed)
     cmp = a.compare("base")
@@ -464,11 +480,11 @@ def test_iterations_needed_on_rows(mixed):
         want = power.TTestIndPower().solve_power(
             abs(x.mean() - y.mean()) / sd, alpha=0.05, power=0.8
         )
-        assert row["iterations_needed"] == math.ceil(want)
+        assert row["iterations_for_threshold"] is None  # no threshold: nothing to aim at
         # With a threshold: the iterations to detect a change of that size.
         row = _row(a.compare("base", threshold=2.0), "same")
         want = power.TTestIndPower().solve_power(0.02 * y.mean() / sd, alpha=0.05, power=0.8)
-    assert row["iterations_needed"] == math.ceil(want)
+    assert row["iterations_for_threshold"] == math.ceil(want)
 
 
 # -- per-system summary ---------------------------------------------------------------------

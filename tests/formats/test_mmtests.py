@@ -173,9 +173,12 @@ def test_throughput_op_marked_lower_gets_a_note(tmp_path):
     mod = {"_ModuleName": "ExtractShellpackdbench4", "_PreferredVal": "Lower", "_ResultData": data}
     p.write_text(json.dumps(mod))
     r = read_file(p)
-    assert only(r, "better") == {"lower"}  # kept: the note says why it is doubtful
+    # The mark contradicts the name: neither is taken, and the note says why.
+    better = dict(r.frame.select("metric", "better").unique().iter_rows())
+    assert better == {"tput-1": "unknown", "loadfile-1": "lower"}
     assert [(b, m) for b, m, _ in r.notes] == [("dbench4", "tput-1")]
     assert "--sub-heading" in r.notes[0][2]
+    assert '[metrics."dbench4:tput-1"] better = "higher"' in r.notes[0][2]
 
 
 def test_broken_extract_json_reports_where_and_keeps_the_good_values():

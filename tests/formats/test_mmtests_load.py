@@ -106,7 +106,7 @@ def test_lower_marked_throughput_note_reaches_the_result_set(tmp_path):
         ("b", "dbench4", "tput-1"),
     ]
     assert "--sub-heading" in notes["note"][0]
-    assert catalogue(rs) == {("dbench4", "tput-1"): "lower"}
+    assert catalogue(rs) == {("dbench4", "tput-1"): None}  # the mark contradicts the name
     rows = Analysis(rs).compare("a").rows
     assert all("--sub-heading" in n for n in rows["note"])  # beside the row, both systems
 

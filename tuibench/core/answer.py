@@ -284,11 +284,12 @@ def geomean_text(a: SystemAnswer) -> str:
 
 def legend(answer: Answer) -> str:
     what = "gain (positive = better)" if answer.percent == "gain" else "change (signed)"
-    test = "BH-adjusted Welch p" if answer.fdr else "Welch p"
+    test = "Welch's t-test on the per-iteration values"
+    test += ", Benjamini-Hochberg adjusted" if answer.fdr else ""
     text = (
         f"Sizes: {what} of the centre against {printable(answer.reference)}, with its 95% "
-        f"interval; significant when {test} < {answer.alpha:g}. Geomean: of the ratios, "
-        "above 1 is better."
+        f"interval (Fieller's method); significant when p < {answer.alpha:g} ({test}). "
+        "Geomean: of the ratios, above 1 is better."
     )
     if answer.threshold is not None:
         text += f" Listed only beyond a practical margin of ±{answer.threshold:g}%."

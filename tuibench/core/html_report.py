@@ -38,7 +38,14 @@ from tuibench.core.best import LEGEND, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
-from tuibench.core.tables import MEAN_LABEL, fmt_p, size_word
+from tuibench.core.tables import (
+    MEAN_LABEL,
+    P_METHOD,
+    SIZE_METHOD,
+    centre_method,
+    fmt_p,
+    size_word,
+)
 from tuibench.core.text import printable
 
 MAX_PLOTS = 300  # SVG plots per page: enough to read, small enough to open quickly
@@ -389,7 +396,10 @@ def _table_section(
             '<table id="rows" class="rows">',
             "<caption>Every system against "
             f"{esc(cmp.reference)}, one row per metric and system. Column headings sort "
-            "(press again to reverse)." + (f" {esc(LEGEND)}" if best else "") + "</caption>",
+            "(press again to reverse). "
+            + esc(_methods(cmp))
+            + (f" {esc(LEGEND)}" if best else "")
+            + "</caption>",
             COLGROUP,
             "<thead><tr>" + "".join(heads) + "</tr></thead>",
             "<tbody>",
@@ -397,6 +407,15 @@ def _table_section(
             "</tbody></table>",
             "</section>",
         ]
+    )
+
+
+def _methods(cmp: Comparison) -> str:
+    """What made each column's number."""
+    p = P_METHOD + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+    return (
+        f"{centre_method(cmp)} {size_word(cmp.percent)}: from the ratio of the centres, with its "
+        f"{SIZE_METHOD}. p: {p}."
     )
 
 

@@ -22,8 +22,12 @@ from tuibench.core.export import md_escape, render, report_document
 from tuibench.core.numbers import metric_scales, scale_for
 from tuibench.core.tables import (
     MEAN_LABEL,
+    P_METHOD,
+    SIZE_METHOD,
     Table,
+    centre_method,
     detail_table,
+    direction_notes,
     fmt_half_width,
     fmt_p,
     fmt_ratio_change,
@@ -227,11 +231,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
 
 
 def changes_notes(cmp: Comparison) -> list[str]:
-    p_name = (
-        "Welch's t-test across iterations, Benjamini-Hochberg adjusted over the rows shown"
-        if cmp.fdr
-        else "Welch's t-test across iterations"
-    )
+    p_name = P_METHOD + (", Benjamini-Hochberg adjusted over the rows shown" if cmp.fdr else "")
     if cmp.percent == "gain":
         size = (
             "gain: how much better the system is than the reference (positive = better; the "
@@ -240,10 +240,11 @@ def changes_notes(cmp: Comparison) -> list[str]:
     else:
         size = "change: the signed change of the centre (positive = a bigger number)"
     notes = [
-        f"Reference: {printable(cmp.reference)}. {size}, with its 95% interval (Fieller). "
+        f"Reference: {printable(cmp.reference)}. {size}, with its {SIZE_METHOD}. "
         f"p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
-        "centre ±95%: the centre (Amean: arithmetic mean; Hmean: harmonic mean, for rates) "
-        "and half its 95% interval, relative to it.",
+        "centre ±95%: the centre and half its 95% interval, relative to it. Amean: "
+        "arithmetic mean; Hmean: harmonic mean, for rates; " + centre_method(cmp),
+        *direction_notes(cmp),
     ]
     if len(cmp.systems) >= MIN_SYSTEMS:
         notes.append(LEGEND)

@@ -19,7 +19,9 @@ import polars as pl
 
 from tuibench.core.best import GLYPH, LEGEND, best_systems
 from tuibench.core.compare import ROW_COLUMNS, Comparison
+from tuibench.core.formats.mmtests import CONTRADICTED
 from tuibench.core.numbers import Scale, metric_scales, scale_for
+from tuibench.core.text import printable
 
 MEAN_LABEL = {"amean": "Amean", "hmean": "Hmean"}
 
@@ -176,6 +178,54 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     )
 
 
+ITERATION_VALUE_WORDS = {
+    "subselection": "mmtests' median of subset means",
+    "mean": "the mean of its samples",
+    "median": "the median of its samples",
+    "trimmed": "the mean of its samples inside Tukey's fences",
+}
+
+
+def centre_method(cmp: Comparison, interval: bool = True) -> str:
+    """How a centre (and its interval) are made, for the legends."""
+    kind = ITERATION_VALUE_WORDS.get(cmp.iteration_value, cmp.iteration_value)
+    text = f"centre: the Amean or Hmean of the per-iteration values (each iteration: {kind})"
+    if not interval:
+        return text + "."
+    return (
+        f"{text}; its 95% interval: Student's t across those values (across the samples "
+        "where there is one iteration)."
+    )
+
+
+# How the pairwise numbers are made (the legends of the per-row tables).
+SIZE_METHOD = "95% interval by Fieller's method on the per-iteration means and variances"
+P_METHOD = (
+    "Welch's t-test on the per-iteration values (on the samples where a side has one iteration)"
+)
+
+
+def direction_notes(cmp: Comparison) -> list[str]:
+    """Why some directions are unknown where a producer gave one: mmtests ops whose mark
+    (lower-is-better) contradicts their name (a throughput). The tables show no notes."""
+    said = cmp.rows.filter(
+        pl.col("better").is_null() & pl.col("note").str.contains(CONTRADICTED, literal=True)
+    )
+    names = said.select(pl.format("{} {}", "benchmark", "metric")).unique(maintain_order=True)
+    if names.height == 0:
+        return []
+    names = names.to_series().to_list()
+    listed = ", ".join(printable(n) for n in names[:5])
+    if len(names) > 5:
+        listed += f" and {len(names) - 5} more"
+    return [
+        f"Direction unknown for {listed}: mmtests marks these ops lower-is-better but their "
+        "names say throughput (an extract without --sub-heading marks every op of a test "
+        "alike), so neither better nor worse is claimed. Extract them with --sub-heading "
+        "<metric>, or set their direction in tuibench.toml."
+    ]
+
+
 def _fmt_plain(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
@@ -196,7 +246,8 @@ def _summary_notes(
         f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
         "(  x.xx%) is not significant.",
         "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
-        "unknown. Hmean: harmonic mean, for rates, higher is better.",
+        "unknown. Hmean: harmonic mean, for rates, higher is better. "
+        + centre_method(cmp, interval=False),
     ]
     if unknown:
         notes.append(
@@ -204,6 +255,7 @@ def _summary_notes(
             "better): the signed change; ?  +x.xx%? when significant (changed, neither better "
             'nor worse). Set it in tuibench.toml: [metrics."bench:metric"] better = "lower".'
         )
+        notes += direction_notes(cmp)
     if single:
         notes.append(
             "~  x.xx%~: significant on the samples of a single iteration (one process): the "
@@ -249,6 +301,20 @@ def chance_notes(cmp: Comparison) -> list[str]:
         "per system a real change rarely reaches the p that so many comparisons require; "
         "10 or more iterations per system suit suites of hundreds of metrics."
     ]
+
+
+def _text(x: object) -> str:
+    return "" if x is None else str(x)
+
+
+def fmt_detectable(x: float | None) -> str:
+    """`3.4%`, `12%`, `<.1%`: a smallest detectable change in four cells (a size, no sign)."""
+    if x is None or not math.isfinite(x):
+        return ""
+    v = 100 * x
+    if v < 0.05:
+        return "<.1%"
+    return f"{v:.1f}%" if v < 9.95 else f"{v:.0f}%"
 
 
 def fmt_pct(x: float | None, decimals: int = 1) -> str:
@@ -372,8 +438,10 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         else "change: ratio of centres - 1 (positive = a bigger number)"
     )
     notes.append(
-        f"±: half the centre's 95% interval, relative to it. {what}, with its 95% interval "
-        "(Fieller); ?: direction unknown, the signed change. verdict~: significant on one "
+        f"±: half the centre's 95% interval, relative to it; {centre_method(cmp)} {what}, "
+        f"with its {SIZE_METHOD}. p: {P_METHOD}"
+        + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+        + "; ?: direction unknown, the signed change. verdict~: significant on one "
         "iteration's samples only (not counted); verdict!: per-iteration medians give "
         "another verdict. CIs: do the 95% intervals of the system and the reference "
         "overlap (not mmtests' rule: see mmtests_sig)?"
@@ -402,9 +470,9 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
 
     Columns: iterations x samples per iteration, the centre's 95 % interval, the Mann-Whitney
     U p-value on all samples, the relative standard deviation of the samples with its flag,
-    the Tukey outliers (low/high, and how many of them are extreme), and the iterations per
-    system needed to detect the change with power 0.8. With --trim-outliers, also the centre
-    of the untrimmed samples.
+    the Tukey outliers (low/high, and how many of them are extreme), and the smallest change
+    these iterations detect with power 0.8 (with --threshold, also the iterations per system
+    to detect the threshold). With --trim-outliers, also the centre of the untrimmed samples.
     """
     part = _detail_part(cmp, benchmark, metric)
     scale = _scale(part)
@@ -415,7 +483,8 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         if r["rsd_flag"] not in (None, "ok"):
             rsd += f" {r['rsd_flag']}"
         outliers = f"{r['outliers_low']}/{r['outliers_high']} ({r['outliers_extreme']})"
-        needed = r["iterations_needed"]
+        detect = r["detectable_change"]
+        needed = r["iterations_for_threshold"]
         row = [
             _system_label(r),
             f"{r['iterations']}x{_per_iter(r)}",
@@ -423,12 +492,14 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
             rsd,
             outliers,
-            "" if needed is None else str(needed),
+            fmt_detectable(detect) if cmp.threshold is None else _text(needed),
         ]
         if trimmed:
             row.append(scale.text(r["center_raw"]))
         rows.append(row)
-    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", "need"]
+    # One column for what more iterations would buy (the table fits 80 cells).
+    power = "MDE" if cmp.threshold is None else "need"
+    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", power]
     if trimmed:
         columns.append("raw")
     notes = [
@@ -437,8 +508,14 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         "the reference's median). "
         "RSD: relative standard deviation of all samples (flagged noisy above 10%, "
         "very-noisy above 25%). out: outliers beyond Tukey's 1.5 IQR fences in their "
-        "iteration, low/high (beyond 3 IQR). need: iterations per system to detect the "
-        "change with power 0.8."
+        "iteration, low/high (beyond 3 IQR). "
+        + (
+            "MDE: the smallest change Welch's test on these iterations detects with power "
+            "0.8 (noncentral t on the spread of the iteration values; never the change seen)."
+            if cmp.threshold is None
+            else f"need: iterations per system for a t-test to detect a {cmp.threshold:g}% "
+            "change with power 0.8 (the JSON and CSV also hold detectable_change)."
+        )
     ]
     if trimmed:
         notes.append(
@@ -450,7 +527,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         columns,
         rows,
         notes,
-        numeric={1, 3, 4, 6, 7} if trimmed else {1, 3, 4, 6},
+        numeric=set(range(1, len(columns))) - {2, 5},
         slug=f"{benchmark}-{metric}-noise",
     )
 

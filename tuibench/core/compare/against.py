@@ -15,6 +15,16 @@ import polars as pl
 from tuibench.core import stats
 from tuibench.core.compare.frames import notes
 
+# Measured by benchmarks/calibrate_notes.py (A/A pairs, 2 iterations a side, 1 to 50
+# samples each, 4,000 metrics per design, alpha 0.05): 2.0-2.9 % with Gaussian noise,
+# iteration levels, bursts or shared iteration effects; 3.4-13.3 % with bimodal iterations.
+TWO_ITERATIONS = (
+    "two iterations on a side: the test is weak (see detectable_change), and in "
+    "simulation at alpha 0.05 its false alarms ran at 2-3% with Gaussian noise, outlier "
+    "bursts or iteration effects shared across metrics, and up to 13% when iteration "
+    "values fall into two modes"
+)
+
 
 @dataclass
 class Against:
@@ -170,6 +180,12 @@ def with_median_values(x: Against) -> dict[str, np.ndarray]:
     return {"p": w.p, "change": change, "ratio_ci_low": lo, "ratio_ci_high": hi}
 
 
+def outliers_of_reference(x: Against) -> np.ndarray:
+    """Samples of the reference row beyond Tukey's mild fences of their iteration."""
+    out = x.refv("outliers_low") + x.refv("outliers_high")
+    return np.where(x.other, out, np.nan)
+
+
 def utest_shift(
     x: Against, sorted_samples: np.ndarray, start: np.ndarray, n: np.ndarray
 ) -> np.ndarray:
@@ -191,33 +207,72 @@ def mmtests_cidiff(x: Against) -> np.ndarray:
     return np.where(x.other, out, np.nan)
 
 
-def power_hint(
-    x: Against, p: np.ndarray, alpha: float, threshold: float | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Iterations per system to detect the change (or the threshold) with power 0.8, and
-    where to say so: not significant, more iterations needed than either side has, and the
-    spread lies between iterations (more samples per iteration would not help)."""
+@dataclass
+class Power:
+    detectable: np.ndarray  # smallest relative change detected with power 0.8
+    for_threshold: np.ndarray  # iterations per system to detect the threshold (or NaN)
+    hint: np.ndarray  # say so in the note
+
+
+def power(x: Against, w: Welch, alpha: float, threshold: float | None) -> Power:
+    """What these iterations can detect, never from the observed change (observed power
+    says nothing the p-value does not).
+
+    detectable: the smallest change Welch's test on these iteration values detects with
+    power 0.8 at alpha: nc*(df) standard errors (noncentral t, Welch-Satterthwaite df),
+    relative to the reference (on the reciprocal scale for Hmean, converted back as the
+    threshold is). NaN where a side has one iteration (the test sees one process there).
+    for_threshold: iterations per system for a two-sample t-test to detect the threshold.
+    hint: not significant, the spread lies between iterations (more samples per iteration
+    would not help) and, with a threshold, more iterations are needed than either side has.
+    """
     a, refv = x.a, x.refv
     hmean = a["mean_kind"] == "hmean"
-    y, ry = a["_y_mean"], refv("_y_mean")
+    ry = np.abs(refv("_y_mean"))
     with np.errstate(divide="ignore", invalid="ignore"):
-        if threshold is None:
-            delta = np.abs(y - ry)
-        else:
-            t = threshold / 100
-            delta = np.abs(ry) * np.where(hmean, t / (1 + t), t)
-        # Pooled across-iteration variance; a side with one iteration lends none.
-        va, vb = a["_y_var"], refv("_y_var")
-        sides = (~np.isnan(va)).astype(float) + (~np.isnan(vb))
-        pooled = np.sqrt((np.nan_to_num(va) + np.nan_to_num(vb)) / sides)
-        d = delta / pooled
-    d = np.where(delta == 0, 0.0, np.where(pooled == 0, np.inf, d))
-    needed = np.where(x.other, stats.iterations_needed(d, alpha), np.nan)
-    needed[np.isinf(needed)] = np.nan
+        se = np.sqrt(w.v1 / w.n1 + w.v2 / w.n2)
+        delta = stats.detectable_noncentrality(w.df, alpha) * se
+        rel = np.where(hmean, delta / (ry - delta), delta / ry)
+    ok = x.other & ~w.use_s & (ry > 0) & (rel >= 0) & np.isfinite(rel)
+    detectable = np.where(ok, rel, np.nan)
+    needed = np.full(x.nrow, np.nan)
+    if threshold is not None:
+        t = threshold / 100
+        with np.errstate(divide="ignore", invalid="ignore"):
+            delta_t = ry * np.where(hmean, t / (1 + t), t)
+            # Pooled across-iteration variance; a side with one iteration lends none.
+            va, vb = a["_y_var"], refv("_y_var")
+            sides = (~np.isnan(va)).astype(float) + (~np.isnan(vb))
+            pooled = np.sqrt((np.nan_to_num(va) + np.nan_to_num(vb)) / sides)
+            d = np.where(pooled == 0, np.inf, delta_t / pooled)
+        needed = np.where(x.other, stats.iterations_needed(d, alpha), np.nan)
+        needed[np.isinf(needed)] = np.nan
     between_dominates = a["var_between"] >= a["var_within"] * a["_inv_n"]
-    hint = x.other & ~(p < alpha) & (needed > np.maximum(x.k, x.rk)) & between_dominates
-    hint &= a["var_between"] > 0
-    return needed, hint
+    hint = x.other & ~(w.p < alpha) & between_dominates & (a["var_between"] > 0)
+    if threshold is None:
+        hint &= ~np.isnan(detectable)
+    else:
+        hint &= needed > np.maximum(x.k, x.rk)
+    return Power(detectable, needed, hint)
+
+
+def _power_note(alpha: float, threshold: float | None) -> pl.Expr:
+    """What more iterations would buy, where the spread lies between iterations."""
+    if threshold is None:
+        return pl.format(
+            "not significant, and these iterations detect only changes of about {}% or more "
+            "(power 0.8 at alpha {}); the spread is between iterations: more iterations, not "
+            "more samples per iteration, would detect smaller ones",
+            (pl.col("detectable") * 100).round_sig_figs(2),
+            pl.lit(f"{alpha:g}"),
+        )
+    return pl.format(
+        "about {} iterations per system would detect a {}% change (power 0.8 at alpha {}); "
+        "add iterations, not samples per iteration (the spread is between iterations)",
+        pl.col("needed"),
+        pl.lit(f"{threshold:g}"),
+        pl.lit(f"{alpha:g}"),
+    )
 
 
 def row_notes(
@@ -225,17 +280,21 @@ def row_notes(
     w: Welch,
     u: UTest,
     unbounded: np.ndarray,
-    needed: np.ndarray,
-    hint: np.ndarray,
+    pw: Power,
     alpha: float,
     bench: pl.Series,
     metric: pl.Series,
+    threshold: float | None = None,
+    explained: np.ndarray | None = None,
 ) -> pl.Series:
-    """The notes that depend on the reference, one string (or null) per row."""
+    """The notes that depend on the reference, one string (or null) per row. explained:
+    rows whose unknown direction a reader's note already explains."""
     is_ref, has_ref, other, p = x.is_ref, x.has_ref, x.other, w.p
     samples_for = stats.mwu_samples_for(alpha)
     zero_var = (w.v1 == 0) & (w.v2 == 0) & other
     unknown = ~is_ref & ~np.isin(x.a["better"], ["lower", "higher"])
+    if explained is not None:
+        unknown &= ~explained
     single = other & w.use_s & ~np.isnan(p)
     two = other & ~w.use_s & (np.minimum(x.k, x.rk) == 2)
     ref_nonpos = ~is_ref & x.exists & ~has_ref & (x.refv("_s_n") > 0)
@@ -252,11 +311,7 @@ def row_notes(
             "cannot know how much separate runs differ, so it raises false alarms; not "
             "counted as better or worse (--trust-single-iteration counts it)",
         ),
-        (
-            two,
-            "two iterations on a side: the interval is wide and the test weak; a change "
-            "may go unnoticed",
-        ),
+        (two, TWO_ITERATIONS),
         (~is_ref & has_ref & np.isnan(p) & ~np.isnan(x.centre), "too few values for a test"),
         (zero_var & (p == 0), "no variation on either side: the difference is exact"),
         (zero_var & (p == 1), "identical constant values on both sides"),
@@ -287,20 +342,14 @@ def row_notes(
             unbounded,
             "ratio interval unbounded: the denominator's interval includes zero",
         ),
-        (
-            hint,
-            pl.format(
-                "about {} iterations per system would detect this change; add "
-                "iterations, not samples per iteration (the spread is between iterations)",
-                pl.col("needed"),
-            ),
-        ),
+        (pw.hint, _power_note(alpha, threshold)),
         data={
             "_bench": bench,
             "_metric": metric,
             "n1": u.n1.astype(np.int64),
             "n2": u.n2.astype(np.int64),
             "min_p": u.min_p,
-            "needed": np.nan_to_num(needed).astype(np.int64),
+            "needed": np.nan_to_num(pw.for_threshold).astype(np.int64),
+            "detectable": pw.detectable,
         },
     )

@@ -21,7 +21,8 @@ from tuibench.core.compare.against import (
     gather_reference,
     interval_overlap,
     mmtests_cidiff,
-    power_hint,
+    outliers_of_reference,
+    power,
     ratio_interval,
     row_notes,
     single_iteration,
@@ -41,6 +42,7 @@ from tuibench.core.compare.columns import (
 from tuibench.core.compare.comparison import Comparison
 from tuibench.core.compare.decide import decide, gain_expr
 from tuibench.core.compare.frames import (
+    DIRECTION_UNKNOWN,
     join_notes,
     notes,
     rle_groups,
@@ -70,6 +72,7 @@ NAN_IS_NULL = (
     "rsd_raw",
     "var_within",
     "var_between",
+    "detectable_change",
 )
 
 
@@ -396,7 +399,7 @@ class Analysis:
         )
         # Everything compare() reads, as numpy once.
         wanted = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
-        wanted += ("var_within", "var_between", "better")
+        wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
         self._a = {
             col: frame[col].to_numpy()
             for col in frame.columns
@@ -500,7 +503,7 @@ class Analysis:
         if reference not in self._shifts:  # the costliest step: kept per reference
             self._shifts[reference] = utest_shift(x, self._sorted, self._row_start, self._row_n)
         shift = self._shifts[reference]
-        needed, hint = power_hint(x, w.p, alpha, threshold)
+        pw = power(x, w, alpha, threshold)
         med = with_median_values(x)  # the same test on per-iteration medians
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
@@ -525,7 +528,9 @@ class Analysis:
             pl.lit(self.trim_outliers).alias("trimmed"),
             pl.lit(self.iteration_value).alias("iteration_value"),
             pl.Series("change_raw", change_raw),
-            pl.Series("iterations_needed", needed).fill_nan(None).cast(pl.Int64),
+            pl.Series("detectable_change", pw.detectable),
+            pl.Series("iterations_for_threshold", pw.for_threshold).fill_nan(None).cast(pl.Int64),
+            pl.Series("_ref_out", outliers_of_reference(x)),
             pl.Series("_na", na),
             pl.Series("_p_med", med["p"]),
             pl.Series("_change_med", med["change"]),
@@ -538,11 +543,15 @@ class Analysis:
                     w,
                     u,
                     unbounded,
-                    needed,
-                    hint,
+                    pw,
                     alpha,
                     self.groups["benchmark"],
                     self.groups["metric"],
+                    threshold,
+                    self.groups["_note"]
+                    .str.contains(DIRECTION_UNKNOWN, literal=True)
+                    .fill_null(False)
+                    .to_numpy(),
                 ),
             ).alias("_note_base"),
         ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)

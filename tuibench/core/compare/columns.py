@@ -49,13 +49,15 @@ ROW_COLUMNS = [
     "rsd_raw",
     "var_within",
     "var_between",
-    "iterations_needed",
+    "detectable_change",
+    "iterations_for_threshold",
     "note",
 ]
 
 # Carried by the rows for decide() and the tables, never exported: the verdict's inputs
-# with per-iteration medians, the reference-independent note, the frame row, and mmtests'
-# statistics of the pooled samples (for `--stats`).
+# with per-iteration medians, the reference's outlying samples (for the note when the two
+# disagree), the reference-independent note, the frame row, and mmtests' statistics of
+# the pooled samples (for `--stats`).
 PRIVATE_COLUMNS = [
     "_row",
     "_na",
@@ -63,6 +65,7 @@ PRIVATE_COLUMNS = [
     "_change_med",
     "_rlo_med",
     "_rhi_med",
+    "_ref_out",
     "_note_base",
     "_mm_min",
     "_mm_max",

@@ -55,6 +55,38 @@ def verdicts(
     )
 
 
+def _disagreement(p_name: str) -> pl.Expr:
+    """What `robust` false means, in facts: both p-values and both verdicts; outliers are
+    named only where Tukey's fences find some (on this side or the reference's)."""
+    said = pl.format(
+        "not robust: with {} iteration values {} = {} ({}), "
+        "with per-iteration medians {} = {} ({})",
+        pl.col("kind"),
+        pl.lit(p_name),
+        pl.col("p").round_sig_figs(2),
+        pl.col("v"),
+        pl.lit(p_name),
+        pl.col("p_med").round_sig_figs(2),
+        pl.col("v_med"),
+    )
+    outliers = pl.format(
+        "; Tukey's fences find {} outlying samples ({} here, {} in the reference), which "
+        "may move one of the two values and not the other",
+        pl.col("own") + pl.col("ref"),
+        pl.col("own"),
+        pl.col("ref"),
+    )
+    none = pl.lit("; no sample lies beyond Tukey's fences on either side (not an outlier effect)")
+    known = pl.col("own").is_not_null() & pl.col("ref").is_not_null()
+    return (
+        pl.when(known & (pl.col("own") + pl.col("ref") > 0))
+        .then(said + outliers)
+        .when(known)
+        .then(said + none)
+        .otherwise(said)
+    )
+
+
 def _arr(rows: pl.DataFrame, col: str) -> np.ndarray:
     return rows[col].fill_null(np.nan).to_numpy()
 
@@ -68,6 +100,10 @@ def _with_defaults(rows: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
         "_change_med": pl.col("change"),
         "_rlo_med": pl.col("ratio_ci_low"),
         "_rhi_med": pl.col("ratio_ci_high"),
+        "_ref_out": pl.lit(None, pl.Int64),
+        "outliers_low": pl.lit(None, pl.Int64),
+        "outliers_high": pl.lit(None, pl.Int64),
+        "iteration_value": pl.lit("the chosen"),
         "_note_base": pl.col("note") if "note" in rows.columns else pl.lit(None, pl.String),
     }
     added = [c for c in defaults if c not in rows.columns]
@@ -110,26 +146,26 @@ def decide(rows: pl.DataFrame, alpha: float, fdr: bool, threshold: float | None)
         return p_adj, significant, v
 
     p_adj, significant, verdict = verdict_of("p_welch", "change", "ratio_ci_low", "ratio_ci_high")
-    _, _, verdict_med = verdict_of("_p_med", "_change_med", "_rlo_med", "_rhi_med")
+    p_adj_med, _, verdict_med = verdict_of("_p_med", "_change_med", "_rlo_med", "_rhi_med")
     robust = pl.Series(verdict == verdict_med).zip_with(
         pl.Series(judged), pl.Series([None], dtype=pl.Boolean)
     )
     shaky = judged & (verdict != verdict_med)
-    extra = (
-        pl.Series(verdict_med, dtype=pl.String)
-        .to_frame("v")
-        .select(
-            pl.when(pl.Series(shaky))
-            .then(
-                pl.lit(
-                    "the verdict rests on a few outlying samples: with per-iteration medians it is "
-                )
-                + pl.col("v")
-            )
-            .alias("extra")
-        )
-        .to_series()
+    facts = pl.DataFrame(
+        {
+            "shaky": shaky,
+            "p": p_adj if fdr else _arr(rows, "p_welch"),
+            "p_med": p_adj_med if fdr else _arr(rows, "_p_med"),
+            "v": verdict,
+            "v_med": verdict_med,
+            "kind": rows["iteration_value"].cast(pl.String),
+            "own": rows["outliers_low"] + rows["outliers_high"],
+            "ref": rows["_ref_out"].cast(pl.Int64, strict=False),
+        }
     )
+    extra = facts.select(
+        pl.when(pl.col("shaky")).then(_disagreement("p (BH)" if fdr else "p")).alias("extra")
+    ).to_series()
     joined = pl.concat_str([pl.col("_note_base"), extra], separator="; ", ignore_nulls=True)
     return rows.with_columns(
         pl.Series("p_adjusted", p_adj).fill_nan(None),

@@ -54,11 +54,19 @@ def glob(col: pl.Expr, pattern: str) -> pl.Expr:
     return col.str.contains(f"^{regex}$")
 
 
+# How a reader's note on a metric whose direction it could not take begins: dropped once
+# the direction is known (tuibench.toml, or another file that states it).
+DIRECTION_UNKNOWN = "direction unknown"
+
+
 def with_reader_notes(frame: pl.DataFrame, said: pl.DataFrame) -> pl.DataFrame:
     """Put what the readers said about a row (`ResultSet.notes`) before its own `_note`."""
     if said.is_empty():
         return frame
     keys = ["system", "benchmark", "metric"]
+    known = frame.filter(pl.col("better").is_in(["lower", "higher"])).select(keys)
+    settled = pl.col("note").str.starts_with(DIRECTION_UNKNOWN)
+    said = pl.concat([said.filter(~settled), said.filter(settled).join(known, on=keys, how="anti")])
     per_row = said.group_by(keys, maintain_order=True).agg(pl.col("note").str.join("; "))
     frame = frame.join(per_row, on=keys, how="left", maintain_order="left")
     return frame.with_columns(join_notes(frame["note"], frame["_note"]).alias("_note")).drop("note")

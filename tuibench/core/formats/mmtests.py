@@ -12,9 +12,10 @@ a) `extract-mmtests.pl -n <run> -b <test> --print-json`: the extract module obje
    - metric: the op label; iteration: the index in the op's list (a null entry: no data
      in that iteration); samples: `Values`, numbered by `SampleNrs`
    - better: `_PreferredVal` (`Higher`/`Lower`; mmtests assumes `Lower` when absent). An
-     op named like a throughput (`tput`, `ops`, `bw`, ...) but marked `Lower` keeps
-     `Lower` and gets a note: mmtests writes `Lower` for the throughput ops of dbench,
-     tbench, schbench or redis-memtier unless extracted with `--sub-heading`.
+     op named like a throughput (`tput`, `ops`, `bw`, ...) but marked `Lower` is
+     "unknown" with a note: mmtests writes `Lower` for the throughput ops of dbench,
+     tbench, schbench or redis-memtier unless extracted with `--sub-heading`, so the mark
+     and the name contradict each other and neither is taken.
    - unit: `_PlotYaxes[op]` or `_PlotYaxis` (`Time (milliseconds)` becomes `ms`, ...)
    - a list of several objects: each object's `_TestName` (the mmtests run) is a system,
      in the list's (`-n`) order; the first is the default reference, as in mmtests.
@@ -71,9 +72,12 @@ _UNITS = {
 _THROUGHPUT = re.compile(
     r"(^|[^a-z])(tput|ops|bw|bandwidth|per_?sec|throughput)([^a-z]|$)", re.IGNORECASE
 )
+CONTRADICTED = "mmtests marks this op lower-is-better, but its name says throughput"
 _LOWER_THROUGHPUT = (
-    "mmtests marks this op lower-is-better though its name says throughput; extract with "
-    "--sub-heading <metric> or set its direction in tuibench.toml"
+    "direction unknown: mmtests marks this op lower-is-better, but its name says "
+    "throughput (an extract without --sub-heading marks every op of the test alike); "
+    "extract it with --sub-heading <metric>, or set it in tuibench.toml: "
+    '[metrics."{}:{}"] better = "higher" (or "lower")'
 )
 _EXTENSIONS = (".tsv", ".txt", ".out", ".json")
 _PREFIXES = ("tsv-", "parse-results-")
@@ -222,8 +226,10 @@ def _read_module(
             )
             continue
         unit = _unit(units.get(op)) or default_unit
+        op_better = better
         if better == "lower" and _THROUGHPUT.search(str(op)):
-            notes.append((bench, str(op), _LOWER_THROUGHPUT))
+            notes.append((bench, str(op), _LOWER_THROUGHPUT.format(bench, op)))
+            op_better = "unknown"  # the mark and the name contradict each other
         for it, entry in enumerate(iterations):
             if entry is None:
                 continue  # this operation has no data in that iteration
@@ -243,7 +249,7 @@ def _read_module(
                 if value is None or not math.isfinite(value):
                     bad(f"value {raw!r:.40} is not a finite number", f"{where}[{it}].Values[{j}]")
                     continue
-                records.add(bench, str(op), value, iteration=it, unit=unit, better=better)
+                records.add(bench, str(op), value, iteration=it, unit=unit, better=op_better)
                 sample_nrs.append(_number(nr))
 
 

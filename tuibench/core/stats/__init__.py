@@ -35,7 +35,12 @@ from tuibench.core.stats.per_iteration import (
     iteration_means,
     iteration_medians,
 )
-from tuibench.core.stats.power import POWER, POWER_TABLE_MAX, iterations_needed
+from tuibench.core.stats.power import (
+    POWER,
+    POWER_TABLE_MAX,
+    detectable_noncentrality,
+    iterations_needed,
+)
 from tuibench.core.stats.shift import MAX_PAIRS, group_medians, hodges_lehmann
 from tuibench.core.stats.subselection import (
     MAX_SUBSELECTIONS,
@@ -73,6 +78,7 @@ __all__ = [
     "RankedBlocks",
     "bh_adjust",
     "cidiff",
+    "detectable_noncentrality",
     "fieller",
     "group_medians",
     "group_moments",
