@@ -10,6 +10,7 @@ import polars as pl
 
 from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_config
+from tuibench.core.copies import Copies
 from tuibench.core.discover import Unit, discover, display_path
 from tuibench.core.formats import native, read_file
 from tuibench.core.model import (
@@ -41,7 +42,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     files = got.files
 
     order = _system_order(systems, got.listed)
-    paths = [f.path for f in files]
+    paths = [f.path if f is not None else "" for f in files]  # None: set aside
     samples, metrics, file_stats = _assemble(got.frames, order, overrides, problems, paths)
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
@@ -59,9 +60,10 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         metrics=metrics,
         systems=[systems[n] for n in order if n in present],
         problems=shown(problems),
-        files=files,
+        files=[f for f in files if f is not None],
         root=found.root,
         notes=got.notes,
+        set_aside=sorted([*found.set_aside, *got.set_aside], key=lambda a: natural_key(a.path)),
     )
 
 
@@ -72,10 +74,21 @@ def _read_all(
     one."""
     collector = Collector(units, systems)
     small = SmallFiles()
+    copies = Copies(units)
     for i, unit in enumerate(units):
         if progress:
             progress(i, len(units), str(unit.path))
-        if not small.take(i, unit):
+        start = copies.start(unit)
+        if start is None:  # cannot be opened as a regular file: read_file says why
+            collector.add(i, read_file(unit.path))
+            continue
+        first, elsewhere = copies.check(i, unit, start)
+        if first is not None:
+            collector.skip(i, copies.problem(unit, units[first]))
+            continue
+        if elsewhere is not None:
+            collector.skip(i, elsewhere)
+        if not small.take(i, unit, start):
             collector.add(i, read_file(unit.path))
     batches, leftovers = small.parse()
     for i, unit in leftovers:  # files a batch could not take: one by one
