@@ -43,7 +43,10 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
 
     order = _system_order(systems, got.listed)
     paths = [f.path if f is not None else "" for f in files]  # None: set aside
-    samples, metrics, file_stats = _assemble(got.frames, order, overrides, problems, paths)
+    extracts = {i for i, f in enumerate(files) if f is not None and f.format == "mmtests"}
+    samples, metrics, file_stats = _assemble(
+        got.frames, order, overrides, problems, paths, extracts
+    )
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
         f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
@@ -106,6 +109,7 @@ def _assemble(
     overrides: list[Override],
     problems: list[Problem],
     paths: list[str],
+    extracts: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """Concatenate, number iterations and samples, sort, and build the metric catalogue.
 
@@ -140,6 +144,8 @@ def _assemble(
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
     df = pl.concat(parts, how="vertical_relaxed")
     del parts
+    if len(extracts) > 1:
+        df = _same_extract_twice(df, extracts, paths, problems)
     c = pl.col
     group = ["system", "benchmark", "metric"]
     kept = (c("_global") & c("iteration").is_not_null()) | (
@@ -336,6 +342,45 @@ def _without_duplicates(
     drop = later.select("_file", *(pl.col(k).cast(df.schema[k]) for k in keys))
     df = df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
     return df, True
+
+
+def _same_extract_twice(
+    df: pl.DataFrame, extracts: set[int], paths: list[str], problems: list[Problem]
+) -> pl.DataFrame:
+    """Two mmtests extracts of one run (the whole test, and `--sub-heading tput`) hold the
+    same op's samples in the same iterations; each file numbers its own iterations, so
+    they would pool as twice the iterations. An op whose samples, iteration by iteration,
+    another extract of the system already gave is left out of the later file, with one
+    problem naming both. Only for mmtests: elsewhere equal values can be two real runs
+    (a count that never changes)."""
+    keys = ["system", "benchmark", "metric"]
+    c = pl.col
+    ops = (
+        df.filter(c("_file").is_in(list(extracts)))
+        .group_by("_file", *keys)
+        .agg(pl.struct("iteration", "sample", "value").hash().sort().alias("_h"))
+        .with_columns(c("_h").hash())
+        .sort("_file")
+    )
+    ops = ops.with_columns(c("_file").first().over(*keys, "_h").alias("_first"))
+    twice = ops.filter(c("_file") != c("_first"))
+    if twice.is_empty():
+        return df
+    pairs = twice.group_by("_first", "_file").agg(
+        pl.len(), c("benchmark").first().cast(pl.String), c("metric").first().cast(pl.String)
+    )
+    for first, later, n, bench, metric in pairs.sort("_first", "_file").iter_rows():
+        more = f" and {n - 1} more" if n > 1 else ""
+        problems.append(
+            Problem(
+                paths[later],
+                f"the same mmtests results as {paths[first]} ({bench} {metric}{more}, in "
+                "the same iterations): an extract of the same run; left out of this file, "
+                "so that they do not count twice",
+            )
+        )
+    drop = twice.select("_file", *keys)
+    return df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
 
 
 def _sort(df: pl.DataFrame, runs: pl.DataFrame, starts: np.ndarray, renumber: bool) -> pl.DataFrame:

@@ -24,6 +24,7 @@ from tuibench.core.formats.base import (
     empty_frame,
     open_binary,
 )
+from tuibench.core.opening import grew, open_regular, polars_source
 from tuibench.core.problems import Problem
 
 NAME = "native"
@@ -91,33 +92,43 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     and lines that could not be parsed at all (JSON Lines only).
 
     A plain CSV/TSV file is parsed by polars from the file itself: holding its text (and
-    copies of it) in Python took 11.7 GB for a 2 GB file."""
-    with open(path, "rb") as fh:
+    copies of it) in Python took 11.7 GB for a 2 GB file. Polars opens the file already
+    opened and checked here (`opening.polars_source`), never what the path names by then;
+    a file that grew since it was found is given as its first bytes instead."""
+    with open_regular(path) as fh:
         head = fh.read(HEAD_BYTES)
         if head[:4] == b"PAR1":
-            return _read_parquet(path), 0, []
+            return _read_parquet(polars_source(fh) or path), 0, []
         _refuse_when_too_large(path)
         lead = _lead(head)
         data: bytes | None = None  # None: polars reads the file
+        source = polars_source(fh)
         if compression(path) or lead == len(head):
             with open_binary(path) as raw:  # gzip output is capped
                 head = raw.read()
             lead = _lead(head)
             data = head[lead:] if lead else head
-        elif lead or not _utf8(str(path)):  # polars takes paths as UTF-8 text only
+        elif lead or source is None or grew(fh):
             fh.seek(lead)
             data = fh.read()
+        return _parse_raw(path, head, lead, data if data is not None else source, fh)
+
+
+def _parse_raw(
+    path: Path, head: bytes, lead: int, source: bytes | str, fh
+) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     first_line = head[:lead].count(b"\n") + 1
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
-        body = (data if data is not None else path.read_bytes()).decode("utf-8", "replace")
-        df, bad = _read_jsonl(body, first_line)
+        if not isinstance(source, bytes):
+            fh.seek(0)
+            source = fh.read()
+        df, bad = _read_jsonl(source.decode("utf-8", "replace"), first_line)
         return df, first_line, bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
         sep = "\t" if "\t" in text.split("\n", 1)[0] else ","
-    source = path if data is None else data
     df = pl.read_csv(
         source,
         separator=sep,
@@ -129,14 +140,6 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     )
     df = df.rename({c: c.strip().lower() for c in df.columns})
     return df, first_line + 1, []
-
-
-def _utf8(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _lead(data: bytes) -> int:
