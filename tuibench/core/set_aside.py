@@ -81,7 +81,8 @@ def set_aside_line(items: list[SetAside]) -> str | None:
     parts = []
     if kinds:
         n = sum(kinds.values())
-        listed = ", ".join(f"{c} {k}" for k, c in sorted(kinds.items(), key=lambda kc: (-kc[1], kc[0].lower())))
+        order = sorted(kinds.items(), key=lambda kc: (-kc[1], kc[0].lower()))
+        listed = ", ".join(f"{c} {k}" for k, c in order)
         parts.append(f"{n} file{'s' if n != 1 else ''} not results: {listed}")
     if folders:
         parts.append(f"{folders} version-control folder{'s' if folders != 1 else ''} not walked")
