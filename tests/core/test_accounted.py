@@ -230,6 +230,17 @@ def test_a_fifo_swapped_in_after_discovery_is_a_problem_not_a_hang(tmp_path, mon
     assert all("a named pipe (FIFO)" in p.reason for p in rs.problems)
 
 
+def _before_reading(monkeypatch, change) -> None:
+    """Run `change` after the loader first opened the files, before a reader reads one."""
+    real = load_module.read_file
+
+    def read_file(path):
+        change()
+        return real(path)
+
+    monkeypatch.setattr(load_module, "read_file", read_file)
+
+
 def test_a_file_that_grows_while_read_is_read_up_to_its_size_when_found(tmp_path, monkeypatch):
     a = _system(tmp_path, "a")
     shutil.copy(GO_LOG, a / "run.log")
@@ -239,7 +250,7 @@ def test_a_file_that_grows_while_read_is_read_up_to_its_size_when_found(tmp_path
         with open(a / "run.log", "a") as fh:
             fh.write("BenchmarkLate-2   \t   20000\t        99.0 ns/op\n" * 1000)
 
-    _after_discovery(monkeypatch, grow)
+    _before_reading(monkeypatch, grow)
     rs = _load_within([tmp_path])
     assert "Late" not in set(rs.samples["benchmark"].cast(pl.String)) and rs.samples.height == 10
     [problem] = rs.problems
@@ -249,11 +260,17 @@ def test_a_file_that_grows_while_read_is_read_up_to_its_size_when_found(tmp_path
 
 def test_a_native_csv_that_grows_is_read_up_to_its_size_when_found(tmp_path, monkeypatch):
     a = _system(tmp_path, "a")
-    rows = "".join(f"b,t,{v}\n" for v in range(5000))  # past the small-file batches
+    rows = "".join(f"b,t,{v}\n" for v in range(40_000))  # past the small-file batches
     (a / "r.csv").write_text("benchmark,metric,value\n" + rows)
-    _after_discovery(monkeypatch, lambda: (a / "r.csv").open("a").write("b,t,1e9\n" * 10))
+
+    def grow():
+        with open(a / "r.csv", "a") as fh:
+            fh.write("b,t,1e9\n" * 10)
+
+    _before_reading(monkeypatch, grow)
     rs = _load_within([tmp_path])
-    assert rs.samples.height == 5000 and rs.samples["value"].max() == 4999
+    assert rs.samples.height == 40_000 and rs.samples["value"].max() == 39_999
+    assert "grew from" in rs.problems[0].reason
 
 
 def test_a_mount_below_a_given_folder_is_named_not_walked(tmp_path):

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tuibench.core.model import SystemInfo, file_stem, natural_key
-from tuibench.core.opening import KINDS, open_regular
-from tuibench.core.opening import found as sized
+from tuibench.core.opening import KINDS, FoundPath, open_regular
 from tuibench.core.problems import Problem
 from tuibench.core.set_aside import (
     CONFIG_NAMES,
@@ -204,7 +203,7 @@ def _given_file(p: Path, found: Discovery) -> Path | None:
     except OSError as exc:
         found.problems.append(Problem(str(p), f"cannot be read: {exc.strerror or exc}"))
         return None
-    return _file(p, st, found)
+    return _file(FoundPath(p), st, found)
 
 
 def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
@@ -219,8 +218,9 @@ def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
     criterion = d.name in CRITERION_FOLDERS and any(
         e.name in ("sample.json", "estimates.json") for e in entries
     )
+    device = os.stat(d).st_dev
     for e in entries:
-        path = Path(e.path)
+        path = FoundPath(e.path)  # a file's size is set in _file
         try:
             if e.name in VCS_FOLDERS:
                 found.aside(path, VERSION_CONTROL, "version control, not results; not walked")
@@ -230,9 +230,10 @@ def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
             elif not e.is_file():
                 found.problems.append(Problem(str(path), _not_regular(path)))
             elif not _set_aside(path, found, criterion):
-                f = _file(path, e.stat(), found, link=e.is_symlink())
-                if f is not None:
-                    files.append(f)
+                link = e.is_symlink()  # else device and inode without a stat per file
+                where = os.stat(path) if link else (device, e.inode())
+                if _file(path, where, found, link=link) is not None:
+                    files.append(path)
         except OSError as exc:
             found.problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
     return subdirs, files
@@ -270,9 +271,13 @@ def _same_device(path: Path, st: os.stat_result, found: Discovery) -> bool:
     return False
 
 
-def _file(path: Path, st: os.stat_result, found: Discovery, link: bool = False) -> Path | None:
-    """The file to read (with its size now), or None with a problem: a link out of the
-    given folders, another file system, or a file already reached by another path."""
+def _file(
+    path: Path, where: os.stat_result | tuple[int, int], found: Discovery, link: bool = False
+) -> Path | None:
+    """The file to read, or None with a problem: a link out of the given folders, another
+    file system, or a file already reached by another path. `where` is its stat, or its
+    (device, inode). Its size is taken when it is first opened (`opening.read_start`)."""
+    dev, ino = (where.st_dev, where.st_ino) if isinstance(where, os.stat_result) else where
     real = _real(path) if link else ""
     if link and found.roots and not any(_inside(real, root) for root in found.roots):
         found.problems.append(
@@ -283,10 +288,10 @@ def _file(path: Path, st: os.stat_result, found: Discovery, link: bool = False) 
             )
         )
         return None
-    if found.devices and st.st_dev not in found.devices:
+    if found.devices and dev not in found.devices:
         found.problems.append(Problem(str(path), "on another file system (a mount); not read"))
         return None
-    first = found.inodes.setdefault((st.st_dev, st.st_ino), path)
+    first = found.inodes.setdefault((dev, ino), path)
     if first is not path:
         how = "a symbolic link" if link or os.path.islink(first) else "a hard link"
         found.problems.append(
@@ -296,7 +301,7 @@ def _file(path: Path, st: os.stat_result, found: Discovery, link: bool = False) 
             )
         )
         return None
-    return sized(path, st.st_size)
+    return path
 
 
 _KINDS = {k: v for k, v in KINDS.items() if v != "a folder"}

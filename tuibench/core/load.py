@@ -77,7 +77,7 @@ def _read_all(
     one."""
     collector = Collector(units, systems)
     small = SmallFiles()
-    copies = Copies(units)
+    copies = Copies()
     for i, unit in enumerate(units):
         if progress:
             progress(i, len(units), str(unit.path))

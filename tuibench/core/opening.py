@@ -3,8 +3,9 @@
 Every result file is opened here (`open_regular`): non-blocking, so a FIFO or a device
 swapped in after discovery cannot hang the open, and checked with `fstat` before a byte is
 read (anything but a regular file is `NotRegular`, which readers turn into a problem).
-Reads stop at the size the file had when discovery found it (`FoundPath.size`): a file
-still being written (a Go benchmark appending, a growing CSV) is read up to that size, and
+Reads stop at the size the file had when the loader first opened it (`FoundPath.size`,
+set by `read_start`): a file still being written (a Go benchmark appending, a growing CSV)
+is read up to that size, and
 files of special file systems that claim a size of 0 (`/proc`) give nothing.
 """
 
@@ -27,16 +28,11 @@ KINDS = {
 
 
 class FoundPath(type(Path())):  # type: ignore[misc]
-    """A file's path as discovery found it, with its size then (reads stop there).
-    Paths derived from it (`.parent`, ...) are plain again: they have no size."""
+    """A file's path as discovery found it, with its size when the loader first opened
+    it (`read_start`): later reads stop there. Paths derived from it (`.parent`, ...) have
+    no size."""
 
     size: int | None = None
-
-
-def found(path: Path | str, size: int | None) -> FoundPath:
-    p = FoundPath(path)
-    p.size = size
-    return p
 
 
 class NotRegular(OSError):
@@ -102,6 +98,24 @@ def open_regular(path: Path | str) -> io.BufferedReader:
         os.close(fd)
         raise
     return io.BufferedReader(raw)
+
+
+def read_start(path: Path | str, n: int) -> bytes:
+    """The first `n` bytes as `open_regular` would give them, in four system calls (this
+    runs once per file: a buffered file object cost more than the read). A FoundPath
+    without a size gets the one the file has now: later reads stop there."""
+    fd = os.open(path, _FLAGS)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegular(st.st_mode)
+        size = getattr(path, "size", None)
+        limit = st.st_size if size is None else min(size, st.st_size)
+        if isinstance(path, FoundPath) and size is None:
+            path.size = limit
+        return os.pread(fd, min(n, limit), 0) if limit else b""
+    finally:
+        os.close(fd)
 
 
 def grew(fh: io.BufferedReader) -> bool:

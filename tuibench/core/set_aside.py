@@ -9,9 +9,9 @@ without being opened.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 CONFIGURATION = "configuration"  # read, but as settings: listed, not counted as not results
 VERSION_CONTROL = "version-control folder"
@@ -57,12 +57,11 @@ class SetAside:
 
 def unread_kind(name: str) -> str | None:
     """The kind of a file set aside by its name alone, or None: look at its content."""
-    return UNREAD_SUFFIXES.get(Path(name.lower()).suffix)
+    return UNREAD_SUFFIXES.get(os.path.splitext(name.lower())[1])
 
 
 def kind_of(name: str, default: str = "unknown") -> str:
-    low = name.lower()
-    suffix = Path(low.removesuffix(".gz")).suffix
+    suffix = os.path.splitext(name.lower().removesuffix(".gz"))[1]
     return NAMED_KINDS.get(suffix) or UNREAD_SUFFIXES.get(suffix) or default
 
 
