@@ -14,7 +14,7 @@ def test_inspect_lists_files_formats_and_problems(tmp_path, make_system, capsys)
     assert "a — the base" in out
     assert "data.csv" in out and "native: 1 benchmark(s), 1 metric(s), 3 iteration(s)" in out
     assert "set aside, not results\n" in out
-    assert f"  {tmp_path / 'a' / 'notes.dat'}: unknown text in no known result format" in out
+    assert f"  {tmp_path / 'a' / 'notes.dat'}: unknown: text in no known result format" in out
     assert f"  {tmp_path / 'a' / 'system.toml'}: read as settings, not results" in out
     assert out.strip().endswith(
         "1 system(s), 1 file(s), 3 sample(s), 0 problem(s), 2 set aside "

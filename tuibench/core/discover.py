@@ -243,7 +243,7 @@ def _set_aside(path: Path, found: Discovery, criterion: bool) -> bool:
     """Set aside, by its name, a file that cannot hold results: settings, pictures and
     archives, and Criterion.rs' summaries beside its samples."""
     name = path.name
-    if name.lower() in CONFIG_NAMES:
+    if name.lower() in CONFIG_NAMES or name.lower().endswith(".shellpack.yaml"):
         found.aside(path, CONFIGURATION, "read as settings, not results")
     elif kind := unread_kind(name):
         found.aside(path, kind, f"{kind}, not results; not opened")

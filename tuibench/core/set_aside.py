@@ -35,6 +35,7 @@ NAMED_KINDS = {
     **dict.fromkeys((".yaml", ".yml"), "YAML"),
     **dict.fromkeys((".txt", ".text"), "text"),
     **dict.fromkeys((".py", ".sh", ".pl", ".r", ".gnuplot", ".gp", ".js", ".css"), "script"),
+    **dict.fromkeys((".go", ".rs", ".c", ".cc", ".cpp", ".h", ".hpp", ".java"), "source code"),
     ".svg": "SVG",
     ".xml": "XML",
     ".rst": "reStructuredText",

@@ -167,7 +167,7 @@ def _read_file(path: Path) -> ReadResult:
         result.format = native.NAME
         return result
     kind = kind_of(path.name)
-    return _not_results(path, kind, f"{kind} text in no known result format")
+    return _not_results(path, kind, f"{kind}: text in no known result format")
 
 
 # Larger (or compressed) Google Benchmark files are read entry by entry.
