@@ -400,6 +400,15 @@ def _print_set_aside(items: list) -> None:
         _say(f"tuibench: {line} (`tuibench inspect PATH` lists them)")
 
 
+def _linked(output: str, rs) -> str | None:
+    """A file the results link to is theirs, also when the link was refused (outside)."""
+    real = os.path.realpath(output)
+    for p in rs.problems:
+        if os.path.islink(p.path) and os.path.realpath(p.path) == real:
+            return f"{p.path} in the results links to it: tuibench never writes over results"
+    return None
+
+
 def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:
     from tuibench.core.output_paths import refusal, resolve
 
@@ -436,7 +445,9 @@ def report(args: argparse.Namespace) -> int:
     rs = load(args.paths)
     _print_problems(rs.problems)
     _print_set_aside(rs.set_aside)
-    if args.output is not None and (why := _output_refusal(args.output, args.paths, rs.files)):
+    if args.output is not None and (
+        why := _output_refusal(args.output, args.paths, rs.files) or _linked(args.output, rs)
+    ):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
     if rs.empty:

@@ -37,6 +37,8 @@ class Copies:
     def check(self, i: int, unit: Unit, start: bytes) -> tuple[int | None, Problem | None]:
         """(index of an earlier file of the same system with the same bytes: this one is
         not read, or None), and a problem when only a file of another system has them."""
+        if not start:  # empty: nothing to count twice (and each one is a problem)
+            return None, None
         size = getattr(unit.path, "size", None)
         key = (size, hashlib.blake2b(start, digest_size=16).digest())
         same = self.by_start.setdefault(key, [])
