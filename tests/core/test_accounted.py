@@ -135,6 +135,18 @@ def test_a_copy_in_another_system_is_read_with_a_problem(tmp_path):
     assert _go_rows(rs, "a") == _go_rows(rs, "b") == 10
 
 
+def test_a_folder_linked_inside_a_system_reads_its_files_once(tmp_path):
+    shutil.copy(GO_LOG, _system(tmp_path, "a") / "run.log")
+    os.symlink(tmp_path / "a", tmp_path / "a" / "again")
+    os.symlink("..", tmp_path / "a" / "up")
+    (tmp_path / "b").mkdir()
+    os.symlink(tmp_path / "a", tmp_path / "b" / "same")
+    rs = load([tmp_path])
+    assert _go_rows(rs) == 10 and rs.samples.height == 10  # b reaches a's file: read once
+    text = "\n".join(str(p) for p in rs.problems)
+    assert f"the same file as {tmp_path / 'a' / 'run.log'} (through a symbolic link)" in text
+
+
 def test_a_system_folder_linked_to_another_is_one_system(tmp_path):
     shutil.copy(GO_LOG, _system(tmp_path, "a") / "run.log")
     os.symlink(tmp_path / "a", tmp_path / "b")

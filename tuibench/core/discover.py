@@ -293,7 +293,12 @@ def _file(
         return None
     first = found.inodes.setdefault((dev, ino), path)
     if first is not path:
-        how = "a symbolic link" if link or os.path.islink(first) else "a hard link"
+        if link:
+            how = "a symbolic link"
+        elif _real(path) == _real(first):  # the same path once folder links are followed
+            how = "through a symbolic link"
+        else:
+            how = "a hard link"
         found.problems.append(
             Problem(
                 str(path),
