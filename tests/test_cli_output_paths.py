@@ -71,7 +71,14 @@ def test_output_over_a_file_a_result_links_to_is_refused(tmp_path, results, caps
     (results / "new" / "data.csv").rename(outside)
     (results / "new" / "data.csv").symlink_to(outside)
     before = outside.read_bytes()
-    _refused(capsys, [str(results), "--output", str(outside)], outside, before)
+    assert main(["report", str(results), "--output", str(outside)]) == 2
+    problem, refused = capsys.readouterr().err.strip().splitlines()
+    assert "outside the given folders; not read" in problem  # the link is not followed
+    assert refused == (
+        f"tuibench: will not write {outside}: {results / 'new' / 'data.csv'} in the results "
+        "links to it: tuibench never writes over results"
+    )
+    assert outside.read_bytes() == before
 
 
 def test_output_that_is_a_folder_or_empty_is_refused(tmp_path, results, capsys):

@@ -393,6 +393,22 @@ def _print_problems(problems: list) -> None:
         _say(f"tuibench: problem: {p}")
 
 
+def _print_set_aside(items: list) -> None:
+    from tuibench.core.set_aside import set_aside_line
+
+    if line := set_aside_line(items):
+        _say(f"tuibench: {line} (`tuibench inspect PATH` lists them)")
+
+
+def _linked(output: str, rs) -> str | None:
+    """A file the results link to is theirs, also when the link was refused (outside)."""
+    real = os.path.realpath(output)
+    for p in rs.problems:
+        if os.path.islink(p.path) and os.path.realpath(p.path) == real:
+            return f"{p.path} in the results links to it: tuibench never writes over results"
+    return None
+
+
 def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:
     from tuibench.core.output_paths import output_refusal
 
@@ -429,7 +445,10 @@ def report(args: argparse.Namespace) -> int:
     _reuse_freed_heap()
     rs = load(args.paths)
     _print_problems(rs.problems)
-    if args.output is not None and (why := _output_refusal(args.output, args.paths, rs.files)):
+    _print_set_aside(rs.set_aside)
+    if args.output is not None and (
+        why := _output_refusal(args.output, args.paths, rs.files) or _linked(args.output, rs)
+    ):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
     if rs.empty:
@@ -499,6 +518,7 @@ def report(args: argparse.Namespace) -> int:
 
 def inspect(args: argparse.Namespace) -> int:
     from tuibench.core.load import load
+    from tuibench.core.set_aside import set_aside_line
     from tuibench.core.text import printable
 
     def out(line: str) -> None:  # every line holds names: show them escaped
@@ -533,10 +553,17 @@ def inspect(args: argparse.Namespace) -> int:
         out("other problems")
         for p in others:
             out(f"  {p}")
+    if rs.set_aside:
+        out("set aside, not results")
+        for a in rs.set_aside:
+            out(f"  {a.path}: {a.reason}")
     total = rs.samples.height
+    aside = f", {len(rs.set_aside)} set aside" if rs.set_aside else ""
+    if aside and (line := set_aside_line(rs.set_aside)):
+        aside += f" ({line})"
     out(
         f"{len(rs.system_names)} system(s), {len(rs.files)} file(s), {total} sample(s), "
-        f"{len(rs.problems)} problem(s)"
+        f"{len(rs.problems)} problem(s){aside}"
     )
     return EXIT_OK if total else EXIT_USAGE
 

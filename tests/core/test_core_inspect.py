@@ -13,8 +13,13 @@ def test_inspect_lists_files_formats_and_problems(tmp_path, make_system, capsys)
     out = capsys.readouterr().out
     assert "a — the base" in out
     assert "data.csv" in out and "native: 1 benchmark(s), 1 metric(s), 3 iteration(s)" in out
-    assert "notes.dat" in out and "not in any known format" in out
-    assert out.strip().endswith("1 system(s), 2 file(s), 3 sample(s), 1 problem(s)")
+    assert "set aside, not results\n" in out
+    assert f"  {tmp_path / 'a' / 'notes.dat'}: unknown: text in no known result format" in out
+    assert f"  {tmp_path / 'a' / 'system.toml'}: read as settings, not results" in out
+    assert out.strip().endswith(
+        "1 system(s), 1 file(s), 3 sample(s), 0 problem(s), 2 set aside "
+        "(1 file not results: 1 unknown)"
+    )
 
 
 def test_inspect_exits_2_when_nothing_is_read(tmp_path, capsys):

@@ -34,7 +34,7 @@ def test_iter_folders_and_files_as_iterations(tmp_path):
     for it in (0, 3):
         _csv(
             tmp_path / "a" / "deep" / f"iter-{it}" / "x.csv",
-            "benchmark,metric,value\nb,t,1\nb,t,2\n",
+            f"benchmark,metric,value\nb,t,1\nb,t,2{'.0' if it else ''}\n",  # not a copy
         )
     _csv(tmp_path / "b" / "run1.csv", "benchmark,metric,value\nb,t,1\n")
     _csv(tmp_path / "b" / "run2.csv", "benchmark,metric,value\nb,t,3\nb,t,4\n")
@@ -86,8 +86,8 @@ def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, mon
     monkeypatch.setattr(small_files, "BATCHED", batched)
     (tmp_path / "s").mkdir()
     frame = pl.DataFrame({" Benchmark": ["d", "d"], "METRIC": ["t", "t"], "Value": [3.0, 4.0]})
-    for name in ("run[1].parquet", "run*.parquet", "run?.parquet"):
-        frame.write_parquet(tmp_path / "s" / name)
+    for k, name in enumerate(("run[1].parquet", "run*.parquet", "run?.parquet")):
+        frame.with_columns(pl.col("Value") + k).write_parquet(tmp_path / "s" / name)
     rs = load([tmp_path])
     assert rs.problems == []
     assert rs.samples.height == 6 and set(rs.samples["benchmark"]) == {"d"}
@@ -95,7 +95,8 @@ def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, mon
         from tuibench.core.discover import discover
 
         units = discover([tmp_path]).units
-        assert all(small_files.SmallFiles().take(i, u) for i, u in enumerate(units))
+        small = small_files.SmallFiles()
+        assert all(small.take(i, u, u.path.read_bytes()) for i, u in enumerate(units))
 
 
 def test_overrides_and_direction_inference(tmp_path, make_system):
@@ -165,7 +166,10 @@ def test_bad_native_files_are_problems_and_the_rest_loads(tmp_path, make_system)
     assert "empty.csv: empty file" in text
     assert "header_only.csv: no data rows" in text
     assert "garbage.json:1: truncated JSON" in text
-    assert "blob.bin: binary data" in text
+    assert "blob.bin" not in text  # no results, and says nothing wrong: set aside
+    assert [(a.kind, a.reason) for a in rs.set_aside if a.path.endswith("blob.bin")] == [
+        ("binary", "binary data in no known format (not Parquet or JSON)")
+    ]
     assert rs.samples.filter(pl.col("system") == "good").height == 2
     assert rs.samples.filter(pl.col("system") == "bad")["value"].to_list() == [1.0, 3.0]
 
@@ -207,7 +211,8 @@ def test_huge_single_lines_are_problems_not_hangs(tmp_path, make_system):
     (tmp_path / "s" / "cut.json").write_text('{"benchmarks": [' + '{"name": "a"},' * 200_000)
     rs = load([tmp_path])
     text = "\n".join(str(p) for p in rs.problems)
-    assert "huge.txt:1: not in any known format" in text
+    assert "huge.txt" not in text  # text of no known format: set aside, not a problem
+    assert [a.kind for a in rs.set_aside if a.path.endswith("huge.txt")] == ["text"]
     assert "huge.json: a JSON list: not a result file" in text
     assert "cut.json:1: truncated JSON" in text
     assert rs.samples.height == 1

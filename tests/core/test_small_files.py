@@ -46,7 +46,7 @@ def _tree(root):
 
 def _one_by_one(monkeypatch, root):
     with monkeypatch.context() as m:
-        m.setattr(small_files.SmallFiles, "take", lambda self, i, unit: False)
+        m.setattr(small_files.SmallFiles, "take", lambda self, i, unit, data: False)
         return load([root])
 
 

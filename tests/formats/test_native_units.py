@@ -97,8 +97,9 @@ def test_units_that_do_not_convert_are_a_problem_and_give_no_row(tmp_path):
 def test_the_same_results_in_two_files_are_a_problem_naming_both(tmp_path):
     rows = [("b", "t", i, v, "ms") for i, v in enumerate([10, 11, 12])]
     write(tmp_path / "base" / "run.csv", rows)
-    write(tmp_path / "base" / "run-copy.csv", rows)
-    write(tmp_path / "new" / "run.csv", rows)
+    # the same numbers written differently (10.0): not a byte copy (tests/core/test_copies.py)
+    write(tmp_path / "base" / "run-copy.csv", [(*r[:3], float(r[3]), r[4]) for r in rows])
+    write(tmp_path / "new" / "run.csv", [(*r[:3], r[3] + 1, r[4]) for r in rows])
     rs = load([tmp_path])
     [problem] = rs.problems
     # files in natural order: run-copy.csv is first, run.csv's samples are left out

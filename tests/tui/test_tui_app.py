@@ -472,6 +472,22 @@ async def test_problems_screen(make_app, loaded):
         assert not isinstance(app.screen, ProblemsScreen)
 
 
+async def test_problems_screen_counts_the_files_set_aside(make_app, loaded, tmp_path):
+    import shutil
+
+    from textual.widgets import Static
+
+    shutil.copytree("results", tmp_path / "results")
+    (tmp_path / "results" / "base" / "README.md").write_text("# notes\n")
+    (tmp_path / "results" / "base" / "plot.svg").write_text("<svg></svg>\n")
+    app = make_app(paths=[str(tmp_path / "results")])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("p")
+        line = str(app.screen.query_one("#problems-set-aside", Static).render())
+        assert line == "Set aside: 2 files not results: 1 Markdown, 1 SVG."
+
+
 async def test_quit(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -27,6 +27,7 @@ from tuibench.core.formats import native
 from tuibench.core.formats.base import READER_SCHEMA, Columns, ReadResult, frame_from_columns
 from tuibench.core.model import NOTES_SCHEMA, FileRecord, SystemInfo, file_stem
 from tuibench.core.problems import Problem
+from tuibench.core.set_aside import SetAside
 from tuibench.core.small_files import Batch
 
 # A file's distinct (system, benchmark, metric), asked for only when the reader has notes.
@@ -51,6 +52,7 @@ class Collected:
     listed: dict[str, int]  # systems files list in a meaningful order -> position
     delegated: set[str]  # folder systems whose files name their own systems
     notes: pl.DataFrame  # NOTES_SCHEMA
+    set_aside: list[SetAside]  # files found to hold no results, in file order
 
 
 @dataclass
@@ -70,12 +72,16 @@ class Collector:
         self.said: list[Said | None] = [None] * len(units)
         self.frames: list[pl.DataFrame] = []
         self.deferred: list[_Deferred] = []
+        self.aside: dict[int, SetAside] = {}
 
     def add(self, i: int, result: ReadResult) -> None:
         """One file, as its reader read it."""
         unit = self.units[i]
         result.problems = shown(result.problems)
         self.own[i].extend(result.problems)
+        if result.set_aside is not None:  # no results in it: no file record
+            self.aside[i] = SetAside(display_path(unit.path), *result.set_aside)
+            return
         data = result.data
         if isinstance(data, Columns) and small_files.BATCHED:
             named, rows = self._defer(i, unit, data, result.global_iterations)
@@ -91,6 +97,10 @@ class Collector:
         self.files[i] = FileRecord(
             display_path(unit.path), label, fmt, 0, 0, 0, 0, list(result.problems)
         )
+
+    def skip(self, i: int, problem: Problem) -> None:
+        """A file not read (the same data as another): its problem only, no file record."""
+        self.own[i].extend(shown([problem]))
 
     def add_batch(self, batch: Batch) -> None:
         """Small native files parsed as one (small_files.py)."""
@@ -133,7 +143,8 @@ class Collector:
                     self.systems[folder].metadata.setdefault(k, v)
         frames = _in_file_order([*self.frames, *self._deferred_frame()])
         problems = [p for own in self.own for p in own]
-        return Collected(frames, self.files, problems, listed, delegated, _notes(notes))
+        aside = [self.aside[i] for i in sorted(self.aside)]
+        return Collected(frames, self.files, problems, listed, delegated, _notes(notes), aside)
 
     def _defer(
         self, i: int, unit: Unit, columns: Columns, global_iterations: bool

@@ -21,35 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tuibench.core.model import SystemInfo, file_stem, natural_key
+from tuibench.core.opening import KINDS, FoundPath, open_regular
 from tuibench.core.problems import Problem
+from tuibench.core.set_aside import (
+    CONFIG_NAMES,
+    CONFIGURATION,
+    VCS_FOLDERS,
+    VERSION_CONTROL,
+    SetAside,
+    unread_kind,
+)
 
 ITER_DIR = re.compile(r"^iter-(\d+)$")
 MAX_ITERATION = 2**63 - 1  # iterations are stored as 64-bit integers
 SYSTEM_TOML = "system.toml"
 CONFIG_TOML = "tuibench.toml"
-# Files that are never results: reports, pictures and notes that sit beside results.
-IGNORED_SUFFIXES = (
-    ".html",
-    ".htm",
-    ".svg",
-    ".png",
-    ".jpg",
-    ".jpeg",
-    ".gif",
-    ".css",
-    ".js",
-    ".md",
-    ".rst",
-    ".toml",
-    ".yaml",
-    ".yml",
-    ".pdf",
-    ".log",
-    ".sh",
-    ".py",
-    ".gnuplot",
-    ".xml",
-)
+# Criterion.rs output folders: only new/sample.json holds the current run's samples.
+CRITERION_FOLDERS = ("new", "base", "change")
+CRITERION_SUMMARIES = ("raw.csv", "estimates.json", "benchmark.json", "tukey.json")
 
 
 @dataclass
@@ -69,6 +58,15 @@ class Discovery:
     config: Path | None = None  # tuibench.toml, when there is one
     # Real paths of the given folders: discovery never follows a link out of them.
     roots: list[str] = field(default_factory=list)
+    set_aside: list[SetAside] = field(default_factory=list)  # files that are not results
+    # File systems of the given paths: discovery does not cross into others (mounts).
+    devices: set[int] = field(default_factory=set)
+    # Each file (device, inode) once, with the path it was first reached by.
+    inodes: dict[tuple[int, int], Path] = field(default_factory=dict)
+    folders: dict[str, str] = field(default_factory=dict)  # a system folder's real path -> name
+
+    def aside(self, path: Path, kind: str, reason: str) -> None:
+        self.set_aside.append(SetAside(display_path(path), kind, reason))
 
 
 def discover(paths: list[str | Path]) -> Discovery:
@@ -85,12 +83,14 @@ def discover(paths: list[str | Path]) -> Discovery:
         else:
             existing.append(p)
     found.roots = [_real(p) for p in existing if p.is_dir()]
+    found.devices = {os.stat(p).st_dev for p in existing}
     if len(paths) == 1 and existing:
         _one_path(existing[0], found)
     else:
         names = _system_names(existing)
         for p, name in zip(existing, names, strict=True):
-            _add_system(found, _valid_name(name, p, found), p)
+            if p.is_file() or _new_system_folder(p, found, name):
+                _add_system(found, _valid_name(name, p, found), p)
     return found
 
 
@@ -147,55 +147,169 @@ def _system_names(paths: list[Path]) -> list[str]:
 
 def _one_path(p: Path, found: Discovery) -> None:
     if p.is_file():
-        found.units.append(Unit(None, p, None, 0))  # systems: its column, or the file (load.py)
+        if (f := _given_file(p, found)) is not None:  # systems: its column, or the file
+            found.units.append(Unit(None, f, None, 0))
         return
     config = p / CONFIG_TOML
     if config.is_file():
         found.config = config
     if _raw_mmtests_tree(p, found):
         return
-    subdirs, files = _list_dir(p, found)
-    systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
-    if (p / SYSTEM_TOML).is_file() or not systems:
+    if (p / SYSTEM_TOML).is_file() or not _system_folders(p):
         _add_system(found, _valid_name(p.resolve().name, p, found), p)
         return
+    subdirs, files = _list_dir(p, found)
+    systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
     for f in files:  # loose files at the top: their rows must name a system
         found.units.append(Unit(None, f, None, 0))
     for d in sorted(systems, key=lambda d: natural_key(d.name)):
-        if _may_enter(d, set(), found):
+        if _may_enter(d, set(), found) and _new_system_folder(d, found, d.name):
             _add_system(found, _valid_name(d.name, d, found), d)
 
 
+def _system_folders(p: Path) -> bool:
+    """Whether `p` holds folders other than `iter-<N>` (then each is a system)."""
+    try:
+        with os.scandir(p) as entries:
+            return any(
+                e.name not in VCS_FOLDERS and not ITER_DIR.match(e.name) and e.is_dir()
+                for e in entries
+            )
+    except OSError:
+        return False  # the walk says what is wrong
+
+
+def _new_system_folder(d: Path, found: Discovery, name: str) -> bool:
+    """False (with a problem) for a system folder that is another one by a link: one
+    system, not two with the same data."""
+    real = _real(d)
+    first = found.folders.setdefault(real, name)
+    if first == name:
+        return True
+    found.problems.append(
+        Problem(
+            str(d),
+            f"the same folder as system {first!r} (a symbolic link to {real}); "
+            "counted once, as that system",
+        )
+    )
+    return False
+
+
+def _given_file(p: Path, found: Discovery) -> Path | None:
+    """A file given by the user, with its size (reads stop there), unless already reached."""
+    try:
+        st = os.stat(p)
+    except OSError as exc:
+        found.problems.append(Problem(str(p), f"cannot be read: {exc.strerror or exc}"))
+        return None
+    return _file(FoundPath(p), st, found)
+
+
 def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
+    """The folders to walk and the files to read in `d`; every other entry is set aside or
+    a problem, with its reason."""
     subdirs, files = [], []
     try:
         entries = sorted(os.scandir(d), key=lambda e: natural_key(e.name))
     except OSError as exc:
         found.problems.append(Problem(str(d), f"folder cannot be read: {exc.strerror or exc}"))
         return [], []
+    criterion = d.name in CRITERION_FOLDERS and any(
+        e.name in ("sample.json", "estimates.json") for e in entries
+    )
+    device = os.stat(d).st_dev
     for e in entries:
-        if e.name.startswith("."):
-            continue
-        path = Path(e.path)
+        path = FoundPath(e.path)  # a file's size is set in _file
         try:
-            if e.is_dir():
-                subdirs.append(path)
-            elif e.is_file():
-                if _wanted(path):
-                    files.append(path)
-            else:
+            if e.name in VCS_FOLDERS:
+                found.aside(path, VERSION_CONTROL, "version control, not results; not walked")
+            elif e.is_dir():
+                if _same_device(path, e.stat(), found):
+                    subdirs.append(path)
+            elif not e.is_file():
                 found.problems.append(Problem(str(path), _not_regular(path)))
+            elif not _set_aside(path, found, criterion):
+                link = e.is_symlink()  # else device and inode without a stat per file
+                where = os.stat(path) if link else (device, e.inode())
+                if _file(path, where, found, link=link) is not None:
+                    files.append(path)
         except OSError as exc:
             found.problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
     return subdirs, files
 
 
-_KINDS = {
-    stat.S_IFIFO: "a named pipe (FIFO)",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-}
+def _set_aside(path: Path, found: Discovery, criterion: bool) -> bool:
+    """Set aside, by its name, a file that cannot hold results: settings, pictures and
+    archives, and Criterion.rs' summaries beside its samples."""
+    name = path.name
+    if name.lower() in CONFIG_NAMES or name.lower().endswith(".shellpack.yaml"):
+        found.aside(path, CONFIGURATION, "read as settings, not results")
+    elif kind := unread_kind(name):
+        found.aside(path, kind, f"{kind}, not results; not opened")
+    elif criterion and (name in CRITERION_SUMMARIES or path.parent.name != "new"):
+        what = "a saved baseline" if path.parent.name == "base" else "a summary"
+        found.aside(
+            path, "Criterion.rs summary", f"Criterion.rs {what}, not samples (new/sample.json is)"
+        )
+    else:
+        return False
+    return True
+
+
+def _same_device(path: Path, st: os.stat_result, found: Discovery) -> bool:
+    """False (with a problem) for a folder on another file system than the given paths (a
+    mount of /proc, /sys, a network share...): not walked."""
+    if not found.devices or st.st_dev in found.devices:
+        return True
+    found.problems.append(
+        Problem(
+            str(path),
+            "a mount of another file system; not walked (give it as a path to read it)",
+        )
+    )
+    return False
+
+
+def _file(
+    path: Path, where: os.stat_result | tuple[int, int], found: Discovery, link: bool = False
+) -> Path | None:
+    """The file to read, or None with a problem: a link out of the given folders, another
+    file system, or a file already reached by another path. `where` is its stat, or its
+    (device, inode). Its size is taken when it is first opened (`opening.read_start`)."""
+    dev, ino = (where.st_dev, where.st_ino) if isinstance(where, os.stat_result) else where
+    real = _real(path) if link else ""
+    if link and found.roots and not any(_inside(real, root) for root in found.roots):
+        found.problems.append(
+            Problem(
+                str(path),
+                f"symbolic link to {display_path(real)}, outside the given folders; not read "
+                "(give that file as a path to include it)",
+            )
+        )
+        return None
+    if found.devices and dev not in found.devices:
+        found.problems.append(Problem(str(path), "on another file system (a mount); not read"))
+        return None
+    first = found.inodes.setdefault((dev, ino), path)
+    if first is not path:
+        if link:
+            how = "a symbolic link"
+        elif _real(path) == _real(first):  # the same path once folder links are followed
+            how = "through a symbolic link"
+        else:
+            how = "a hard link"
+        found.problems.append(
+            Problem(
+                str(path),
+                f"the same file as {display_path(first)} ({how}); read once, as that file",
+            )
+        )
+        return None
+    return path
+
+
+_KINDS = {k: v for k, v in KINDS.items() if v != "a folder"}
 
 
 def _not_regular(path: Path) -> str:
@@ -209,13 +323,6 @@ def _not_regular(path: Path) -> str:
     kind = _KINDS.get(stat.S_IFMT(mode), "not a file or folder")
     link = "a symbolic link to " if os.path.islink(path) else ""
     return f"not a regular file but {link}{kind}; not read"
-
-
-def _wanted(path: Path) -> bool:
-    name = path.name.lower()
-    if name in (SYSTEM_TOML, CONFIG_TOML):
-        return False
-    return not name.endswith(IGNORED_SUFFIXES)
 
 
 def _mmtests_log_run(p: Path) -> list[str] | None:
@@ -272,7 +379,8 @@ def _add_system(found: Discovery, name: str, p: Path) -> None:
         _read_system_toml(p / SYSTEM_TOML, info, found)
     found.systems.append(info)
     if p.is_file():
-        found.units.append(Unit(name, p, None, 0))
+        if (f := _given_file(p, found)) is not None:
+            found.units.append(Unit(name, f, None, 0))
         return
     files: list[tuple[Path, int | None]] = []
     _walk(p, None, files, found, seen={_real(p)})
@@ -360,7 +468,7 @@ def _read_system_toml(path: Path, info: SystemInfo, found: Discovery) -> None:
 
 def read_toml(path: Path, problems: list[Problem]) -> dict | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))

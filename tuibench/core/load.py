@@ -11,6 +11,7 @@ import polars as pl
 from tuibench.core import lookalikes
 from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_config
+from tuibench.core.copies import Copies
 from tuibench.core.discover import Unit, discover, display_path
 from tuibench.core.formats import native, read_file
 from tuibench.core.model import (
@@ -42,8 +43,11 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     files = got.files
 
     order = _system_order(systems, got.listed)
-    paths = [f.path for f in files]
-    samples, metrics, file_stats = _assemble(got.frames, order, overrides, problems, paths)
+    paths = [f.path if f is not None else "" for f in files]  # None: set aside
+    extracts = {i for i, f in enumerate(files) if f is not None and f.format == "mmtests"}
+    samples, metrics, file_stats = _assemble(
+        got.frames, order, overrides, problems, paths, extracts
+    )
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
         f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
@@ -60,9 +64,10 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
         metrics=metrics,
         systems=[systems[n] for n in order if n in present],
         problems=shown(problems),
-        files=files,
+        files=[f for f in files if f is not None],
         root=found.root,
         notes=got.notes,
+        set_aside=sorted([*found.set_aside, *got.set_aside], key=lambda a: natural_key(a.path)),
     )
 
 
@@ -73,10 +78,21 @@ def _read_all(
     one."""
     collector = Collector(units, systems)
     small = SmallFiles()
+    copies = Copies()
     for i, unit in enumerate(units):
         if progress:
             progress(i, len(units), str(unit.path))
-        if not small.take(i, unit):
+        start = copies.start(unit)
+        if start is None:  # cannot be opened as a regular file: read_file says why
+            collector.add(i, read_file(unit.path))
+            continue
+        first, elsewhere = copies.check(i, unit, start)
+        if first is not None:
+            collector.skip(i, copies.problem(unit, units[first]))
+            continue
+        if elsewhere is not None:
+            collector.skip(i, elsewhere)
+        if not small.take(i, unit, start):
             collector.add(i, read_file(unit.path))
     batches, leftovers = small.parse()
     for i, unit in leftovers:  # files a batch could not take: one by one
@@ -94,6 +110,7 @@ def _assemble(
     overrides: list[Override],
     problems: list[Problem],
     paths: list[str],
+    extracts: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """Concatenate, number iterations and samples, sort, and build the metric catalogue.
 
@@ -128,6 +145,8 @@ def _assemble(
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
     df = pl.concat(parts, how="vertical_relaxed")
     del parts
+    if len(extracts) > 1:
+        df = _same_extract_twice(df, extracts, paths, problems)
     c = pl.col
     group = ["system", "benchmark", "metric"]
     kept = (c("_global") & c("iteration").is_not_null()) | (
@@ -326,6 +345,45 @@ def _without_duplicates(
     drop = later.select("_file", *(pl.col(k).cast(df.schema[k]) for k in keys))
     df = df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
     return df, True
+
+
+def _same_extract_twice(
+    df: pl.DataFrame, extracts: set[int], paths: list[str], problems: list[Problem]
+) -> pl.DataFrame:
+    """Two mmtests extracts of one run (the whole test, and `--sub-heading tput`) hold the
+    same op's samples in the same iterations; each file numbers its own iterations, so
+    they would pool as twice the iterations. An op whose samples, iteration by iteration,
+    another extract of the system already gave is left out of the later file, with one
+    problem naming both. Only for mmtests: elsewhere equal values can be two real runs
+    (a count that never changes)."""
+    keys = ["system", "benchmark", "metric"]
+    c = pl.col
+    ops = (
+        df.filter(c("_file").is_in(list(extracts)))
+        .group_by("_file", *keys)
+        .agg(pl.struct("iteration", "sample", "value").hash().sort().alias("_h"))
+        .with_columns(c("_h").hash())
+        .sort("_file")
+    )
+    ops = ops.with_columns(c("_file").first().over(*keys, "_h").alias("_first"))
+    twice = ops.filter(c("_file") != c("_first"))
+    if twice.is_empty():
+        return df
+    pairs = twice.group_by("_first", "_file").agg(
+        pl.len(), c("benchmark").first().cast(pl.String), c("metric").first().cast(pl.String)
+    )
+    for first, later, n, bench, metric in pairs.sort("_first", "_file").iter_rows():
+        more = f" and {n - 1} more" if n > 1 else ""
+        problems.append(
+            Problem(
+                paths[later],
+                f"the same mmtests results as {paths[first]} ({bench} {metric}{more}, in "
+                "the same iterations): an extract of the same run; left out of this file, "
+                "so that they do not count twice",
+            )
+        )
+    drop = twice.select("_file", *keys)
+    return df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
 
 
 def _sort(df: pl.DataFrame, runs: pl.DataFrame, starts: np.ndarray, renumber: bool) -> pl.DataFrame:

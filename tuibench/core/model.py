@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from tuibench.core.problems import Problem
+from tuibench.core.set_aside import SetAside
 
 # One row per sample, sorted by system order, benchmark, metric, iteration, sample.
 SAMPLES_SCHEMA: dict[str, pl.DataType] = {
@@ -89,6 +90,8 @@ class ResultSet:
     root: str = ""
     # What readers said about rows (NOTES_SCHEMA); joined to the comparison rows' note.
     notes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=NOTES_SCHEMA))
+    # Files under the paths that are not results, each with why (set_aside.py).
+    set_aside: list[SetAside] = field(default_factory=list)
 
     @property
     def system_names(self) -> list[str]:

@@ -59,15 +59,11 @@ class SmallFiles:
     def __init__(self) -> None:
         self.groups: dict[tuple[str, object], Group] = {}
 
-    def take(self, i: int, unit: Unit) -> bool:
-        """Set the file aside when it is a small plain native file of a known system."""
+    def take(self, i: int, unit: Unit, data: bytes) -> bool:
+        """Set the file aside when it is a small plain native file of a known system;
+        `data` is its start (SMALL + 1 bytes at most, opened as `opening` opens files)."""
         if not BATCHED or unit.system is None:  # rows of a loose file must name their system
             return False
-        try:
-            with open(unit.path, "rb") as fh:
-                data = fh.read(SMALL + 1)
-        except OSError:
-            return False  # read_file says what is wrong
         sorted_out = _sort_out(unit.path, data)
         if sorted_out is None:
             return False

@@ -31,6 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Input, ProgressBar, Static
 
 from tuibench.core.problems import Problem
+from tuibench.core.set_aside import set_aside_line
 from tuibench.core.text import printable
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
@@ -150,6 +151,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         }
         self.session: Session | None = None
         self.problems: list[Problem] = []
+        self.set_aside: str | None = None  # the one line of files that are not results
         self.loaded = False  # True once loading finished, whatever its outcome
         self.export_format = "csv"
         self.zoomed = False
@@ -344,6 +346,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             return
         rs = message.rs
         self.problems = list(rs.problems)
+        self.set_aside = set_aside_line(rs.set_aside)
         if rs.empty or message.analysis is None:
             self._show_failure(self._nothing_loaded_text())
             return
@@ -919,7 +922,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     # -- other --------------------------------------------------------------------------
     def action_show_problems(self) -> None:
-        self.push_screen(ProblemsScreen(self.problems))
+        self.push_screen(ProblemsScreen(self.problems, self.set_aside))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.focus_place() if self.session is not None else None))

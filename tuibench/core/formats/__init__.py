@@ -28,7 +28,9 @@ from tuibench.core.formats.base import (
     open_binary,
 )
 from tuibench.core.formats.json_stream import stream_list
+from tuibench.core.opening import open_regular
 from tuibench.core.problems import Problem
+from tuibench.core.set_aside import empty_is_problem, kind_of
 
 # Order matters: the first reader whose check accepts the content wins.
 JSON_READERS = [
@@ -65,9 +67,14 @@ def _fail(path: Path, reason: str, line: int | None = None, fmt: str = "") -> Re
     return ReadResult(empty_frame(), [Problem(str(path), reason, line=line)], format=fmt)
 
 
+def _not_results(path: Path, kind: str, reason: str) -> ReadResult:
+    """A file looked at and found to hold no results: set aside, counted, no problem."""
+    return ReadResult(empty_frame(), set_aside=(kind, reason))
+
+
 def read_head(path: Path) -> bytes:
     """The first HEAD_BYTES of the file, decompressed when it is gzip, zstd or xz."""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         raw = fh.read(HEAD_BYTES)
     kind = _COMPRESSED.get(raw[:2]) or _COMPRESSED.get(raw[:4]) or _COMPRESSED.get(raw[:6])
     if kind:
@@ -104,7 +111,26 @@ def read_file(path: Path) -> ReadResult:
     except Exception as exc:  # a reader bug must not stop the rest of the data loading
         result = _fail(path, f"could not be read ({type(exc).__name__}: {exc})")
     result.problems = cap_problems(result.problems, path)
+    _check_size(path, result)
     return result
+
+
+def _check_size(path: Path, result: ReadResult) -> None:
+    """A file read up to the size it had when found, that has grown since: say so (it was
+    probably still being written)."""
+    size = getattr(path, "size", None)
+    try:
+        now = os.stat(path).st_size
+    except OSError:
+        return
+    if size is not None and now > size:
+        result.problems.append(
+            Problem(
+                str(path),
+                f"grew from {size} to {now} bytes while it was read (still being written?); "
+                f"only its first {size} bytes were read",
+            )
+        )
 
 
 def _read_file(path: Path) -> ReadResult:
@@ -115,14 +141,17 @@ def _read_file(path: Path) -> ReadResult:
     except OSError as exc:
         return _fail(path, f"cannot be read: {exc.strerror or exc}")
     if not head.strip():
-        return _fail(path, "empty file: no results in it")
+        if empty_is_problem(path.name):
+            return _fail(path, "empty file: no results in it")
+        return _not_results(path, "empty", "empty file")
     if head[:4] == b"PAR1":
         native = _reader("native")
         result = native.read(path)
         result.format = native.NAME
         return result
     if _looks_binary(head):
-        return _fail(path, "binary data in no known format (not Parquet, JSON, CSV or text)")
+        kind = kind_of(path.name, "binary")
+        return _not_results(path, kind, "binary data in no known format (not Parquet or JSON)")
 
     text = head.decode("utf-8", errors="replace")
     stripped = text.lstrip("\ufeff \t\r\n")
@@ -147,13 +176,8 @@ def _read_file(path: Path) -> ReadResult:
         result = native.read(path)
         result.format = native.NAME
         return result
-    first = stripped.splitlines()[0][:80] if stripped else ""
-    return _fail(
-        path,
-        "not in any known format (native CSV/TSV needs a header with benchmark, metric, "
-        f"value; first line is {first!r})",
-        line=1,
-    )
+    kind = kind_of(path.name)
+    return _not_results(path, kind, f"{kind}: text in no known result format")
 
 
 # Larger (or compressed) Google Benchmark files are read entry by entry.
@@ -161,7 +185,8 @@ STREAM_BYTES = 16 * 2**20
 
 
 def _read_json(path: Path) -> ReadResult:
-    if os.path.getsize(path) >= STREAM_BYTES or compression(path):
+    size = getattr(path, "size", None)
+    if (os.path.getsize(path) if size is None else size) >= STREAM_BYTES or compression(path):
         try:
             result = _stream_gbench(path)
         except JsonError as exc:

@@ -19,7 +19,6 @@ import io
 import json
 import lzma
 import math
-import os
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
+from tuibench.core.opening import open_regular
 from tuibench.core.problems import Problem
 
 # Columns a reader may emit. `benchmark`, `metric`, `value` are required. Names may come as
@@ -75,6 +75,9 @@ class ReadResult:
     # (benchmark, metric, text): facts a reader of the comparison must see beside the
     # row (only aggregates were available, failed runs included, a doubtful direction).
     notes: list[tuple[str, str, str]] = field(default_factory=list)
+    # (kind, reason) when the file holds no results at all (a README, a picture): set
+    # aside and counted in one line (set_aside.py), not a problem.
+    set_aside: tuple[str, str] | None = None
 
     @property
     def frame(self) -> pl.DataFrame:
@@ -254,8 +257,9 @@ def decompressed_limit(compressed_size: int) -> int:
 class _Capped(io.RawIOBase):
     """The output of a decompressing stream, read in chunks; past the limit, TooLarge."""
 
-    def __init__(self, stream, kind: str, compressed_size: int):
+    def __init__(self, stream, kind: str, compressed_size: int, raw=None):
         self._stream = stream
+        self._raw = raw  # the file under the stream (GzipFile and LZMAFile leave it open)
         self._kind = kind
         self._limit = decompressed_limit(compressed_size)
         self._count = 0
@@ -278,6 +282,8 @@ class _Capped(io.RawIOBase):
 
     def close(self) -> None:
         self._stream.close()
+        if self._raw is not None:
+            self._raw.close()
         super().close()
 
 
@@ -295,33 +301,41 @@ def available_memory() -> int | None:
 
 def compression(path: Path) -> str | None:
     """'gzip', 'zstd' or 'xz' when the file's first bytes say so."""
-    with open(path, "rb") as fh:
-        magic = fh.read(6)
-    if magic[:2] == b"\x1f\x8b":
-        return "gzip"
-    if magic[:4] == ZSTD_MAGIC:
-        return "zstd"
-    if magic == XZ_MAGIC:
-        return "xz"
-    return None
+    with open_regular(path) as fh:
+        return _magic_kind(fh.read(6))
 
 
 def open_binary(path: Path):
     """Open a file, decompressing gzip, zstd (mmtests' `--json-export`) or xz on the fly;
-    the output is capped (TooLarge). The caller closes what it gets."""
-    kind = compression(path)
-    if kind is None:
-        return open(path, "rb")
-    if kind == "gzip":
-        stream = gzip.open(path, "rb")  # noqa: SIM115
-    elif kind == "zstd":
-        import zstandard  # only files that need it pay for the import
+    the output is capped (TooLarge). The caller closes what it gets. The file is opened
+    without blocking and read up to the size it had when found (`opening.open_regular`)."""
+    raw = open_regular(path)
+    try:
+        kind = _magic_kind(raw.peek(6)[:6])
+        if kind is None:
+            return raw
+        if kind == "gzip":
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        elif kind == "zstd":
+            import zstandard  # only files that need it pay for the import
 
-        raw = open(path, "rb")  # noqa: SIM115
-        stream = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-    else:
-        stream = lzma.open(path, "rb")  # noqa: SIM115
-    return io.BufferedReader(_Capped(stream, kind, os.path.getsize(path)), _CHUNK)
+            stream = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        else:
+            stream = lzma.LZMAFile(raw, "rb")  # noqa: SIM115
+    except BaseException:
+        raw.close()
+        raise
+    return io.BufferedReader(_Capped(stream, kind, raw.raw.limit, raw), _CHUNK)
+
+
+def _magic_kind(magic: bytes) -> str | None:
+    if magic[:2] == b"\x1f\x8b":
+        return "gzip"
+    if magic[:4] == ZSTD_MAGIC:
+        return "zstd"
+    if magic[:6] == XZ_MAGIC:
+        return "xz"
+    return None
 
 
 def open_text(path: Path):

@@ -25,6 +25,7 @@ from tuibench.core.formats.base import (
     empty_frame,
     open_binary,
 )
+from tuibench.core.opening import grew, open_regular, polars_source
 from tuibench.core.problems import Problem
 
 NAME = "native"
@@ -92,50 +93,64 @@ def _read_raw(path: Path) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     and lines that could not be parsed at all (JSON Lines only).
 
     A plain CSV/TSV file is parsed by polars from the file itself: holding its text (and
-    copies of it) in Python took 11.7 GB for a 2 GB file."""
-    with open(path, "rb") as fh:
+    copies of it) in Python took 11.7 GB for a 2 GB file. Polars opens the file already
+    opened and checked here (`opening.polars_source`), never what the path names by then;
+    a file that grew since it was found is given as its first bytes instead."""
+    with open_regular(path) as fh:
         head = fh.read(HEAD_BYTES)
         if head[:4] == b"PAR1":
-            return _read_parquet(path), 0, []
+            return _read_parquet(polars_source(fh) or path), 0, []
         _refuse_when_too_large(path)
         lead = _lead(head)
         data: bytes | None = None  # None: polars reads the file
+        source = polars_source(fh)
         if compression(path) or lead == len(head):
             with open_binary(path) as raw:  # gzip output is capped
                 head = raw.read()
             lead = _lead(head)
             data = head[lead:] if lead else head
-        elif lead or not _utf8(str(path)) or _lone_cr(head[lead:]):
-            fh.seek(lead)  # polars takes paths as UTF-8 text only, and LF or CRLF line ends
+        elif lead or source is None or grew(fh) or _lone_cr(head[lead:]):
+            fh.seek(lead)  # polars takes LF or CRLF line ends only
             data = fh.read()
-    if data is not None and _lone_cr(data[:HEAD_BYTES]):
-        data = as_lf(data)
+        if data is not None and _lone_cr(data[:HEAD_BYTES]):
+            data = as_lf(data)
+        return _parse_raw(path, head, lead, data if data is not None else source, fh)
+
+
+def _parse_raw(
+    path: Path, head: bytes, lead: int, source: bytes | str, fh
+) -> tuple[pl.DataFrame, int, list[tuple[int, str]]]:
     first_line = len(LINE_END.findall(head[:lead])) + 1
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
-        raw = data if data is not None else path.read_bytes()
-        undecodable = _undecodable(raw, first_line)
+        raw = _whole(source, fh)
         df, bad = _read_jsonl(raw.decode("utf-8", "replace"), first_line)
-        return df, first_line, undecodable + bad
+        return df, first_line, _undecodable(raw, first_line) + bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
         sep = "\t" if "\t" in re.split(r"\r\n?|\n", text, maxsplit=1)[0] else ","
-    source = path if data is None else data
     undecodable: list[tuple[int, str]] = []
     try:
         df = _parse_csv(source, sep, "utf8")
     except pl.exceptions.ComputeError as exc:
         if "utf-8" not in str(exc):
             raise
-        raw = data if data is not None else path.read_bytes()
-        undecodable = _undecodable(raw, first_line)
+        undecodable = _undecodable(_whole(source, fh), first_line)
         df = _parse_csv(source, sep, "utf8-lossy")
     df = df.rename({c: c.strip().lower() for c in df.columns})
     return df, first_line + 1, undecodable
 
 
-def _parse_csv(source: Path | bytes, sep: str, encoding: str) -> pl.DataFrame:
+def _whole(source: bytes | str, fh) -> bytes:
+    """The bytes parsed: `source` itself, or the opened file's (capped) content."""
+    if isinstance(source, bytes):
+        return source
+    fh.seek(0)
+    return fh.read()
+
+
+def _parse_csv(source: Path | bytes | str, sep: str, encoding: str) -> pl.DataFrame:
     """Every column as text. Strict UTF-8 first (no slower), so that a file with other
     bytes (Latin-1 names) is told, not silently read with U+FFFD in its names."""
     return pl.read_csv(
@@ -166,14 +181,6 @@ def _undecodable(data: bytes, first_line: int) -> list[tuple[int, str]]:
             )
         ]
     return []
-
-
-def _utf8(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 LINE_END = re.compile(rb"\r\n|\r|\n")

@@ -24,6 +24,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from tuibench.core.formats.base import open_text
+
 FILE = "shellpack.yaml"
 _ITER = re.compile(r"iter-\d+")
 _TRUE = {"", "1", "higher", "true", "yes"}
@@ -85,7 +87,8 @@ def _metric(spec: dict, metric: str) -> tuple[str | None, str | None]:
 @lru_cache(maxsize=256)
 def _load(path: Path) -> dict | None:
     try:
-        return parse(path.read_text(encoding="utf-8", errors="replace"))
+        with open_text(path) as fh:  # opened without blocking, checked to be a file
+            return parse(fh.read())
     except OSError:
         return None
 

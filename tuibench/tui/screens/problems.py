@@ -32,9 +32,10 @@ class ProblemsScreen(ModalScreen[None]):
         Binding("escape,q,p", "dismiss(None)", "Close", id="tuibench.dialog.close"),
     ]
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], set_aside: str | None = None) -> None:
         super().__init__()
         self.problems = problems
+        self.set_aside = set_aside  # the one line of files that are not results
 
     def compose(self) -> ComposeResult:
         n = len(self.problems)
@@ -46,8 +47,10 @@ class ProblemsScreen(ModalScreen[None]):
                 yield OptionList(
                     *(Option(problem_text(p)) for p in self.problems), id="problems-list"
                 )
-            else:
+            elif not self.set_aside:
                 yield Static("Everything was read.", id="problems-none")
+            if self.set_aside:
+                yield Static(printable(f"Set aside: {self.set_aside}."), id="problems-set-aside")
             yield Static(
                 Text(
                     "The rest of the results loaded. `tuibench inspect PATH` lists every "
