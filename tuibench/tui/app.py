@@ -37,6 +37,7 @@ from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.quitting import Quitting
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.help import HelpScreen
@@ -104,13 +105,16 @@ class FilterInput(Input):
         self.app.action_close_filter()
 
 
-class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
+class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings(APP_KEYS),
         # ctrl+c quits from anywhere, also from a text field (whose own ctrl+c would copy)
         Binding("ctrl+c", "quit", show=False, priority=True, id="tuibench.quit.anywhere"),
+        # The palette in turn with the keys typed before it (Textual's own binding takes
+        # priority: `q` then ctrl+p opened the palette over an app that was quitting)
+        Binding("ctrl+p", "command_palette", show=False, id="tuibench.palette"),
     ]
     COMMANDS = App.COMMANDS | {TuibenchCommands}
 
@@ -236,6 +240,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def _leave_on_signal(self, loop: asyncio.AbstractEventLoop, sig: int, _frame) -> None:
         code = 128 + sig
+        self.quitting = True  # at once: keys the loop reads before it exits do nothing
         # After a hang-up the terminal is gone and restoring it can block on the dead tty:
         # never outlive the signal by more than a moment. (A plain handler, not the loop's,
         # so that this runs even while the loop is stuck.)
