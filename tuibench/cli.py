@@ -472,7 +472,8 @@ def report(args: argparse.Namespace) -> int:
         from tuibench.core.shareable import Shareable, render_shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)
-        text = render_shareable(Shareable(cmp, "", facts=facts), args.format)
+        whole = matching if args.only_significant else None  # counts over every metric
+        text = render_shareable(Shareable(cmp, "", facts=facts, whole=whole), args.format)
     else:
         tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:

@@ -125,6 +125,7 @@ def build_answer(
     percent: str | None = None,
     limit: int | None = None,
     summary: pl.DataFrame | None = None,
+    whole: Comparison | None = None,
 ) -> Answer:
     """The answer of a comparison (already filtered as the caller wants it).
 
@@ -133,6 +134,9 @@ def build_answer(
     counts them all.
     summary: `cmp.summary()` when the caller has it already (it covers every metric of the
     unfiltered comparison, so a filtered copy may pass the original's).
+    whole: the comparison the counts are over when `cmp` holds only some of its rows (the
+    significant ones, those a filter shows): a count over the listed rows alone reads
+    "0 same" beside changes that stood among many metrics.
     """
     percent = percent or getattr(cmp, "percent", "gain")
     p_col = "p_adjusted" if cmp.fdr else "p_welch"
@@ -141,7 +145,8 @@ def build_answer(
     single = pl.col("single_iteration").fill_null(False)
     counted = cmp.counted()  # a side with one iteration counts only when trusted
     verdict = pl.col("verdict")
-    counts = rows.group_by("system").agg(
+    counted_rows = rows if whole is None else whole.rows.filter(~pl.col("is_reference"))
+    counts = counted_rows.group_by("system").agg(
         ((verdict == "worse") & ~unknown & counted).sum().alias("worse"),
         ((verdict == "better") & ~unknown & counted).sum().alias("better"),
         (verdict.is_in(SAME) & ~unknown & counted).sum().alias("same"),

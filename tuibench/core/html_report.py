@@ -37,7 +37,7 @@ from tuibench.core.best import GLYPH as BEST
 from tuibench.core.best import LEGEND, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.numbers import Scale, scale_for
-from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
+from tuibench.core.shareable import Shareable, gain_cell, gain_value, scope, verdict_words
 from tuibench.core.tables import MEAN_LABEL, fmt_p, size_word
 from tuibench.core.text import printable
 
@@ -150,7 +150,7 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
 def html_report(share: Shareable, generated: datetime | None = None) -> str:
     cmp = share.cmp
     percent = cmp.percent
-    answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM)
+    answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM, whole=share.whole)
     metrics = _metrics(cmp)
     with_plot, plot_note = plotted(metrics, answer)
     when = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
@@ -170,7 +170,7 @@ def html_report(share: Shareable, generated: datetime | None = None) -> str:
         "<body>",
         _header(share, title, when),
         "<main>",
-        _answer_section(answer, metrics, with_plot),
+        _answer_section(answer, metrics, with_plot, scope(share)),
         _systems_section(answer),
         _table_section(cmp, metrics, with_plot, percent),
         _plots_section(metrics, with_plot, plot_note, cmp),
@@ -224,9 +224,12 @@ def _cls(verdict: str | None) -> str:
     return {"n/a": "na"}.get(verdict or "", verdict or "")
 
 
-def _answer_section(answer: Answer, metrics: list[_Metric], with_plot: set[int]) -> str:
+def _answer_section(
+    answer: Answer, metrics: list[_Metric], with_plot: set[int], notes: list[str] = ()
+) -> str:
     by_name = {(m.benchmark, m.metric): m for m in metrics}
     out = ['<section id="answer" aria-labelledby="answer-h">', '<h2 id="answer-h">The answer</h2>']
+    out += [f'<p class="note">{esc(note)}</p>' for note in notes]
     if not answer.systems:
         out.append(f"<p>Only {esc(answer.reference)}: nothing to compare it with.</p>")
     for a in answer.systems:

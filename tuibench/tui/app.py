@@ -815,7 +815,8 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         def shareables(marked: bool) -> list:
             if marked:
                 return marked_shareables(marks, facts)
-            return [shareable(node, session.comparison_under(node), table.title, facts)]
+            cmp, whole = session.comparison_under(node), session.whole_under(node)
+            return [shareable(node, cmp, table.title, facts, whole)]
 
         request = ExportRequest(
             current=(node, table) if table is not None else None,
@@ -863,8 +864,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             text = row_sentences(self.session.comparison_under(row))
             label = f"the row of {row.title()} in words"
         else:
-            cmp = self.session.comparison_under(node)
-            text = render_shareable(shareable(node, cmp, table.title, self.run_facts()), what)
+            cmp, whole = self.session.comparison_under(node), self.session.whole_under(node)
+            share = shareable(node, cmp, table.title, self.run_facts(), whole)
+            text = render_shareable(share, what)
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
         self.say(copy_notice(label, text), timeout=10)

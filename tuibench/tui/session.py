@@ -234,6 +234,16 @@ class Session:
         (the first `limit` of them)."""
         return self._restricted(self.cmp, self._ids_under(node)[:limit], self._current)
 
+    def whole_under(self, node: Node) -> Comparison:
+        """Every compared metric below `node`, whatever `f` and the filter show: what the
+        counts of an export or a copy are over, as the per-system summary is."""
+        ids = np.flatnonzero(self._current.compared)
+        if node.is_metric:
+            ids = self._ids_under(node)
+        elif not node.is_root:
+            ids = ids[self._nodes.below(node, ids)]
+        return self._among(self.cmp, ids, self._current)
+
     def _restricted(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
         """`cmp` (the comparison `per` keeps, whatever its display options) with the rows of
         the metrics `ids` only, in that order: a gather by the rows' metric ids, not a join
@@ -426,7 +436,9 @@ class Session:
         if table is None:
             return None
         s = self.state
-        new = Mark(node, s.reference, s.alpha, table, self.comparison_under(node))
+        new = Mark(
+            node, s.reference, s.alpha, table, self.comparison_under(node), self.whole_under(node)
+        )
         for i, old in enumerate(s.marks):
             if old == new:
                 if old.table.rows == table.rows and old.table.columns == table.columns:
