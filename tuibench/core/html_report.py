@@ -28,9 +28,11 @@ from tuibench.core.answer import (
     Answer,
     build_answer,
     counts_text,
+    flag_marks,
     fmt_size,
     geomean_text,
     legend,
+    warning_lines,
 )
 from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.best import GLYPH as BEST
@@ -236,6 +238,10 @@ def _answer_section(
         g = geomean_text(a)
         head = counts_text(a, answer.reference) + (f" · {g}" if g else "")
         out.append(f'<h3 class="system-line">{html.escape(head)}</h3>')
+        warnings = warning_lines(a, answer)
+        if warnings:
+            items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
+            out.append(f'<ul class="warnings">{items}</ul>')
         if not a.changes:
             out.append("<p>No significant change.</p>")
             continue
@@ -246,6 +252,8 @@ def _answer_section(
             if m is not None and m.index in with_plot:
                 name = f'<a href="#{m.anchor}">{name}</a>'
             single = f" {esc(c.tag())}" if c.single_iteration else ""
+            if marks := flag_marks(c):
+                single = f' <span class="flags">{esc(marks)}</span>' + single
             verdict = _verdict_html(c.verdict) if c.counted else _verdict_html("single", c.verdict)
             out.append(
                 f'<li class="{_cls(c.meaning)}">{verdict} {name} '

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from tuibench.core.answer import build_answer, counts_text
+from tuibench.core.answer import build_answer, counts_text, warning_lines
 from tuibench.core.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.export import md_escape, render, report_document
@@ -156,9 +156,14 @@ def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str
 # -- the per-system line ----------------------------------------------------------------------
 def system_lines(cmp: Comparison, whole: Comparison | None = None) -> list[str]:
     """`patched vs base: ▼8 worse · ▲2 better · 101 same` for every non-reference system,
-    as the explorer's answer shows it (counted over `whole` when given)."""
+    as the explorer's answer shows it (counted over `whole` when given), each followed by
+    what its verdicts must be read with (not robust, two iterations, chance, ...)."""
     answer = build_answer(cmp, limit=0, whole=whole)
-    return [counts_text(a, cmp.reference) for a in answer.systems]
+    lines = []
+    for a in answer.systems:
+        lines.append(counts_text(a, cmp.reference))
+        lines += [f"  {w}" for w in warning_lines(a, answer)]
+    return lines
 
 
 def metric_count(cmp: Comparison) -> int:
