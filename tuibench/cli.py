@@ -414,6 +414,16 @@ def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | No
     return what + " (`tuibench inspect PATH` lists what was read)"
 
 
+def _reference_note(rs, args: argparse.Namespace) -> list[str]:
+    """What the report's header says when the reference is first only by its name."""
+    from tuibench.core.reference import chosen_by_name, reference_note
+
+    reference = args.reference or rs.default_reference
+    if not chosen_by_name(rs, reference, args.reference):
+        return []
+    return reference_note(rs, reference)
+
+
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, report_json, write_atomic
@@ -434,7 +444,7 @@ def report(args: argparse.Namespace) -> int:
     if rs.empty:
         _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
         return EXIT_USAGE
-    reference = args.reference or rs.system_names[0]
+    reference = args.reference or rs.default_reference
     if reference not in rs.system_names:
         _say(
             f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
@@ -473,12 +483,15 @@ def report(args: argparse.Namespace) -> int:
 
         facts = run_facts(args.paths, args.subselections, args.seed)
         whole = matching if args.only_significant else None  # counts over every metric
-        text = render_shareable(Shareable(cmp, "", facts=facts, whole=whole), args.format)
+        share = Shareable(cmp, "", facts=facts, whole=whole, heads=_reference_note(rs, args))
+        text = render_shareable(share, args.format)
     else:
         tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
-        text = render(tables, args.format)
+        text = "".join(f"{line}\n" for line in _reference_note(rs, args))
+        text += "\n" if text else ""
+        text += render(tables, args.format)
     if args.output is not None:
         try:
             path = write_atomic(Path(args.output), text, overwrite=True)

@@ -213,7 +213,8 @@ def _header(share: Shareable, title: str, when: str) -> str:
         ("tuibench", esc(_version())),
     ]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
-    return f'<header>\n<h1>{esc(title)}</h1>\n<dl class="facts">{items}</dl>\n</header>'
+    heads = "".join(f'<p class="warning">{esc(line)}</p>\n' for line in share.heads)
+    return f'<header>\n<h1>{esc(title)}</h1>\n{heads}<dl class="facts">{items}</dl>\n</header>'
 
 
 def _verdict_html(verdict: str, words: str | None = None) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from tuibench.core.collect import Collected, Collector, shown
-from tuibench.core.config import Override, infer_better, read_config
+from tuibench.core.config import Override, infer_better, read_settings
 from tuibench.core.discover import Unit, discover, display_path
 from tuibench.core.formats import native, read_file
 from tuibench.core.model import (
@@ -34,7 +34,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
     found = discover(paths)
     problems = list(found.problems)
-    overrides = read_config(found.config, problems)
+    overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}
     got = _read_all(found.units, systems, progress)
     problems.extend(got.problems)
@@ -54,14 +54,24 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     }
     for info in systems.values():
         info.path = display_path(info.path)
+    kept = [systems[n] for n in order if n in present]
+    if reference is not None and reference not in {s.name for s in kept}:
+        names = ", ".join(s.name for s in kept)
+        where = str(found.config)
+        problems.append(Problem(where, f"reference {reference!r} is not a system here ({names})"))
+        reference = None
+    first = kept[0] if kept else None
+    by_name = first is not None and first.order is None and first.name not in got.listed
     return ResultSet(
         samples=samples,
         metrics=metrics,
-        systems=[systems[n] for n in order if n in present],
+        systems=kept,
         problems=shown(problems),
         files=files,
         root=found.root,
         notes=got.notes,
+        configured_reference=reference,
+        first_by_name=by_name and reference is None,
     )
 
 

@@ -89,6 +89,14 @@ class ResultSet:
     root: str = ""
     # What readers said about rows (NOTES_SCHEMA); joined to the comparison rows' note.
     notes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=NOTES_SCHEMA))
+    # The default reference: tuibench.toml's `reference`, else the first system; and whether
+    # that first system is first only by its name (no system.toml order, no file's order).
+    configured_reference: str | None = None
+    first_by_name: bool = False
+
+    @property
+    def default_reference(self) -> str:
+        return self.configured_reference or (self.system_names or [""])[0]
 
     @property
     def system_names(self) -> list[str]:

@@ -54,6 +54,7 @@ class Shareable:
     metric: tuple[str, str] | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)
     whole: Comparison | None = None
+    heads: list[str] = field(default_factory=list)  # said first (a reference chosen by name)
 
     @property
     def counted(self) -> Comparison:
@@ -87,7 +88,8 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
     for s in items:
         first, *rest = s.human_tables()
         untitled = dataclasses.replace(first, title="")
-        lead = _title(first.title, fmt) + _lead(system_lines(s.cmp, s.whole) + scope(s), fmt)
+        lines = [*s.heads, *system_lines(s.cmp, s.whole), *scope(s)]
+        lead = _title(first.title, fmt) + _lead(lines, fmt)
         parts.append(lead + render([untitled, *rest], fmt))
     return "\n\n".join(parts) if fmt != "text" else "\n".join(parts)
 
@@ -120,7 +122,7 @@ def merged(items: list[Shareable]) -> Shareable:
         every = pl.concat([s.whole.rows for s in items])  # type: ignore[union-attr]
         every = every.unique(subset=["benchmark", "metric", "system"], maintain_order=True)
         whole = dataclasses.replace(head.cmp, rows=every)
-    return Shareable(cmp, f"{len(items)} marked tables", None, head.facts, whole)
+    return Shareable(cmp, f"{len(items)} marked tables", None, head.facts, whole, head.heads)
 
 
 def _title(title: str, fmt: str) -> str:

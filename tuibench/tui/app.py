@@ -306,11 +306,12 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         hundred thousand metrics that takes seconds the keys must not wait for."""
         from tuibench.tui.session import Session
 
-        reference = self.requested_reference
+        reference = self.requested_reference or rs.default_reference
         if reference not in rs.system_names:  # on_loaded says so
             reference = rs.system_names[0]
         state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
         session = Session(rs, analysis, state)
+        session.reference_requested = self.requested_reference is not None
         session.install(state, session.prepare(state, session.compute(state)))
         return session
 
@@ -334,7 +335,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         if rs.empty or message.analysis is None:
             self._show_failure(self._nothing_loaded_text())
             return
-        reference = self.requested_reference or rs.system_names[0]
+        reference = self.requested_reference or rs.default_reference
         if reference not in rs.system_names:
             self.say(
                 f"No system is called {reference!r}; comparing against "

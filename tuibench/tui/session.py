@@ -66,6 +66,7 @@ class Session:
         self._shape: TreeShape | None = None
         self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
+        self.reference_requested = False  # --reference: the reference was chosen
         self.recompute()
 
     def set_analysis(self, analysis: Analysis) -> None:
@@ -319,6 +320,16 @@ class Session:
         if s.answer_first:
             self._answer_of(s, computed["cmp"], computed["_current"], computed["order_ids"])
         return computed
+
+    def reference_note(self) -> list[str]:
+        """Lines saying that the reference is first only by its name, and how to choose
+        (none once a reference was chosen)."""
+        from tuibench.core.reference import chosen_by_name, reference_note
+
+        requested = "" if self.reference_requested else None
+        if not chosen_by_name(self.rs, self.state.reference, requested):
+            return []
+        return reference_note(self.rs, self.state.reference, keys=True)
 
     def ranking(self) -> list[tuple[str, float | None]]:
         """Every system, best first, by the per-system summary's geometric mean of ratios

@@ -151,15 +151,24 @@ class AnswerView(ScrollView, can_focus=False):
         self._palette: Palette | None = None
         self._key: object = None
 
-    def show(self, answer: Answer, palette: Palette, key: object, ranking: list = ()) -> None:
-        """Show `answer` (built for `key`: the same key keeps the cursor), after the ranking
-        of the systems when there is one."""
+    def show(
+        self,
+        answer: Answer,
+        palette: Palette,
+        key: object,
+        ranking: list = (),
+        reference_note: list[str] = (),
+    ) -> None:
+        """Show `answer` (built for `key`: the same key keeps the cursor), after the word on
+        a reference chosen by name order and the ranking of the systems, when there are."""
         if key == self._key and palette is self._palette:
             return
         keep = self.cursor_node
         self._key, self._palette = key, palette
         ranks = {name: i for i, (name, _) in enumerate(ranking, 1)}
-        self.lines = ranking_lines(ranking, answer.reference, palette)
+        self.lines = [Line([(line, palette.warning_style)]) for line in reference_note]
+        self.lines += [Line([])] if reference_note else []
+        self.lines += ranking_lines(ranking, answer.reference, palette)
         self.lines += view_lines(answer, palette, ranks)
         widths = [0] * 6
         for line in self.lines:
