@@ -64,20 +64,22 @@ def fixtures_dir() -> Path:
 FLAT = 20  # unchanged metrics beside the three warned ones: 23 comparisons
 
 
-def write_warned(root: Path) -> Path:
+def write_warned(
+    root: Path, systems: tuple[str, str] = ("base", "patched"), unknown: bool = False
+) -> Path:
     """base and patched: `dbench tput-32` (a throughput marked lower-is-better, 8 % lower:
     "better"), `app two` (two iterations, 10 % slower), `app bursty` (one outlying sample
-    per iteration: worse by its means, same by its medians) and 20 unchanged metrics."""
+    per iteration: worse by its means, same by its medians) and 20 unchanged metrics.
+    `unknown`: also `app odd`, 9 % higher, with no unit (its direction is unknown)."""
     import numpy as np
 
     rng = np.random.default_rng(2)
-    for system in ("base", "patched"):
-        _write_warned(root, system, rng)
+    for system in systems:
+        _write_warned(root, system, rng, system == systems[1], unknown)
     return root
 
 
-def _write_warned(root: Path, system: str, rng) -> None:
-    patched = system == "patched"
+def _write_warned(root: Path, system: str, rng, patched: bool, unknown: bool) -> None:
     lines = ["benchmark,metric,iteration,value,unit,better"]
 
     def add(bench, metric, its, values_of, unit="ms", better=""):
@@ -105,6 +107,14 @@ def _write_warned(root: Path, system: str, rng) -> None:
         return v
 
     add("app", "bursty", 5, bursty)
+    if unknown:
+        add(
+            "app",
+            "odd",
+            5,
+            lambda i: 30 * (1.09 if patched else 1) * (1 + rng.normal(0, 0.01, 6)),
+            "",
+        )
     for k in range(FLAT):
         add("flat", f"m{k}", 5, lambda i: 20 * (1 + rng.normal(0, 0.01, 4)))
     (root / system).mkdir()
