@@ -424,6 +424,21 @@ def _reference_note(rs, args: argparse.Namespace) -> list[str]:
     return reference_note(rs, reference)
 
 
+def _warnings(cmp, whole) -> list[str]:
+    """What the verdicts of each system must be read with (not robust, two iterations, a
+    direction its name contradicts, chance), as the answer says it."""
+    from tuibench.core.answer import build_answer, warning_lines
+    from tuibench.core.text import printable
+
+    answer = build_answer(cmp, limit=0, whole=whole)
+    lines = []
+    for a in answer.systems:
+        if said := warning_lines(a, answer):
+            head = printable(f"{a.system} vs {answer.reference}:")
+            lines += [head, *(f"  {w}" for w in said)]
+    return lines
+
+
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, report_json, write_atomic
@@ -489,8 +504,8 @@ def report(args: argparse.Namespace) -> int:
         tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
-        text = "".join(f"{line}\n" for line in _reference_note(rs, args))
-        text += "\n" if text else ""
+        heads = [*_reference_note(rs, args), *_warnings(cmp, matching)]
+        text = "".join(f"{line}\n" for line in heads) + ("\n" if heads else "")
         text += render(tables, args.format)
     if args.output is not None:
         try:

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tuibench.cli import main
 from tuibench.core.answer import answer_lines, build_answer
 from tuibench.core.compare import Analysis
 from tuibench.core.load import load
@@ -67,3 +68,10 @@ def test_every_shared_form_carries_the_warnings(results, fmt):
     if fmt == "html":
         assert re.search(r'app bursty</a>.*?<span class="flags">!</span>', out)
         assert re.search(r'dbench tput-32</a>.*?<span class="flags">dir</span>', out)
+
+
+def test_the_text_report_says_them_first(results, capsys):
+    assert main(["report", str(results)]) == 0
+    head = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    # base sorts first by its name: the report says so, then the warnings
+    assert head[-5:] == ["patched vs base:", *(f"  {line}" for line in HEADER)]
