@@ -59,3 +59,68 @@ def fixtures_dir() -> Path:
     if not FIXTURES.is_dir():
         pytest.skip("shared fixtures are not present beside this checkout")
     return FIXTURES
+
+
+FLAT = 20  # unchanged metrics beside the three warned ones: 23 comparisons
+
+
+def write_warned(
+    root: Path, systems: tuple[str, str] = ("base", "patched"), unknown: bool = False
+) -> Path:
+    """base and patched: `dbench tput-32` (a throughput marked lower-is-better, 8 % lower:
+    "better"), `app two` (two iterations, 10 % slower), `app bursty` (one outlying sample
+    per iteration: worse by its means, same by its medians) and 20 unchanged metrics.
+    `unknown`: also `app odd`, 9 % higher, with no unit (its direction is unknown)."""
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    for system in systems:
+        _write_warned(root, system, rng, system == systems[1], unknown)
+    return root
+
+
+def _write_warned(root: Path, system: str, rng, patched: bool, unknown: bool) -> None:
+    lines = ["benchmark,metric,iteration,value,unit,better"]
+
+    def add(bench, metric, its, values_of, unit="ms", better=""):
+        for i in range(its):
+            for v in values_of(i):
+                lines.append(f"{bench},{metric},{i},{v:.6f},{unit},{better}")
+
+    # throughput fell 8 %, but the producer said lower is better: it reads "better"
+    add(
+        "dbench",
+        "tput-32",
+        5,
+        lambda i: 100 * (0.92 if patched else 1) * (1 + rng.normal(0, 0.004, 6)),
+        "MB/s",
+        "lower",
+    )
+    # two iterations per side, a clear 10 % slowdown
+    add("app", "two", 2, lambda i: 50 * (1.1 if patched else 1) * (1 + rng.normal(0, 0.002, 6)))
+
+    # one outlying sample per iteration moves the means, not the medians
+    def bursty(i):
+        v = 10 * (1 + rng.normal(0, 0.002, 8))
+        if patched:
+            v[0] = 16
+        return v
+
+    add("app", "bursty", 5, bursty)
+    if unknown:
+        add(
+            "app",
+            "odd",
+            5,
+            lambda i: 30 * (1.09 if patched else 1) * (1 + rng.normal(0, 0.01, 6)),
+            "",
+        )
+    for k in range(FLAT):
+        add("flat", f"m{k}", 5, lambda i: 20 * (1 + rng.normal(0, 0.01, 4)))
+    (root / system).mkdir()
+    (root / system / "data.csv").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def make_warned():
+    return write_warned

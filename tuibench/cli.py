@@ -428,6 +428,31 @@ def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | No
     return what + " (`tuibench inspect PATH` lists what was read)"
 
 
+def _reference_note(rs, args: argparse.Namespace) -> list[str]:
+    """What the report's header says when the reference is first only by its name."""
+    from tuibench.core.reference import chosen_by_name, reference_note
+
+    reference = args.reference or rs.default_reference
+    if not chosen_by_name(rs, reference, args.reference):
+        return []
+    return reference_note(rs, reference)
+
+
+def _warnings(cmp, whole) -> list[str]:
+    """What the verdicts of each system must be read with (not robust, two iterations, a
+    direction its name contradicts, chance), as the answer says it."""
+    from tuibench.core.answer import build_answer, warning_lines
+    from tuibench.core.text import printable
+
+    answer = build_answer(cmp, limit=0, whole=whole)
+    lines = []
+    for a in answer.systems:
+        if said := warning_lines(a, answer):
+            head = printable(f"{a.system} vs {answer.reference}:")
+            lines += [head, *(f"  {w}" for w in said)]
+    return lines
+
+
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
     from tuibench.core.export import render, report_json, write_atomic
@@ -454,7 +479,7 @@ def report(args: argparse.Namespace) -> int:
     if rs.empty:
         _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
         return EXIT_USAGE
-    reference = args.reference or rs.system_names[0]
+    reference = args.reference or rs.default_reference
     if reference not in rs.system_names:
         _say(
             f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
@@ -492,12 +517,16 @@ def report(args: argparse.Namespace) -> int:
         from tuibench.core.shareable import Shareable, render_shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)
-        text = render_shareable(Shareable(cmp, "", facts=facts), args.format)
+        whole = matching if args.only_significant else None  # counts over every metric
+        share = Shareable(cmp, "", facts=facts, whole=whole, heads=_reference_note(rs, args))
+        text = render_shareable(share, args.format)
     else:
         tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
-        text = render(tables, args.format)
+        heads = [*_reference_note(rs, args), *_warnings(cmp, matching)]
+        text = "".join(f"{line}\n" for line in heads) + ("\n" if heads else "")
+        text += render(tables, args.format)
     if args.output is not None:
         try:
             path = write_atomic(Path(args.output), text, overwrite=True)

@@ -197,7 +197,9 @@ def test_unknown_direction_and_single_iteration_counted_apart():
         ("d", "better"),
     ]
     unknown = a.changes[1]
-    assert unknown.size is None and unknown.low is None  # no gain without a direction
+    # no gain without a direction: the signed change stands in, with its interval
+    assert (unknown.size, unknown.low, unknown.high) == pytest.approx((0.3, 0.29, 0.31))
+    assert change_text(unknown) == "? b b  +30.0% [+29.0%, +31.0%]  p 0.010  changed"
     assert unknown.glyph == "?"  # as the tables mark it; ◆ marks a change point
     text = counts_text(a, answer.reference)
     assert text == (

@@ -269,29 +269,46 @@ def test_report_and_view_state_stay_headless(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def _sure(lo: float | None, hi: float | None) -> float:
+    """How far from zero an interval certainly lies (0 when it holds zero)."""
+    if lo is None or hi is None or lo * hi <= 0:
+        return 0.0
+    return min(abs(lo), abs(hi))
+
+
 def _severity_by_hand(session: Session) -> list[tuple[str, str]]:
     """`n`'s order from the comparison's rows, one metric at a time: regressions first by
-    their worst bad change, then improvements by their largest gain; ties in catalogue order."""
+    the size their worst one certainly has (the interval's bound nearest zero), then by its
+    size; then improvements likewise; ties in catalogue order."""
     worst: dict[tuple[str, str], float | None] = {}
     best: dict[tuple[str, str], float | None] = {}
+    worst_sure: dict[tuple[str, str], float] = {}
+    best_sure: dict[tuple[str, str], float] = {}
     for r in session.cmp.rows.iter_rows(named=True):
         if r["verdict"] not in ("worse", "better"):
             continue
         key = (r["benchmark"], r["metric"])
-        bad = None if r["change"] is None else r["change"] * (-1 if r["better"] == "higher" else 1)
+        sign = -1 if r["better"] == "higher" else 1
+        bad = None if r["change"] is None else r["change"] * sign
+        lo, hi = r["ratio_ci_low"], r["ratio_ci_high"]
+        sure = _sure(None if lo is None else lo - 1, None if hi is None else hi - 1)
         worst.setdefault(key, None)
         best.setdefault(key, None)
         if r["verdict"] == "worse" and bad is not None:
             worst[key] = bad if worst[key] is None else max(worst[key], bad)
+            worst_sure[key] = max(worst_sure.get(key, 0.0), sure)
         if r["verdict"] == "better" and bad is not None:
             best[key] = -bad if best[key] is None else max(best[key], -bad)
+            best_sure[key] = max(best_sure.get(key, 0.0), sure)
     shown = [k for k in session.visible if k in worst]
     return sorted(
         shown,
         key=lambda k: (
             worst[k] is None,
+            -worst_sure.get(k, 0.0),
             -(worst[k] or 0.0),
             best[k] is None,
+            -best_sure.get(k, 0.0),
             -(best[k] or 0.0),
         ),
     )

@@ -45,6 +45,7 @@ class Change:
     p: float | None  # Welch's p, or its Benjamini-Hochberg adjustment under FDR
     single_iteration: bool  # a side has one iteration: a test of one process
     counted: bool = True  # False: one iteration and not trusted, so not worse nor better
+    flags: tuple[str, ...] = ()  # warnings that travel with the verdict: FLAGS' keys
 
     @property
     def name(self) -> str:
@@ -85,6 +86,8 @@ class SystemAnswer:
     geomean_high: float | None
     changes: list[Change]  # listed, worst first (at most `limit`)
     listed_total: int  # how many significant changes there are in all
+    flagged: dict[str, int] = field(default_factory=dict)  # FLAGS' key: metrics so marked
+    tests: int = 0  # comparisons with a p-value: what chance alone flags is alpha x tests
 
     @property
     def more(self) -> int:
@@ -101,17 +104,51 @@ class Answer:
     systems: list[SystemAnswer] = field(default_factory=list)  # best first
 
 
+# Warnings that travel with a verdict: (mark on the change's line, what the header says).
+FLAGS = {
+    "fragile": ("!", "not robust: with per-iteration medians the verdict differs"),
+    "two": ("2it", "from two iterations on a side: a wide interval, a weak test"),
+    "direction": ("dir", "named like a throughput but judged lower-is-better"),
+}
+# Names that say "throughput" (mmtests marks every op of a test with one direction, so a
+# throughput op may come marked lower-is-better).
+THROUGHPUT_NAME = r"(?i)(^|[^a-z])(tput|ops|bw|bandwidth|per_?sec|throughput)([^a-z]|$)"
+
+
+def _flag_columns(rows: pl.DataFrame, reference_rows: pl.DataFrame) -> pl.DataFrame:
+    """`_fragile`, `_two`, `_direction` of non-reference rows, from the rows' own fields (the
+    notes' wording may change): robust, both sides' iterations, direction and name."""
+
+    def col(name: str) -> pl.Expr:  # rows built by hand may lack a field: no warning then
+        return pl.col(name) if name in rows.columns else pl.lit(None)
+
+    its = "iterations" in reference_rows.columns
+    ref = reference_rows.select(
+        *METRIC, (col("iterations") if its else pl.lit(None)).alias("_ref_its")
+    )
+    rows = rows.join(ref, on=METRIC, how="left", maintain_order="left")
+    fewest = pl.min_horizontal(col("iterations"), "_ref_its")
+    named = pl.col("metric").str.contains(THROUGHPUT_NAME)
+    return rows.with_columns(
+        (col("robust") == False).fill_null(False).alias("_fragile"),  # noqa: E712
+        (fewest == 2).fill_null(False).alias("_two"),
+        ((pl.col("better") == "lower") & named).fill_null(False).alias("_direction"),
+    )
+
+
 def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
-    """`_size`, `_low`, `_high`: gain or change with its 95 % interval (from the ratio's)."""
+    """`_size`, `_low`, `_high`: gain or change with its 95 % interval (from the ratio's).
+    Where the direction is unknown there is no gain: the signed change stands in (its `?`
+    glyph says so), as the tables show it."""
     lo, hi = pl.col("ratio_ci_low") - 1, pl.col("ratio_ci_high") - 1
     if percent == "change":
         size = pl.col("change")
         low, high = lo, hi
     else:
-        size = pl.col("gain")
         higher, lower = pl.col("better") == "higher", pl.col("better") == "lower"
-        low = pl.when(higher).then(lo).when(lower).then(-hi).otherwise(None)
-        high = pl.when(higher).then(hi).when(lower).then(-lo).otherwise(None)
+        size = pl.when(higher | lower).then(pl.col("gain")).otherwise(pl.col("change"))
+        low = pl.when(higher).then(lo).when(lower).then(-hi).otherwise(lo)
+        high = pl.when(higher).then(hi).when(lower).then(-lo).otherwise(hi)
     return rows.with_columns(
         pl.col("gain").cast(pl.Float64).alias("_gain"),
         size.cast(pl.Float64).alias("_size"),
@@ -120,11 +157,20 @@ def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
     )
 
 
+def _certain() -> pl.Expr:
+    """How far from zero the size's 95 % interval lies: the bound nearest zero, as a
+    magnitude; 0 when the interval holds zero or is unbounded."""
+    low, high = pl.col("_low"), pl.col("_high")
+    apart = (low * high > 0).fill_null(False)
+    return pl.when(apart).then(pl.min_horizontal(low.abs(), high.abs())).otherwise(0.0)
+
+
 def build_answer(
     cmp: Comparison,
     percent: str | None = None,
     limit: int | None = None,
     summary: pl.DataFrame | None = None,
+    whole: Comparison | None = None,
 ) -> Answer:
     """The answer of a comparison (already filtered as the caller wants it).
 
@@ -133,15 +179,25 @@ def build_answer(
     counts them all.
     summary: `cmp.summary()` when the caller has it already (it covers every metric of the
     unfiltered comparison, so a filtered copy may pass the original's).
+    whole: the comparison the counts are over when `cmp` holds only some of its rows (the
+    significant ones, those a filter shows): a count over the listed rows alone reads
+    "0 same" beside changes that stood among many metrics.
     """
     percent = percent or getattr(cmp, "percent", "gain")
     p_col = "p_adjusted" if cmp.fdr else "p_welch"
     rows = _size_columns(cmp.rows.filter(~pl.col("is_reference")), percent)
+    references = (whole if whole is not None else cmp).rows.filter(pl.col("is_reference"))
+    rows = _flag_columns(rows, references)
     unknown = ~pl.col("better").is_in(["lower", "higher"]).fill_null(False)
     single = pl.col("single_iteration").fill_null(False)
     counted = cmp.counted()  # a side with one iteration counts only when trusted
     verdict = pl.col("verdict")
-    counts = rows.group_by("system").agg(
+    counted_rows = rows
+    if whole is not None:
+        counted_rows = _flag_columns(whole.rows.filter(~pl.col("is_reference")), references)
+    counts = counted_rows.group_by("system").agg(
+        *(pl.col(f"_{flag}").sum().alias(f"_{flag}") for flag in FLAGS),
+        pl.col("p_welch").is_not_null().sum().alias("_tests"),
         ((verdict == "worse") & ~unknown & counted).sum().alias("worse"),
         ((verdict == "better") & ~unknown & counted).sum().alias("better"),
         (verdict.is_in(SAME) & ~unknown & counted).sum().alias("same"),
@@ -154,23 +210,20 @@ def build_answer(
         summary = cmp.summary()
     per_system = {r["system"]: r for r in summary.iter_rows(named=True)}
 
-    # Regressions by size (most negative gain first), then unknown directions by the size
-    # of the change, then improvements (largest gain first); in each, what a single
-    # iteration shows (not counted unless trusted) after what counts.
+    # Regressions, then unknown directions, then improvements; in each, what a single
+    # iteration shows (not counted unless trusted) after what counts, and the largest size
+    # the change certainly has first: the bound of its interval nearest zero (a large but
+    # noisy change may be small), then the size itself.
     listed = rows.filter(pl.col("significant") & verdict.is_in(list(LISTED))).with_columns(
         verdict.replace_strict(LISTED, return_dtype=pl.Int8).alias("_group"),
-        pl.when(verdict == "worse")
-        .then(pl.col("_gain"))
-        .when(verdict == "better")
-        .then(-pl.col("_gain"))
-        .otherwise(-pl.col("change").abs())
-        .alias("_order"),
+        _certain().alias("_certain"),
+        pl.col("_size").abs().alias("_order"),
         single.alias("_single"),
         counted.alias("_counted"),
     )
     listed = listed.sort(
-        ["system", "_group", "_counted", "_order"],
-        descending=[False, False, True, False],
+        ["system", "_group", "_counted", "_certain", "_order"],
+        descending=[False, False, True, True, True],
         nulls_last=True,
         maintain_order=True,
     )
@@ -179,12 +232,13 @@ def build_answer(
         listed = listed.group_by("system", maintain_order=True).head(limit)
     changes: dict[str, list[Change]] = {}
     fields = ["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col]
-    fields += ["_single", "_counted"]
-    for system, bench, metric, unit, v, size, low, high, p, single, count in listed.select(
+    fields += ["_single", "_counted", *(f"_{flag}" for flag in FLAGS)]
+    for system, bench, metric, unit, v, size, low, high, p, single, count, *marks in listed.select(
         fields
     ).iter_rows():
+        flags = tuple(flag for flag, on in zip(FLAGS, marks, strict=True) if on)
         changes.setdefault(system, []).append(
-            Change(bench, metric, unit, v, size, low, high, p, bool(single), bool(count))
+            Change(bench, metric, unit, v, size, low, high, p, bool(single), bool(count), flags)
         )
 
     answers = []
@@ -208,6 +262,8 @@ def build_answer(
                 geomean_high=s.get("geomean_ci_high"),
                 changes=changes.get(system, []),
                 listed_total=int(totals.get(system, 0)),
+                flagged={flag: int(c.get(f"_{flag}", 0)) for flag in FLAGS},
+                tests=int(c.get("_tests", 0)),
             )
         )
     order = {name: i for i, name in enumerate(cmp.systems)}
@@ -267,10 +323,42 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
     return f"{printable(a.system)} vs {printable(reference)}: " + " · ".join(parts)
 
 
+def flag_marks(c: Change) -> str:
+    """`! 2it`: the marks of the change's warnings (the header says what they mean)."""
+    return " ".join(FLAGS[flag][0] for flag in c.flags)
+
+
+def chance_text(a: SystemAnswer, answer: Answer) -> str:
+    """`28 comparisons: about 1.4 expected by chance`, where that many tests make it
+    likely that some flags are chance (never under FDR, which controls it)."""
+    expected = answer.alpha * a.tests
+    if answer.fdr or a.tests < CHANCE_FROM:
+        return ""
+    about = f"{expected:.1f}" if expected < 10 else f"{expected:.0f}"
+    return f"{a.tests} comparisons: about {about} expected by chance at alpha {answer.alpha:g}"
+
+
+CHANCE_FROM = 20  # comparisons per system from which the header says what chance gives
+
+
+def warning_lines(a: SystemAnswer, answer: Answer) -> list[str]:
+    """What the verdicts of `a` must be read with, one short line each (they fit 80
+    columns): `! 2 not robust: ...`, `28 comparisons: about 1.4 expected by chance`."""
+    lines = [
+        f"{mark} {a.flagged[flag]} {what}"
+        for flag, (mark, what) in FLAGS.items()
+        if a.flagged.get(flag)
+    ]
+    if chance := chance_text(a, answer):
+        lines.append(chance)
+    return lines
+
+
 def change_text(c: Change) -> str:
     """`▼ db/read tps  -6.5% [-8.1%, -4.9%]  p 0.001  worse`."""
     tag = f"  {t}" if (t := c.tag()) else ""
-    return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{tag}"
+    marks = f"  {m}" if (m := flag_marks(c)) else ""
+    return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{marks}{tag}"
 
 
 def geomean_text(a: SystemAnswer) -> str:
@@ -291,6 +379,9 @@ def legend(answer: Answer) -> str:
         f"interval (Fieller's method); significant when p < {answer.alpha:g} ({test}). "
         "Geomean: of the ratios, above 1 is better."
     )
+    if any(c.verdict == "changed" for a in answer.systems for c in a.changes):
+        text += " ?: nothing says which way is better; the size is the signed change."
+    text += " Listed by the size each change certainly has (its interval's bound nearest 0)."
     if answer.threshold is not None:
         text += f" Listed only beyond a practical margin of ±{answer.threshold:g}%."
     return text
@@ -305,6 +396,7 @@ def answer_lines(answer: Answer) -> list[str]:
         head = counts_text(a, answer.reference)
         g = geomean_text(a)
         lines.append(f"{head} · {g}" if g else head)
+        lines.extend("  " + w for w in warning_lines(a, answer))
         lines.extend("  " + change_text(c) for c in a.changes)
         if a.more:
             lines.append(f"  … {a.more} more significant change{'s' if a.more != 1 else ''}")

@@ -67,11 +67,24 @@ class Override:
 
 
 def read_config(path: Path | None, problems: list[Problem]) -> list[Override]:
+    return read_settings(path, problems)[0]
+
+
+def read_settings(path: Path | None, problems: list[Problem]) -> tuple[list[Override], str | None]:
+    """The per-metric overrides and the top-level `reference = "name"` (None: not set)."""
     if path is None:
-        return []
+        return [], None
     data = read_toml(path, problems)
     if data is None:
-        return []
+        return [], None
+    reference = data.get("reference")
+    if reference is not None and not isinstance(reference, str):
+        problems.append(Problem(str(path), f"reference must be a system's name, not {reference!r}"))
+        reference = None
+    return _overrides(data, path, problems), reference
+
+
+def _overrides(data: dict, path: Path, problems: list[Problem]) -> list[Override]:
     metrics = data.get("metrics", {})
     if not isinstance(metrics, dict):
         problems.append(Problem(str(path), "[metrics] must be a table of globs"))

@@ -28,16 +28,18 @@ from tuibench.core.answer import (
     Answer,
     build_answer,
     counts_text,
+    flag_marks,
     fmt_size,
     geomean_text,
     legend,
+    warning_lines,
 )
 from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.best import GLYPH as BEST
 from tuibench.core.best import LEGEND, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.numbers import Scale, scale_for
-from tuibench.core.shareable import Shareable, gain_cell, gain_value, verdict_words
+from tuibench.core.shareable import Shareable, gain_cell, gain_value, scope, verdict_words
 from tuibench.core.tables import (
     MEAN_LABEL,
     P_METHOD,
@@ -157,7 +159,7 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
 def html_report(share: Shareable, generated: datetime | None = None) -> str:
     cmp = share.cmp
     percent = cmp.percent
-    answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM)
+    answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM, whole=share.whole)
     metrics = _metrics(cmp)
     with_plot, plot_note = plotted(metrics, answer)
     when = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
@@ -177,7 +179,7 @@ def html_report(share: Shareable, generated: datetime | None = None) -> str:
         "<body>",
         _header(share, title, when),
         "<main>",
-        _answer_section(answer, metrics, with_plot),
+        _answer_section(answer, metrics, with_plot, scope(share)),
         _systems_section(answer),
         _table_section(cmp, metrics, with_plot, percent),
         _plots_section(metrics, with_plot, plot_note, cmp),
@@ -218,7 +220,8 @@ def _header(share: Shareable, title: str, when: str) -> str:
         ("tuibench", esc(_version())),
     ]
     items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
-    return f'<header>\n<h1>{esc(title)}</h1>\n<dl class="facts">{items}</dl>\n</header>'
+    heads = "".join(f'<p class="warning">{esc(line)}</p>\n' for line in share.heads)
+    return f'<header>\n<h1>{esc(title)}</h1>\n{heads}<dl class="facts">{items}</dl>\n</header>'
 
 
 def _verdict_html(verdict: str, words: str | None = None) -> str:
@@ -231,15 +234,22 @@ def _cls(verdict: str | None) -> str:
     return {"n/a": "na"}.get(verdict or "", verdict or "")
 
 
-def _answer_section(answer: Answer, metrics: list[_Metric], with_plot: set[int]) -> str:
+def _answer_section(
+    answer: Answer, metrics: list[_Metric], with_plot: set[int], notes: list[str] = ()
+) -> str:
     by_name = {(m.benchmark, m.metric): m for m in metrics}
     out = ['<section id="answer" aria-labelledby="answer-h">', '<h2 id="answer-h">The answer</h2>']
+    out += [f'<p class="note">{esc(note)}</p>' for note in notes]
     if not answer.systems:
         out.append(f"<p>Only {esc(answer.reference)}: nothing to compare it with.</p>")
     for a in answer.systems:
         g = geomean_text(a)
         head = counts_text(a, answer.reference) + (f" · {g}" if g else "")
         out.append(f'<h3 class="system-line">{html.escape(head)}</h3>')
+        warnings = warning_lines(a, answer)
+        if warnings:
+            items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
+            out.append(f'<ul class="warnings">{items}</ul>')
         if not a.changes:
             out.append("<p>No significant change.</p>")
             continue
@@ -250,6 +260,8 @@ def _answer_section(answer: Answer, metrics: list[_Metric], with_plot: set[int])
             if m is not None and m.index in with_plot:
                 name = f'<a href="#{m.anchor}">{name}</a>'
             single = f" {esc(c.tag())}" if c.single_iteration else ""
+            if marks := flag_marks(c):
+                single = f' <span class="flags">{esc(marks)}</span>' + single
             verdict = _verdict_html(c.verdict) if c.counted else _verdict_html("single", c.verdict)
             out.append(
                 f'<li class="{_cls(c.meaning)}">{verdict} {name} '

@@ -10,7 +10,7 @@ import polars as pl
 
 from tuibench.core import lookalikes
 from tuibench.core.collect import Collected, Collector, shown
-from tuibench.core.config import Override, infer_better, read_config
+from tuibench.core.config import Override, infer_better, read_settings
 from tuibench.core.copies import Copies
 from tuibench.core.discover import Unit, discover, display_path
 from tuibench.core.formats import native, read_file
@@ -36,7 +36,7 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
     found = discover(paths)
     problems = list(found.problems)
-    overrides = read_config(found.config, problems)
+    overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}
     got = _read_all(found.units, systems, progress)
     problems.extend(got.problems)
@@ -59,15 +59,25 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
     }
     for info in systems.values():
         info.path = display_path(info.path)
+    kept = [systems[n] for n in order if n in present]
+    if reference is not None and reference not in {s.name for s in kept}:
+        names = ", ".join(s.name for s in kept)
+        where = str(found.config)
+        problems.append(Problem(where, f"reference {reference!r} is not a system here ({names})"))
+        reference = None
+    first = kept[0] if kept else None
+    by_name = first is not None and first.order is None and first.name not in got.listed
     return ResultSet(
         samples=samples,
         metrics=metrics,
-        systems=[systems[n] for n in order if n in present],
+        systems=kept,
         problems=shown(problems),
         files=[f for f in files if f is not None],
         root=found.root,
         notes=got.notes,
         set_aside=sorted([*found.set_aside, *got.set_aside], key=lambda a: natural_key(a.path)),
+        configured_reference=reference,
+        first_by_name=by_name and reference is None,
     )
 
 

@@ -93,6 +93,15 @@ class ResultSet:
     # Files under the paths that are not results, each with why (set_aside.py).
     set_aside: list[SetAside] = field(default_factory=list)
 
+    # The default reference: tuibench.toml's `reference`, else the first system; and whether
+    # that first system is first only by its name (no system.toml order, no file's order).
+    configured_reference: str | None = None
+    first_by_name: bool = False
+
+    @property
+    def default_reference(self) -> str:
+        return self.configured_reference or (self.system_names or [""])[0]
+
     @property
     def system_names(self) -> list[str]:
         return [s.name for s in self.systems]

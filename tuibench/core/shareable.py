@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from tuibench.core.answer import build_answer, counts_text
+from tuibench.core.answer import build_answer, counts_text, warning_lines
 from tuibench.core.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.core.compare import Comparison
 from tuibench.core.export import md_escape, render, report_document
@@ -49,12 +49,21 @@ class Shareable:
 
     `metric` names the one metric when the place is a metric (its detail table is then the
     human table); `facts` are the header lines of the HTML report (options of the run).
+    `whole`: every metric of the place when `cmp` holds only those shown (`f`, a filter,
+    `--only-significant`): the counts are over it, as the per-system summary is.
     """
 
     cmp: Comparison
     title: str
     metric: tuple[str, str] | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)
+    whole: Comparison | None = None
+    heads: list[str] = field(default_factory=list)  # said first (a reference chosen by name)
+
+    @property
+    def counted(self) -> Comparison:
+        """The comparison the per-system counts are over."""
+        return self.whole if self.whole is not None else self.cmp
 
     def human_tables(self) -> list[Table]:
         if self.metric is not None:
@@ -83,7 +92,8 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
     for s in items:
         first, *rest = s.human_tables()
         untitled = dataclasses.replace(first, title="")
-        lead = _title(first.title, fmt) + _lead(system_lines(s.cmp), fmt)
+        lines = [*s.heads, *system_lines(s.cmp, s.whole), *scope(s)]
+        lead = _title(first.title, fmt) + _lead(lines, fmt)
         parts.append(lead + render([untitled, *rest], fmt))
     return "\n\n".join(parts) if fmt != "text" else "\n".join(parts)
 
@@ -111,7 +121,12 @@ def merged(items: list[Shareable]) -> Shareable:
         subset=["benchmark", "metric", "system"], keep="first", maintain_order=True
     )
     cmp = dataclasses.replace(head.cmp, rows=rows)
-    return Shareable(cmp, f"{len(items)} marked tables", None, head.facts)
+    whole = None
+    if all(s.whole is not None for s in items):
+        every = pl.concat([s.whole.rows for s in items])  # type: ignore[union-attr]
+        every = every.unique(subset=["benchmark", "metric", "system"], maintain_order=True)
+        whole = dataclasses.replace(head.cmp, rows=every)
+    return Shareable(cmp, f"{len(items)} marked tables", None, head.facts, whole, head.heads)
 
 
 def _title(title: str, fmt: str) -> str:
@@ -145,11 +160,33 @@ def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str
 
 
 # -- the per-system line ----------------------------------------------------------------------
-def system_lines(cmp: Comparison) -> list[str]:
+def system_lines(cmp: Comparison, whole: Comparison | None = None) -> list[str]:
     """`patched vs base: ▼8 worse · ▲2 better · 101 same` for every non-reference system,
-    as the explorer's answer shows it."""
-    answer = build_answer(cmp, limit=0)
-    return [counts_text(a, cmp.reference) for a in answer.systems]
+    as the explorer's answer shows it (counted over `whole` when given), each followed by
+    what its verdicts must be read with (not robust, two iterations, chance, ...)."""
+    answer = build_answer(cmp, limit=0, whole=whole)
+    lines = []
+    for a in answer.systems:
+        lines.append(counts_text(a, cmp.reference))
+        lines += [f"  {w}" for w in warning_lines(a, answer)]
+    return lines
+
+
+def metric_count(cmp: Comparison) -> int:
+    return cmp.rows.select("benchmark", "metric").n_unique()
+
+
+def scope(s: Shareable) -> list[str]:
+    """Says what the counts cover when the table lists fewer metrics than they do."""
+    if s.whole is None or s.metric is not None:
+        return []
+    counted, listed = metric_count(s.whole), metric_count(s.cmp)
+    if listed >= counted:
+        return []
+    return [
+        f"Counts over all {counted} metrics; the table lists {listed} of them (those shown: "
+        "only significant changes, or a filter)."
+    ]
 
 
 # -- the long table -----------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.quitting import Quitting
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.help import HelpScreen
@@ -107,13 +108,16 @@ class FilterInput(StillInput):
         self.app.action_close_filter()
 
 
-class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
+class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings(APP_KEYS),
         # ctrl+c quits from anywhere, also from a text field (whose own ctrl+c would copy)
         Binding("ctrl+c", "quit", show=False, priority=True, id="tuibench.quit.anywhere"),
+        # The palette in turn with the keys typed before it (Textual's own binding takes
+        # priority: `q` then ctrl+p opened the palette over an app that was quitting)
+        Binding("ctrl+p", "command_palette", show=False, id="tuibench.palette"),
     ]
     COMMANDS = App.COMMANDS | {TuibenchCommands}
 
@@ -256,6 +260,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
 
     def _leave_on_signal(self, loop: asyncio.AbstractEventLoop, sig: int, _frame) -> None:
         code = 128 + sig
+        self.quitting = True  # at once: keys the loop reads before it exits do nothing
         # After a hang-up the terminal is gone and restoring it can block on the dead tty:
         # never outlive the signal by more than a moment. (A plain handler, not the loop's,
         # so that this runs even while the loop is stuck.)
@@ -321,11 +326,12 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         hundred thousand metrics that takes seconds the keys must not wait for."""
         from tuibench.tui.session import Session
 
-        reference = self.requested_reference
+        reference = self.requested_reference or rs.default_reference
         if reference not in rs.system_names:  # on_loaded says so
             reference = rs.system_names[0]
         state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
         session = Session(rs, analysis, state)
+        session.reference_requested = self.requested_reference is not None
         session.install(state, session.prepare(state, session.compute(state)))
         return session
 
@@ -350,7 +356,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         if rs.empty or message.analysis is None:
             self._show_failure(self._nothing_loaded_text())
             return
-        reference = self.requested_reference or rs.system_names[0]
+        reference = self.requested_reference or rs.default_reference
         if reference not in rs.system_names:
             self.say(
                 f"No system is called {reference!r}; comparing against "
@@ -849,7 +855,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         def shareables(marked: bool) -> list:
             if marked:
                 return marked_shareables(marks, facts)
-            return [shareable(node, session.comparison_under(node), table.title, facts)]
+            cmp, whole = session.comparison_under(node), session.whole_under(node)
+            return [shareable(node, cmp, table.title, facts, whole)]
 
         request = ExportRequest(
             current=(node, table) if table is not None else None,
@@ -897,8 +904,9 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             text = row_sentences(self.session.comparison_under(row))
             label = f"the row of {row.title()} in words"
         else:
-            cmp = self.session.comparison_under(node)
-            text = render_shareable(shareable(node, cmp, table.title, self.run_facts()), what)
+            cmp, whole = self.session.comparison_under(node), self.session.whole_under(node)
+            share = shareable(node, cmp, table.title, self.run_facts(), whole)
+            text = render_shareable(share, what)
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
         self.say(copy_notice(label, text), timeout=10)

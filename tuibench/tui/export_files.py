@@ -82,18 +82,26 @@ def default_path(export_dir: str, name: str) -> str:
     return str(Path(export_dir) / name)
 
 
-def shareable(node: Node, cmp: Comparison, title: str, facts: list[tuple[str, str]]) -> Shareable:
+def shareable(
+    node: Node,
+    cmp: Comparison,
+    title: str,
+    facts: list[tuple[str, str]],
+    whole: Comparison | None = None,
+) -> Shareable:
     """What an export or a copy of `node` holds: `cmp` is its comparison (the metrics below
-    it, as the summary shows them)."""
+    it, as the summary shows them), `whole` every metric below it (the counts' scope)."""
     from tuibench.core.shareable import Shareable
 
     metric = (node.benchmark, node.metric) if node.metric is not None else None
-    return Shareable(cmp, title, metric, facts)
+    return Shareable(cmp, title, metric, facts, whole)
 
 
 def marked_shareables(marks: list[Mark], facts: list[tuple[str, str]]) -> list[Shareable]:
     """The marked tables as they were marked (a mark keeps its comparison)."""
-    return [shareable(m.node, m.cmp, m.table.title, facts) for m in marks if m.cmp is not None]
+    return [
+        shareable(m.node, m.cmp, m.table.title, facts, m.whole) for m in marks if m.cmp is not None
+    ]
 
 
 def copy_notice(label: str, text: str) -> str:

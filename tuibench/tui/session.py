@@ -66,6 +66,7 @@ class Session:
         self._shape: TreeShape | None = None
         self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
+        self.reference_requested = False  # --reference: the reference was chosen
         self.recompute()
 
     def set_analysis(self, analysis: Analysis) -> None:
@@ -234,6 +235,16 @@ class Session:
         (the first `limit` of them)."""
         return self._restricted(self.cmp, self._ids_under(node)[:limit], self._current)
 
+    def whole_under(self, node: Node) -> Comparison:
+        """Every compared metric below `node`, whatever `f` and the filter show: what the
+        counts of an export or a copy are over, as the per-system summary is."""
+        ids = np.flatnonzero(self._current.compared)
+        if node.is_metric:
+            ids = self._ids_under(node)
+        elif not node.is_root:
+            ids = ids[self._nodes.below(node, ids)]
+        return self._among(self.cmp, ids, self._current)
+
     def _restricted(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
         """`cmp` (the comparison `per` keeps, whatever its display options) with the rows of
         the metrics `ids` only, in that order: a gather by the rows' metric ids, not a join
@@ -310,6 +321,16 @@ class Session:
             self._answer_of(s, computed["cmp"], computed["_current"], computed["order_ids"])
         return computed
 
+    def reference_note(self) -> list[str]:
+        """Lines saying that the reference is first only by its name, and how to choose
+        (none once a reference was chosen)."""
+        from tuibench.core.reference import chosen_by_name, reference_note
+
+        requested = "" if self.reference_requested else None
+        if not chosen_by_name(self.rs, self.state.reference, requested):
+            return []
+        return reference_note(self.rs, self.state.reference, keys=True)
+
     def ranking(self) -> list[tuple[str, float | None]]:
         """Every system, best first, by the per-system summary's geometric mean of ratios
         against the reference (above 1 is better; the reference itself is 1)."""
@@ -329,8 +350,10 @@ class Session:
     def severity_order(self) -> np.ndarray:
         """Ids of the shown metrics where some system changed significantly: those with a
         regression first, worst first; then those with only improvements, largest first
-        (ties in catalogue order). Array work on the kept per-metric verdicts: the first
-        `n` at a million metrics took 0.75 s as lists of names."""
+        (ties in catalogue order). Worst and largest as the answer lists them: by the size
+        a change certainly has (its interval's bound nearest zero), then by its size. Array
+        work on the kept per-metric verdicts: the first `n` at a million metrics took 0.75 s
+        as lists of names."""
         key = self.view_key()
         if self._severity is None or self._severity[0] != key:
             per = self._current
@@ -341,8 +364,10 @@ class Session:
                 np.lexsort(
                     (
                         -np.nan_to_num(best, nan=0.0),
+                        -per.best_sure[ids],
                         np.isnan(best),
                         -np.nan_to_num(worst, nan=0.0),
+                        -per.worst_sure[ids],
                         only_better,
                     )
                 )
@@ -426,7 +451,9 @@ class Session:
         if table is None:
             return None
         s = self.state
-        new = Mark(node, s.reference, s.alpha, table, self.comparison_under(node))
+        new = Mark(
+            node, s.reference, s.alpha, table, self.comparison_under(node), self.whole_under(node)
+        )
         for i, old in enumerate(s.marks):
             if old == new:
                 if old.table.rows == table.rows and old.table.columns == table.columns:
@@ -454,6 +481,10 @@ class PerMetric:
         self._chance: str | None = None
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
+        # the size a change certainly has: its interval's bound nearest zero (0 across it)
+        lo, hi = (pl.col("ratio_ci_low") - 1) * direction, (pl.col("ratio_ci_high") - 1) * direction
+        sure_bad = pl.min_horizontal(lo, hi).clip(lower_bound=0).fill_null(0.0)
+        sure_good = pl.min_horizontal(-lo, -hi).clip(lower_bound=0).fill_null(0.0)
         per = (
             cmp.rows.group_by(METRIC)
             .agg(
@@ -464,6 +495,8 @@ class PerMetric:
                 badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
                 (-badness).filter(pl.col("verdict") == "better").max().alias("best_sig"),
                 badness.filter(~pl.col("is_reference")).max().alias("worst"),
+                sure_bad.filter(pl.col("verdict") == "worse").max().alias("worst_sure"),
+                sure_good.filter(pl.col("verdict") == "better").max().alias("best_sure"),
             )
             .join(metric_ids, on=METRIC, how="inner")
         )
@@ -479,6 +512,7 @@ class PerMetric:
         self.changed = column("changed", False)  # some verdict worse or better, counted or not
         self.worst_sig, self.worst = column("worst_sig", np.nan), column("worst", np.nan)
         self.best_sig = column("best_sig", np.nan)
+        self.worst_sure, self.best_sure = column("worst_sure", 0.0), column("best_sure", 0.0)
         self.compared = np.zeros(n, dtype=bool)
         self.compared[mid] = True
         self._row_ids: np.ndarray | None = None

@@ -97,6 +97,7 @@ class Mark:
     alpha: float
     table: Table = field(compare=False)
     cmp: Comparison | None = field(default=None, compare=False)  # behind the table: exports
+    whole: Comparison | None = field(default=None, compare=False)  # every metric: the counts
 
     @property
     def label(self) -> str:

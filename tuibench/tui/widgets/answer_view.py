@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Line:
     parts: list[tuple[str, Style | None]]  # fixed text (headings, notes)
-    cells: list[str] | None = None  # a change: glyph, size, interval, p, verdict, name, note
+    # a change: glyph, size, interval, p, verdict, warnings' marks, name, note
+    cells: list[str] | None = None
     verdict: str | None = None
     node: Node | None = None  # what enter opens
 
@@ -52,7 +53,12 @@ def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]
 
 
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
-    from tuibench.core.answer import fmt_p, size_parts  # polars: after the first frame
+    from tuibench.core.answer import (  # polars: after the first frame
+        flag_marks,
+        fmt_p,
+        size_parts,
+        warning_lines,
+    )
 
     lines: list[Line] = []
     muted = palette.muted
@@ -65,11 +71,13 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             lines.append(Line([]))
         lines.append(Line(_heading(a, answer.reference, ranks.get(a.system, 0), palette)))
         lines.append(Line(_counts(a, palette)))
+        # what the verdicts must be read with, in words, a short line each (80 columns)
+        lines += [Line([(f"   {w}", palette.warning_style)]) for w in warning_lines(a, answer)]
         if a.changes:
             what = "gain" if answer.percent == "gain" else "change"
-            lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "metric", ""]))
+            lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "", "metric", ""]))
         for c in a.changes:
-            cells = [c.glyph, *size_parts(c), fmt_p(c.p), c.verdict]
+            cells = [c.glyph, *size_parts(c), fmt_p(c.p), c.verdict, flag_marks(c)]
             cells += [printable(c.name), f" {t}" if (t := c.tag(short=True)) else ""]
             lines.append(Line([], cells, c.meaning, Node.of_metric(c.benchmark, c.metric)))
         if a.more:
@@ -144,17 +152,26 @@ class AnswerView(ScrollView, can_focus=False):
         self._palette: Palette | None = None
         self._key: object = None
 
-    def show(self, answer: Answer, palette: Palette, key: object, ranking: list = ()) -> None:
-        """Show `answer` (built for `key`: the same key keeps the cursor), after the ranking
-        of the systems when there is one."""
+    def show(
+        self,
+        answer: Answer,
+        palette: Palette,
+        key: object,
+        ranking: list = (),
+        reference_note: list[str] = (),
+    ) -> None:
+        """Show `answer` (built for `key`: the same key keeps the cursor), after the word on
+        a reference chosen by name order and the ranking of the systems, when there are."""
         if key == self._key and palette is self._palette:
             return
         keep = self.cursor_node
         self._key, self._palette = key, palette
         ranks = {name: i for i, (name, _) in enumerate(ranking, 1)}
-        self.lines = ranking_lines(ranking, answer.reference, palette)
+        self.lines = [Line([(line, palette.warning_style)]) for line in reference_note]
+        self.lines += [Line([])] if reference_note else []
+        self.lines += ranking_lines(ranking, answer.reference, palette)
         self.lines += view_lines(answer, palette, ranks)
-        widths = [0] * 5
+        widths = [0] * 6
         for line in self.lines:
             if line.cells:
                 widths = [max(w, len(c)) for w, c in zip(widths, line.cells, strict=False)]
@@ -231,13 +248,13 @@ class AnswerView(ScrollView, can_focus=False):
         """`name` cut to `room` cells, still distinct from the other names listed."""
         forms = self._shortened.get(room)
         if forms is None:
-            names = [line.cells[5] for line in self.lines if line.cells and len(line.cells) > 5]
+            names = [line.cells[6] for line in self.lines if line.cells and len(line.cells) > 6]
             forms = self._shortened[room] = shorten_distinct(names, room)
         return forms.get(name) or shorten_middle(name, room)
 
     def _change(self, line: Line, width: int, base: Style) -> list[Segment]:
         palette = self._palette
-        glyph, size, interval, p, verdict, name, note = line.cells or [""] * 7
+        glyph, size, interval, p, verdict, marks, name, note = line.cells or [""] * 8
         w = self._widths
         if line.node is None:  # the column heads
             style = name_style = base + Style(dim=True)
@@ -245,10 +262,13 @@ class AnswerView(ScrollView, can_focus=False):
             style = base + palette.style(line.verdict) if palette else base
             name_style = base
         numbers = f"{size:>{w[1]}} {interval:<{w[2]}}  {p:<{w[3]}}  {verdict:<{w[4]}}  "
-        room = max(8, width - 5 - len(numbers) - len(note))
+        marks = f"{marks:<{w[5]}}  " if w[5] else ""
+        room = max(8, width - 5 - len(numbers) - len(marks) - len(note))
+        warning = base + palette.warning_style if palette else base
         return [
             Segment(f"   {glyph} ", style),
             Segment(numbers, style),
+            Segment(marks, warning),
             Segment(self._shortened_name(name, room), name_style),
             Segment(note, base + Style(dim=True)),
         ]

@@ -194,7 +194,7 @@ class DetailPane(VerticalScroll):
         self._set("#pane-title", title)
         ranking = session.ranking() if len(session.systems) > 2 else []
         view = self.query_one(AnswerView)
-        view.show(answer, palette, (session.view_key(), palette), ranking)
+        view.show(answer, palette, (session.view_key(), palette), ranking, session.reference_note())
         notes = legend(answer) + " enter: open a change's metric; n / N: the next / previous."
         if ranking:
             notes += (

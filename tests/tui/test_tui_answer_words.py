@@ -1,0 +1,57 @@
+"""The first screen at 80 columns says what the verdicts must be read with (not robust, two
+iterations, a direction the name contradicts, chance at this many comparisons) and shows a
+change of unknown direction with its signed size and interval."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tuibench.tui.app import TuibenchApp
+from tuibench.tui.widgets.answer_view import AnswerView
+
+
+def answer_text(app) -> list[str]:
+    view = app.main.query_one(AnswerView)
+    return ["".join(s.text for s in view.render_line(y)).rstrip() for y in range(len(view.lines))]
+
+
+async def test_warnings_fit_the_answer_at_80_columns(tmp_path, loaded, make_warned):
+    make_warned(tmp_path)
+    app = TuibenchApp([str(tmp_path)], export_dir=str(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        view = app.main.query_one(AnswerView)
+        assert view.size.width <= 80
+        text = answer_text(app)
+    joined = "\n".join(text)
+    assert "! 1 not robust: with per-iteration medians the verdict differs" in joined
+    assert "2it 1 from two iterations on a side: a wide interval, a weak test" in joined
+    assert "dir 1 named like a throughput but judged lower-is-better" in joined
+    assert "23 comparisons: about 1.2 expected by chance at alpha 0.05" in joined
+    lines = {line.split()[-1]: line for line in text if line.lstrip().startswith(("▼", "▲"))}
+    assert "  !  " in lines["bursty"] and "worse" in lines["bursty"]
+    assert "  2it  " in lines["two"]
+    assert "  dir  " in lines["tput-32"] and "better" in lines["tput-32"]
+
+
+async def test_unknown_direction_shows_its_signed_change(tmp_path, loaded, make_system):
+    rng = np.random.default_rng(4)
+    for system, factor in (("base", 1.0), ("patched", 1.09)):
+        rows = [
+            ("app", "odd", i, round(v, 5), "")  # no unit: nothing says which way is better
+            for i in range(5)
+            for v in 100 * factor * (1 + rng.normal(0, 0.01, 6))
+        ]
+        make_system(tmp_path, system, rows)
+    app = TuibenchApp([str(tmp_path)], export_dir=str(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        text = answer_text(app)
+        row = app.session.cmp.rows.filter(~app.session.cmp.rows["is_reference"]).row(0, named=True)
+    change = f"{row['change'] * 100:+.1f}%"
+    interval = (
+        f"[{(row['ratio_ci_low'] - 1) * 100:+.1f}%, {(row['ratio_ci_high'] - 1) * 100:+.1f}%]"
+    )
+    (line,) = [t for t in text if t.lstrip().startswith("?")]
+    assert line.split()[:4] == ["?", change, *interval.split()]
+    assert "changed" in line and "n/a" not in line
