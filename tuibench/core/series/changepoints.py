@@ -116,7 +116,7 @@ def _range(cum: dict, m, a, b) -> dict[str, np.ndarray]:
 
 
 def _minus(x: dict, y: dict) -> dict[str, np.ndarray]:
-    return {k: x[k] - y[k] for k in CUMULATIVE}
+    return {k: x[k] - y[k] for k in x}
 
 
 def _fit_terms(r: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -141,6 +141,16 @@ class _Fit:
     c: np.ndarray  # sum over levels of sum(n^2) / N
     levels: np.ndarray
 
+    @property
+    def dfw(self) -> np.ndarray:
+        return np.maximum(self.n - self.k, 0.0)
+
+    @property
+    def sw2(self) -> np.ndarray:
+        """sigma^2 from within systems; 0 without iterations (the systems' scatter is all)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.dfw > 0, self.within / self.dfw, 0.0)
+
 
 def _fit(data: SeriesData, cum: dict, m: np.ndarray, c: np.ndarray) -> _Fit:
     """The segmentation of every metric by change points (m, c), sorted by m then c."""
@@ -161,100 +171,118 @@ def _fit(data: SeriesData, cum: dict, m: np.ndarray, c: np.ndarray) -> _Fit:
     return _Fit(tot["n"], tot["k"], tot["q"], within, b, cc, levels)
 
 
-def _two_levels(fit: _Fit, m, one: dict, two: dict, sb, dfb, ctau):
+def _test(fit: _Fit, m, one: dict, two: dict, sb, dfb, ctau):
     """Test between two levels given the between-system residual sb (dfb) of the metric's
-    segmentation with them. Returns p, |t|, the variances of the two means, and df."""
+    segmentation with them: the difference, tau^2, sigma^2, its variance, |t| and df."""
     n1, n2 = one["n"], two["n"]
-    w, dfw = fit.within[m], fit.n[m] - fit.k[m]
+    sw2, dfw = fit.sw2[m], fit.dfw[m]
     with np.errstate(invalid="ignore", divide="ignore"):
         d = two["s"] / n2 - one["s"] / n1
-        a1, a2 = one["a"] / n1**2, two["a"] / n2**2
-        # sigma^2 from within systems; without iterations, the systems' scatter is all.
-        sw2 = np.where(dfw > 0, w / dfw, 0.0)
+        aa = one["a"] / n1**2 + two["a"] / n2**2
         tau2 = np.maximum(sb - dfb * sw2, 0.0) / ctau
-        v1, v2 = tau2 * a1 + sw2 / n1, tau2 * a2 + sw2 / n2
-        # Satterthwaite's df of tau2 (a1 + a2) + sw2 (1/n1 + 1/n2) as a sum of the two
-        # mean squares; never more than the systems' (dfb) when tau2 is 0: which of the
-        # two is larger was chosen by the data, so the smaller df is the honest one.
-        g1 = (a1 + a2) * sb / ctau
-        g2 = sw2 * (1 / n1 + 1 / n2 - dfb * (a1 + a2) / ctau)
-        satt = (g1 + g2) ** 2 / (g1**2 / dfb + np.where(dfw > 0, g2**2 / dfw, 0.0))
-        df = np.where(tau2 > 0, np.minimum(satt, dfb + np.maximum(dfw, 0)), dfb)
-        se = np.sqrt(v1 + v2)
-        t = np.abs(d) / se
-        p = 2.0 * special.stdtr(np.maximum(df, 1.0), -t)
-    p = np.where(se == 0, np.where(d == 0, 1.0, 0.0), p)
+        var = tau2 * aa + sw2 * (1 / n1 + 1 / n2)
+        # Satterthwaite's df of var as a sum of the two mean squares (g1 from the systems'
+        # scatter, g2 from within); when tau2 is 0 the systems' df (dfb): which of the two
+        # is larger was chosen by the data, so the smaller df is the honest one.
+        g1 = aa * sb / ctau
+        g2 = var - g1
+        satt = var * var / (g1 * g1 / dfb + np.where(dfw > 0, g2 * g2 / dfw, 0.0))
+        df = np.where(tau2 > 0, np.minimum(satt, dfb + dfw), dfb)
+        t = np.where(var == 0, np.where(d == 0, 0.0, np.inf), np.abs(d) / np.sqrt(var))
     bad = (n1 < 1) | (n2 < 1) | ~(dfb >= 1) | ~(df >= 1) | np.isnan(d)
-    p = np.where(bad, np.nan, p)
-    t = np.where(se == 0, np.where(d == 0, 0.0, np.inf), t)
-    return p, t, v1, v2, df
+    return d, tau2, sw2, np.where(bad, np.nan, t), np.where(bad, np.nan, df)
 
 
-def _candidate(cum, fit: _Fit, m, a, b, one: dict, two: dict):
-    """Test a candidate that divides segment [a, b) of metric m into levels one and two."""
-    seg = _range(cum, m, a, b)
+def _p(t: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """Two-sided p of |t| with df (NaN stays NaN)."""
+    ok = ~np.isnan(t)
+    p = np.full(t.shape, np.nan)
+    p[ok] = np.where(np.isinf(t[ok]), 0.0, 2.0 * special.stdtr(df[ok], -np.minimum(t[ok], 1e300)))
+    return p
+
+
+def _rank(t: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """A normal deviate that orders candidates as their p would (Wallace's approximation;
+    exact in order when the degrees of freedom are equal), -inf where untested."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = (8 * df + 1) / (8 * df + 3) * np.sqrt(df * np.log1p(t * t / df))
+    return np.where(np.isnan(z), np.where(np.isinf(t), np.inf, -np.inf), z)
+
+
+def _rows(cum: dict, m) -> dict[str, np.ndarray]:
+    """Per segment, the cumulative sums of its metric (segments, systems + 1)."""
+    return {k: cum[k][m] for k in ("n", "s", "a", "k")}
+
+
+def _candidate(fit: _Fit, m, seg: dict, one: dict, two: dict):
+    """|t| and df of a candidate that divides a segment of metric m into levels one, two."""
     s_b, s_c = _fit_terms(seg)
     (o_b, o_c), (t_b, t_c) = _fit_terms(one), _fit_terms(two)
     sb = np.maximum(fit.q[m] - fit.b[m] + s_b - o_b - t_b, 0.0)
     ctau = fit.n[m] - (fit.c[m] - s_c + o_c + t_c)
     dfb = fit.k[m] - fit.levels[m] - 1
-    return _two_levels(fit, m, one, two, sb, dfb, ctau)[:2]
+    return _test(fit, m, one, two, sb, dfb, ctau)[3:]
 
 
-def _cuts(data: SeriesData, cum, fit: _Fit, m, a, b):
-    """p and |t| of every cut c (first system after it) of segments [a, b): (segments, ns-1)."""
+def _cuts(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
+    """|t| and df of every cut c (first system after it) of segments [a, b): (segments, ns-1)."""
     ns = data.count.shape[1]
-    mm, aa, bb = m[:, None], a[:, None], b[:, None]
-    cc = np.broadcast_to(np.arange(1, ns)[None, :], (len(m), ns - 1))
-    one, two = _range(cum, mm, aa, cc), _range(cum, mm, cc, bb)
-    p, t = _candidate(cum, fit, mm, aa, bb, one, two)
-    valid = (cc > aa) & (cc < bb) & (data.count[mm, cc] > 0) & (one["k"] > 0) & (two["k"] > 0)
-    return np.where(valid, p, np.nan), t
+    r = np.arange(len(m))
+    lo = {k: v[r, a][:, None] for k, v in rows.items()}
+    hi = {k: v[r, b][:, None] for k, v in rows.items()}
+    mid = {k: v[:, 1:ns] for k, v in rows.items()}
+    one, two = _minus(mid, lo), _minus(hi, mid)
+    t, df = _candidate(fit, m[:, None], _minus(hi, lo), one, two)
+    c = np.arange(1, ns)[None, :]
+    valid = (c > a[:, None]) & (c < b[:, None]) & (data.count[m][:, 1:] > 0)
+    valid &= (one["k"] > 0) & (two["k"] > 0)
+    return np.where(valid, t, np.nan), df
 
 
-def _runs(data: SeriesData, cum, fit: _Fit, m, a, b):
-    """p and |t| of every run [i, i + w) strictly inside segments [a, b) against the rest of
+def _runs(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
+    """|t| and df of every run [i, i + w) strictly inside segments [a, b) against the rest of
     the segment: (segments, ns, widths)."""
     ns = data.count.shape[1]
-    mm, aa, bb = m[:, None, None], a[:, None, None], b[:, None, None]
-    i = np.arange(ns)[None, :, None]
-    j = np.minimum(i + np.asarray(BUMP_WIDTHS)[None, None, :], ns)
-    shape = (len(m), ns, len(BUMP_WIDTHS))
-    i, j = np.broadcast_to(i, shape), np.broadcast_to(j, shape)
-    inside = _range(cum, mm, i, j)
-    rest = _minus(_range(cum, mm, aa, bb), inside)
-    p, t = _candidate(cum, fit, mm, aa, bb, inside, rest)
-    before, after = _range(cum, mm, aa, i), _range(cum, mm, j, bb)
-    present = data.count > 0
-    valid = (i > aa) & (j < bb) & (j - i == np.asarray(BUMP_WIDTHS)[None, None, :])
-    valid &= present[mm, i] & present[mm, np.minimum(j, ns - 1)]
-    valid &= (before["k"] > 0) & (after["k"] > 0)
-    return np.where(valid, p, np.nan), t
+    r = np.arange(len(m))
+    lo = {k: v[r, a][:, None] for k, v in rows.items()}
+    hi = {k: v[r, b][:, None] for k, v in rows.items()}
+    seg = _minus(hi, lo)
+    present = np.pad(data.count[m] > 0, ((0, 0), (0, 1)))
+    t = np.full((len(m), ns, len(BUMP_WIDTHS)), np.nan)
+    df = np.full_like(t, np.nan)
+    for x, w in enumerate(BUMP_WIDTHS):
+        i = np.arange(ns + 1 - w)[None, :]
+        inside = {k: v[:, w:] - v[:, :-w] for k, v in rows.items()}
+        tw, dw = _candidate(fit, m[:, None], seg, inside, _minus(seg, inside))
+        valid = (i > a[:, None]) & (i + w < b[:, None]) & present[:, : ns + 1 - w]
+        valid &= present[:, w:]
+        valid &= (rows["k"][:, : ns + 1 - w] > lo["k"]) & (hi["k"] > rows["k"][:, w:])
+        t[:, : ns + 1 - w, x] = np.where(valid, tw, np.nan)
+        df[:, : ns + 1 - w, x] = dw
+    return t, df
 
 
 def _best(data: SeriesData, cum, fit: _Fit, m, a, b, factors=None):
     """Per segment: the best candidate's (start, end) (end = b for a cut), its adjusted p,
-    and the cuts and runs tried (for the factors of the first round)."""
-    ns = data.count.shape[1]
-    p1, t1 = _cuts(data, cum, fit, m, a, b)
-    p2, t2 = _runs(data, cum, fit, m, a, b)
-    tried1 = (~np.isnan(p1)).sum(axis=1)
-    tried2 = (~np.isnan(p2)).sum(axis=(1, 2))
-    f1, f2 = _factors(tried1, tried2) if factors is None else factors
-    p2 = p2.reshape(len(m), -1)
-    key = np.concatenate([p1 * f1[:, None], p2 * f2[:, None]], axis=1)
-    t = np.concatenate([t1, t2.reshape(len(m), -1)], axis=1)
-    key = np.where(np.isnan(key), np.inf, key)
-    p_min = key.min(axis=1)
-    tie = key == p_min[:, None]
-    best = np.argmax(np.where(tie, t, -1.0), axis=1)
-    is_cut = best < ns - 1
-    r = best - (ns - 1)
-    i = np.where(is_cut, best + 1, r // len(BUMP_WIDTHS))
-    w = np.asarray(BUMP_WIDTHS)[np.where(is_cut, 0, r % len(BUMP_WIDTHS))]
-    j = np.where(is_cut, b, i + w)
-    p_adj = np.where(np.isfinite(p_min), np.minimum(p_min, 1.0), np.nan)
-    return i, j, p_adj, (f1, f2)
+    and the Bonferroni factors (from the candidates tried, in the first round)."""
+    nw = len(BUMP_WIDTHS)
+    rows = _rows(cum, m)
+    t1, d1 = _cuts(data, fit, rows, m, a, b)
+    t2, d2 = _runs(data, fit, rows, m, a, b)
+    t2, d2 = t2.reshape(len(m), -1), d2.reshape(len(m), -1)
+    if factors is None:
+        factors = _factors((~np.isnan(t1)).sum(axis=1), (~np.isnan(t2)).sum(axis=1))
+    r = np.arange(len(m))
+    # The strongest cut and the strongest run: only their p is computed (the costly part).
+    b1, b2 = np.argmax(_rank(t1, d1), axis=1), np.argmax(_rank(t2, d2), axis=1)
+    p1 = _p(t1[r, b1], d1[r, b1]) * factors[0]
+    p2 = _p(t2[r, b2], d2[r, b2]) * factors[1]
+    # The smaller adjusted p; on a tie the cut (NaN: nothing to test).
+    run = np.nan_to_num(p2, nan=np.inf) < np.nan_to_num(p1, nan=np.inf)
+    i = np.where(run, b2 // nw, b1 + 1)
+    j = np.where(run, i + np.asarray(BUMP_WIDTHS)[b2 % nw], b)
+    p_adj = np.minimum(np.where(run, p2, p1), 1.0)
+    return i, j, p_adj, factors
 
 
 def _factors(cuts: np.ndarray, runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -368,12 +396,13 @@ def _steps(data: SeriesData, cum, fit: _Fit, m, lo, c, hi) -> dict[str, np.ndarr
     """The step between the level of systems [lo, c) and that of [c, hi), per change point."""
     one, two = _range(cum, m, lo, c), _range(cum, m, c, hi)
     sb = np.maximum(fit.q[m] - fit.b[m], 0.0)
-    p, _, vm1, vm2, df = _two_levels(
-        fit, m, one, two, sb, fit.k[m] - fit.levels[m], fit.n[m] - fit.c[m]
-    )
+    _, tau2, sw2, t, df = _test(fit, m, one, two, sb, fit.k[m] - fit.levels[m], fit.n[m] - fit.c[m])
+    p = _p(t, df)
     n1, s1, n2, s2 = one["n"], one["s"], two["n"], two["s"]
     with np.errstate(invalid="ignore", divide="ignore"):
         y1, y2 = s1 / n1, s2 / n2
+        vm1 = tau2 * one["a"] / n1**2 + sw2 / n1  # the variances of the two levels' means
+        vm2 = tau2 * two["a"] / n2**2 + sw2 / n2
     before, after = data.centre_of(n1, s1, m), data.centre_of(n2, s2, m)
     # Ratio after / before on the arithmetic scale y (centred: add the shift back).
     hmean, shift = data.hmean[m], data.shift[m]
