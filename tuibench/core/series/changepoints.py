@@ -6,23 +6,27 @@ here is the system, not the iteration value. The model: a system's mean varies a
 segment's level by tau^2 + sigma^2 / n (tau: jitter between systems, sigma: the spread of
 its n iterations). sigma^2 is estimated from the spread within systems, tau^2 from how far
 the systems' means scatter around the levels of the metric's current segmentation (method
-of moments, over the whole series). When the means scatter no more than their iterations
-predict, tau^2 is taken as 0 and the iterations are pooled (Student's t, with the degrees
-of freedom of all values); otherwise the difference of two levels is divided by the
-standard error that includes tau^2 (Satterthwaite's degrees of freedom; with the same
-number of iterations per system this is exactly Student's t on the systems' means, with
-systems - levels degrees of freedom). With one iteration per system there is only the
-systems' scatter. The method, vectorised over every metric at once (the Python loops are
-over rounds, never over metrics):
+of moments, over the whole series, never below 0). The difference of two levels is divided
+by the standard error that includes tau^2, with Satterthwaite's degrees of freedom for it;
+with the same number of iterations per system this is exactly Student's t on the systems'
+means, with systems - levels degrees of freedom. When the means scatter no more than their
+iterations predict, tau^2 is 0 and the standard error is the iterations' alone, still with
+the systems' degrees of freedom (the data chose which was larger; pooling the iterations'
+degrees of freedom then puts jitter down as steps). With one iteration per system there is
+only the systems' scatter. The method, vectorised over every metric at once (the Python
+loops are over rounds and the three run widths, never over metrics):
 
 1. Candidates: every cut of a segment into "before" and "after" (the first system after
    it), and every run of one to three systems strictly inside it against the rest of the
    segment (a bump: two nearby steps of opposite sign, which no single cut sees). Each is
    tested between its two levels as above. The segment's `p_split` is the smallest
-   Bonferroni-adjusted p: half of alpha goes to the cuts, half to the runs, each share
-   divided by the number of candidates of its kind in the whole series (the cuts alone
-   when the series has no runs to try). On a flat series some candidate this strong
-   appears with probability at most `p_split`.
+   Bonferroni-adjusted p: 80 % of alpha goes to the cuts, 20 % to the runs (a bump of a
+   size worth finding is far beyond its bar), each share divided by the number of
+   candidates of its kind in the whole series (the cuts get all of it when the series has
+   no runs to try). On a flat series some candidate this strong appears with probability
+   at most `p_split`. Only the strongest cut and the strongest run of a segment get a p
+   (candidates are ordered by a normal deviate, Wallace's approximation, exact in order
+   when their degrees of freedom are equal, as they are with equal iterations).
 2. The whole series of every metric is tested first. With `fdr` (the default), a metric has
    a change point when its Benjamini-Hochberg adjusted `p_split` over all tested metrics is
    below alpha; without it, when `p_split` itself is.
