@@ -111,10 +111,12 @@ def _concat(a, b):
     return type(a)(keys, a.systems, **cat)
 
 
-def test_step_numbers_by_hand():
+@pytest.mark.parametrize("jitter", [0.0, 0.02])
+def test_step_numbers_by_hand(jitter):
+    """With and without a level of each system's own (jitter: its sd, relative)."""
     rng = np.random.default_rng(3)
     ns, k = 6, 4
-    y = 50 * (1 + 0.02 * rng.standard_normal((ns, k)))
+    y = 50 * (1 + 0.02 * rng.standard_normal((ns, k)) + jitter * rng.standard_normal((ns, 1)))
     y[3:] *= 0.9
     m = np.zeros(ns * k, np.int64)
     s = np.repeat(np.arange(ns), k)
@@ -128,21 +130,46 @@ def test_step_numbers_by_hand():
     assert row["change"] == pytest.approx(right.mean() / left.mean() - 1)
     assert row["gain"] == pytest.approx(row["change"])  # higher is better
     assert row["verdict"] == "worse"
-    welch = sps.ttest_ind(left, right, equal_var=False)
-    assert row["p_welch"] == pytest.approx(welch.pvalue, rel=1e-6)
-    # Fieller's interval for mean(right) / mean(left), solved directly.
+    # The step's test by hand: systems are the unit. sigma^2 from within systems (18 df);
+    # the systems' means around their levels (4 df) give tau^2 + sigma^2 / k when they
+    # scatter more than that, and the larger of the two is the mean square, with 4 df.
+    means = y.mean(axis=1)
+    msw = y.var(axis=1, ddof=1).mean()
+    p, v1, v2 = _by_hand(means, k, msw, [0, 1, 2], [3, 4, 5])
+    if jitter:  # the systems scatter more than their iterations say
+        assert v1 > msw / k / 3
+    assert row["p_step"] == pytest.approx(p, rel=1e-6)
+    # Fieller's interval for mean(right) / mean(left) from the same variances and df.
     a_, b_ = right.mean(), left.mean()
-    va, vb = right.var(ddof=1) / len(right), left.var(ddof=1) / len(left)
-    t = sps.t.ppf(0.975, welch.df)
-    roots = np.roots([b_**2 - t * t * vb, -2 * a_ * b_, a_**2 - t * t * va])
+    t = sps.t.ppf(0.975, ns - 2)
+    roots = np.roots([b_**2 - t * t * v1, -2 * a_ * b_, a_**2 - t * t * v2])
     assert sorted([row["change_ci_low"] + 1, row["change_ci_high"] + 1]) == pytest.approx(
         sorted(roots)
     )
-    # The detection p: Student's pooled t at the best split, times the 5 splits tried.
-    best = min(
-        sps.ttest_ind(y[:c].ravel(), y[c:].ravel(), equal_var=True).pvalue for c in range(1, ns)
-    )
-    assert row["p_split"] == pytest.approx(min(1, best * (ns - 1)), rel=1e-6)
+    # The detection p: the best of the 5 cuts (alpha * 0.8 / 5 each) and of the 6 runs of
+    # one to three systems inside the series against the rest (alpha * 0.2 / 6 each).
+    cuts = [_by_hand(means, k, msw, range(c), range(c, ns))[0] for c in range(1, ns)]
+    runs = [
+        _by_hand(means, k, msw, range(i, i + w), [*range(i), *range(i + w, ns)])[0]
+        for w in (1, 2, 3)
+        for i in range(1, ns - w)
+    ]
+    best = min(min(cuts) * 5 / 0.8, min(runs) * len(runs) / 0.2)
+    assert row["p_split"] == pytest.approx(min(1, best), rel=1e-6)
+
+
+def _by_hand(means, k, msw, one, two):
+    """p of the difference of two levels of systems (k iterations each), and the variances
+    of the two levels' means: the larger of the between- and within-system mean squares."""
+    one, two = means[list(one)], means[list(two)]
+    dfb = len(one) + len(two) - 2
+    msb = k * (((one - one.mean()) ** 2).sum() + ((two - two.mean()) ** 2).sum()) / dfb
+    ms = max(msb, msw)
+    v1, v2 = ms / k / len(one), ms / k / len(two)
+    t = abs(two.mean() - one.mean()) / np.sqrt(v1 + v2)
+    if msb > msw:  # then exactly Student's t on the systems' means
+        assert 2 * sps.t.sf(t, dfb) == pytest.approx(sps.ttest_ind(one, two).pvalue)
+    return 2 * sps.t.sf(t, dfb), v1, v2
 
 
 def test_unknown_direction_reports_the_signed_change_only():

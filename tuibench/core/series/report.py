@@ -118,10 +118,14 @@ def changes_table(report: SeriesReport) -> Table:
         "after against before with its 95 % interval, as a gain (positive = better) or, "
         "with --percent change, the signed change; ? marks a metric whose direction is "
         "unknown (its signed change).",
-        f"Detection over {cp.tested} metric(s): binary segmentation with Student's t-test on "
-        "the iteration values at every split, Bonferroni over the splits of the series, "
-        f"{how} every accepted split has p < {cp.level:.3g} (alpha {cp.alpha:g}). "
-        "p: Student's t between the two levels, times the splits the series offers.",
+        f"Detection over {cp.tested} metric(s): binary segmentation on the systems' levels: "
+        "every cut of the series and every run of one to three systems is tested between "
+        "its two levels by a t-test whose standard error includes the jitter between "
+        "systems (how far their means scatter beyond what their iterations explain), "
+        f"Bonferroni over those candidates, {how} every accepted change point has "
+        f"p < {cp.level:.3g} (alpha {cp.alpha:g}). p: that adjusted p. The step's "
+        "interval comes from the same test between its final levels; it is better or "
+        "worse only when that interval excludes no change.",
         *cp.notes,
     ]
     if not rows:

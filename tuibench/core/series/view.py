@@ -109,7 +109,7 @@ class SeriesModel:
         notes = [
             f"{n} change point(s) (◆: the first system at a new level; the step is against "
             "the level before it, with its 95 % interval, a gain positive when better; p: "
-            "Student's t between the two levels, times the splits the series offers)."
+            "the adjusted p with which it was found, the systems' levels being the unit)."
             if n
             else "No change point: the data do not show this metric changing level along "
             f"the series (alpha {self.alpha:g}, false change points controlled over "

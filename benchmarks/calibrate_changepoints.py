@@ -1,0 +1,230 @@
+"""Calibration of the series' change points on simulated series, beside Otava and ruptures.
+
+    python benchmarks/calibrate_changepoints.py [--seed 1] [--quick]
+
+The model: system s of a series has a level of its own, mu_s + tau * u_s (u_s ~ N(0, 1):
+build-to-build jitter, code layout, boot), and its iterations add sigma * e (e ~ N(0, 1)),
+sigma = 1 % of a level of 100. So one system's mean varies by sd = sqrt(tau^2 + sigma^2 / n)
+with n iterations. Regimes: tau in {0, sigma/2, sigma}, n in {1, 2, 3, 5, 10}, series of
+5, 8 and 12 systems, and
+
+- flat: no change; the false rate is the share of series with any change point;
+- step: a step of 6 sd (6 tau where the jitter dominates, 6 sigma / sqrt(n) at tau = 0) at
+  the second system, the middle one or the last; found = a change point at that system;
+- bump: one iteration, tau = 0, systems raised by 10 sigma for 1, 2 or 3 systems in the
+  middle (two steps of opposite sign); found = change points at both edges.
+
+tuibench runs with alpha 0.05 per metric (no Benjamini-Hochberg: that is the stricter case
+for flat metrics). A contradiction is a change point called better or worse whose own 95 %
+interval contains 0. The peers see the per-system means of the same series: Apache Otava
+(`compute_change_points`, its t-test E-divisive split and merge, with its default
+max_pvalue 0.001) and ruptures' PELT and binary segmentation (l2 cost, minimum size 1, the
+BIC penalty 2 sd^2 ln(k) given the true sd of a system's mean: an oracle tuibench does not
+have). The peers are optional (`pip install -e '.[calibrate]'`); their columns read `-`
+without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tuibench.core.series.changepoints import detect
+from tuibench.core.series.data import from_values
+
+ALPHA = 0.05
+TAUS = (0.0, 0.5, 1.0)  # in units of sigma
+ITERATIONS = (1, 2, 3, 5, 10)
+LENGTHS = (5, 8, 12)
+BOUND_FALSE, BOUND_FOUND = 0.05, 0.80
+
+
+def regimes() -> list[dict]:
+    out = []
+    for k in LENGTHS:
+        for tau in TAUS:
+            for n in ITERATIONS:
+                sd = np.sqrt(tau**2 + 1.0 / n)
+                out.append(dict(kind="flat", k=k, tau=tau, n=n, at=0, width=0, size=0.0))
+                for at in (1, k // 2, k - 1):
+                    out.append(
+                        dict(kind="step", k=k, tau=tau, n=n, at=at, width=k - at, size=6 * sd)
+                    )
+        for w in (1, 2, 3):
+            out.append(dict(kind="bump", k=k, tau=0.0, n=1, at=(k - w) // 2, width=w, size=10.0))
+    return out
+
+
+def simulate(rng, r: dict, reps: int) -> np.ndarray:
+    """Iteration values (reps, systems, iterations) of one regime."""
+    k, n = r["k"], r["n"]
+    level = np.zeros(k)
+    level[r["at"] : r["at"] + r["width"]] = r["size"]
+    u = rng.standard_normal((reps, k, 1))
+    e = rng.standard_normal((reps, k, n))
+    return 100.0 + level[None, :, None] + r["tau"] * u + e
+
+
+def tuibench_changes(y: np.ndarray) -> pl.DataFrame:
+    reps, k, n = y.shape
+    keys = pl.DataFrame(
+        {
+            "benchmark": [f"m{i}" for i in range(reps)],
+            "metric": ["time"] * reps,
+            "unit": ["s"] * reps,
+            "better": ["lower"] * reps,
+            "mean_kind": ["amean"] * reps,
+        }
+    )
+    m = np.repeat(np.arange(reps), k * n)
+    s = np.tile(np.repeat(np.arange(k), n), reps)
+    data = from_values(y.ravel(), m, s, keys, [f"s{i}" for i in range(k)])
+    ch = detect(data, ALPHA, fdr=False).changes
+    return ch.with_columns(pl.col("benchmark").str.slice(1).cast(pl.Int64).alias("rep"))
+
+
+def _positions(ch: pl.DataFrame, reps: int) -> list[set[int]]:
+    found: list[set[int]] = [set() for _ in range(reps)]
+    for rep, pos in ch.select("rep", "position").iter_rows():
+        found[rep].add(pos)
+    return found
+
+
+def _rate(r: dict, found: list[set[int]]) -> float:
+    if r["kind"] == "flat":
+        hit = [bool(f) for f in found]
+    elif r["kind"] == "step":
+        hit = [r["at"] in f for f in found]
+    else:
+        hit = [{r["at"], r["at"] + r["width"]} <= f for f in found]
+    return float(np.mean(hit))
+
+
+def contradictions(ch: pl.DataFrame) -> int:
+    """Change points called better or worse whose own 95 % interval contains 0 (or has none)."""
+    called = ch.filter(pl.col("verdict").is_in(["better", "worse"]))
+    lo, hi = called["gain_ci_low"], called["gain_ci_high"]
+    return int(((lo.is_null() | hi.is_null()) | ((lo <= 0) & (hi >= 0))).sum())
+
+
+def peers():
+    """The peers' detectors on one series of per-system means, or None when not installed."""
+    try:
+        import ruptures as rpt
+        from otava.analysis import compute_change_points
+    except ImportError:
+        return None
+
+    def otava(x, sd):
+        return {int(c.index) for c in compute_change_points(list(x))[0]}
+
+    def rup(algo):
+        def run(x, sd):
+            pen = 2 * sd**2 * np.log(len(x))
+            bk = algo(model="l2", min_size=1, jump=1).fit(x).predict(pen=pen)
+            return set(bk[:-1])
+
+        return run
+
+    return {"Otava": otava, "PELT": rup(rpt.Pelt), "BinSeg": rup(rpt.Binseg)}
+
+
+def label(r: dict) -> str:
+    where = {"flat": "", "step": f" at {r['at']}", "bump": f" {r['width']} wide at {r['at']}"}
+    return f"{r['kind']:<4} k={r['k']:<2} tau={r['tau']:.1f} n={r['n']:<2}{where[r['kind']]}"
+
+
+def run(seed: int = 1, quick: bool = False, with_peers: bool = True) -> list[str]:
+    """Every regime's rates as printed lines, then the ranges per bound."""
+    rng = np.random.default_rng(seed)
+    reps, peer_reps = (400, 60) if quick else (2000, 300)
+    detectors = peers() if with_peers else None
+    names = list(detectors) if detectors else ["Otava", "PELT", "BinSeg"]
+    head = f"{'regime':<34} {'tuibench':>8} {'contra':>6} " + " ".join(f"{x:>7}" for x in names)
+    lines = [
+        f"seed {seed}, {reps} series per regime ({peer_reps} for the peers), alpha {ALPHA}",
+        "rate: flat = any change point, step = found at its system, bump = both edges found",
+        head,
+    ]
+    table = []
+    for r in regimes():
+        y = simulate(rng, r, reps)
+        ch = tuibench_changes(y)
+        row = {"regime": r, "tuibench": _rate(r, _positions(ch, reps)), "contra": 0}
+        row["contra"] = contradictions(ch)
+        row["called"] = int(ch["verdict"].is_in(["better", "worse"]).sum())
+        means = y[:peer_reps].mean(axis=2)
+        sd = np.sqrt(r["tau"] ** 2 + 1.0 / r["n"])
+        for name in names:
+            row[name] = _rate(r, [detectors[name](x, sd) for x in means]) if detectors else None
+        table.append(row)
+        cells = " ".join(
+            f"{row[x] * 100:6.1f}%" if row[x] is not None else f"{'-':>7}" for x in names
+        )
+        lines.append(f"{label(r):<34} {row['tuibench'] * 100:7.1f}% {row['contra']:>6} {cells}")
+    lines += summary(table, names, reps)
+    return lines
+
+
+def _span(rows: list[dict], key: str) -> str:
+    v = [x[key] for x in rows if x[key] is not None]
+    return f"{min(v) * 100:.1f}-{max(v) * 100:.1f} %" if v else "-"
+
+
+def _verdict(rate: float, bound: float, want: str, reps: int) -> str:
+    """met, met within the simulation's error (two binomial standard errors), or NOT met."""
+    ok = rate <= bound if want == "<=" else rate >= bound
+    se = np.sqrt(bound * (1 - bound) / reps)
+    near = rate - 2 * se <= bound if want == "<=" else rate + 2 * se >= bound
+    return "met" if ok else ("met within 2 standard errors" if near else "NOT met")
+
+
+def summary(table: list[dict], names: list[str], reps: int) -> list[str]:
+    out = ["", "ranges over all regimes of a kind (tuibench | " + " | ".join(names) + "):"]
+    for kind, bound, want in (
+        ("flat", BOUND_FALSE, "<="),
+        ("step", BOUND_FOUND, ">="),
+        ("bump", BOUND_FOUND, ">="),
+    ):
+        rows = [x for x in table if x["regime"]["kind"] == kind]
+        rates = [x["tuibench"] for x in rows]
+        worst = max(rates) if want == "<=" else min(rates)
+        peers_ = " | ".join(_span(rows, x) for x in names)
+        out.append(
+            f"  {kind}: {_span(rows, 'tuibench')} | {peers_}   "
+            f"bound {want} {bound * 100:.0f} %: {_verdict(worst, bound, want, reps)}"
+        )
+        for k in LENGTHS:
+            sub = [x["tuibench"] for x in rows if x["regime"]["k"] == k]
+            w = max(sub) if want == "<=" else min(sub)
+            out.append(
+                f"    {k:>2} systems: {min(sub) * 100:.1f}-{max(sub) * 100:.1f} %  "
+                f"{_verdict(w, bound, want, reps)}"
+            )
+    called = sum(x["called"] for x in table)
+    contra = sum(x["contra"] for x in table)
+    out.append(
+        f"  contradictions: {contra} of {called} change points called better/worse "
+        f"({'met' if contra == 0 else 'NOT met'})"
+    )
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="fewer series per regime")
+    ap.add_argument("--no-peers", action="store_true", help="tuibench alone")
+    args = ap.parse_args()
+    for line in run(args.seed, args.quick, not args.no_peers):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""A seeded subset of benchmarks/calibrate_changepoints.py: the bounds on change points.
+
+Model: system s has a level of its own, tau * N(0, 1) (build-to-build jitter), and its n
+iterations add sigma * N(0, 1), sigma = 1 % of 100. A system's mean has
+sd = sqrt(tau^2 + sigma^2 / n); a step is 6 sd, a bump 10 sigma with one iteration.
+Margins are three binomial standard errors at the bound: a flat rate fails above
+5 % + 3 * sqrt(0.05 * 0.95 / 1500) = 6.7 % (a true 5 % fails with probability about 0.1 %,
+a true 9 % passes with about as little); a detection rate fails below
+80 % - 3 * sqrt(0.8 * 0.2 / 500) = 74.6 %. The code before per-system levels were the unit
+put change points on 40-86 % of these flat series.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from tuibench.core.series.changepoints import detect
+from tuibench.core.series.data import from_values
+
+ALPHA = 0.05
+
+
+def _margin(rate: float, n: int) -> float:
+    return 3 * np.sqrt(rate * (1 - rate) / n)
+
+
+def _series(rng, reps, k, n, tau, level=None):
+    level = np.zeros(k) if level is None else level
+    y = 100 + level[None, :, None] + tau * rng.standard_normal((reps, k, 1))
+    y = y + rng.standard_normal((reps, k, n))
+    keys = pl.DataFrame(
+        {
+            "benchmark": [f"m{i}" for i in range(reps)],
+            "metric": ["time"] * reps,
+            "unit": ["s"] * reps,
+            "better": ["lower"] * reps,
+            "mean_kind": ["amean"] * reps,
+        }
+    )
+    m = np.repeat(np.arange(reps), k * n)
+    s = np.tile(np.repeat(np.arange(k), n), reps)
+    data = from_values(y.ravel(), m, s, keys, [f"s{i}" for i in range(k)])
+    ch = detect(data, ALPHA, fdr=False).changes
+    _no_contradiction(ch)
+    return ch.with_columns(pl.col("benchmark").str.slice(1).cast(pl.Int64).alias("rep"))
+
+
+def _no_contradiction(ch: pl.DataFrame) -> None:
+    """Better or worse only when the step's own 95 % interval excludes no change."""
+    called = ch.filter(pl.col("verdict").is_in(["better", "worse"]))
+    assert ((called["gain_ci_low"] > 0) | (called["gain_ci_high"] < 0)).all()
+    assert (called["p_step"] < 0.05).all()
+
+
+@pytest.mark.parametrize(("tau", "n"), [(0.5, 10), (1.0, 10), (1.0, 2), (0.5, 1)])
+def test_flat_series_with_per_system_jitter(tau, n):
+    reps = 1500
+    ch = _series(np.random.default_rng(int(10 * tau) + n), reps, 8, n, tau)
+    rate = ch["rep"].n_unique() / reps
+    assert rate <= ALPHA + _margin(ALPHA, reps), rate
+
+
+@pytest.mark.parametrize(("tau", "n", "at"), [(1.0, 10, 11), (0.0, 3, 11), (0.5, 5, 1)])
+def test_six_sd_step_is_found_at_its_system(tau, n, at):
+    reps, k = 500, 12
+    level = np.where(np.arange(k) >= at, 6 * np.sqrt(tau**2 + 1 / n), 0.0)
+    ch = _series(np.random.default_rng(at + n), reps, k, n, tau, level)
+    found = ch.filter(pl.col("position") == at)
+    rate = found["rep"].n_unique() / reps
+    assert rate >= 0.8 - _margin(0.8, reps), rate
+    assert (found["verdict"] == "worse").all()  # higher values, lower is better
+
+
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_bump_within_three_systems_is_found(width):
+    reps, k, at = 500, 8, 3
+    level = np.zeros(k)
+    level[at : at + width] = 10.0
+    ch = _series(np.random.default_rng(width), reps, k, 1, 0.0, level)
+    edges = ch.filter(pl.col("position").is_in([at, at + width]))
+    both = edges.group_by("rep").agg(pl.col("position").n_unique().alias("n"))
+    rate = both.filter(pl.col("n") == 2).height / reps
+    assert rate >= 0.8 - _margin(0.8, reps), rate
