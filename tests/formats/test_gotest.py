@@ -305,3 +305,37 @@ def test_a_single_cpu_setting_is_dropped_from_the_name():
     assert r.problems == []
     assert set(r.frame["benchmark"]) == {"Spin", "Parallel", "Map"}
     assert len(values(r, "Spin", "ns/op")) == 5
+
+
+def test_cpu_settings_of_one_system_in_several_files_stay_apart(tmp_path):
+    """`go test -cpu 2 > a.txt; go test -cpu 4 > b.txt` in one system: two benchmarks per
+    name, as one file with `-cpu 2,4` gives, not one benchmark with two iterations."""
+    from tuibench.core.load import load
+
+    for system, files in {"a": ["cpu-2.txt", "cpu-4.txt"], "b": ["cpu-1-2-4.txt"]}.items():
+        (tmp_path / system).mkdir()
+        for name in files:
+            shutil.copy(DATA / "cpu" / name, tmp_path / system / name)
+    rs = load([tmp_path])
+    data = rs.samples
+    spin = data.filter(
+        (data["system"].cast(str) == "a")
+        & data["benchmark"].cast(str).str.starts_with("Spin")
+        & (data["metric"].cast(str) == "ns/op")
+    )
+    counts = dict(spin.group_by(spin["benchmark"].cast(str)).len().rows())
+    assert counts == {"Spin/cpu:2": 5, "Spin/cpu:4": 5}
+    raw = {
+        f"Spin/cpu:{n}": [
+            float(line.split()[2])
+            for line in (DATA / "cpu" / f"cpu-{n}.txt").read_text().splitlines()
+            if line.startswith(f"BenchmarkSpin-{n} ")
+        ]
+        for n in (2, 4)
+    }
+    for name, values in raw.items():
+        got = spin.filter(spin["benchmark"].cast(str) == name)["value"].to_list()
+        assert sorted(got) == sorted(values)
+    # A name run with one setting in every file of its system keeps its short name.
+    one = load([tmp_path / "a" / "cpu-4.txt"])
+    assert "Spin" in set(one.samples["benchmark"].cast(str))

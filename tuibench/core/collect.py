@@ -73,6 +73,8 @@ class Collector:
         self.frames: list[pl.DataFrame] = []
         self.deferred: list[_Deferred] = []
         self.aside: dict[int, SetAside] = {}
+        # file -> (its frame in `frames`, its one system, ReadResult.settings)
+        self.settings: dict[int, tuple[int, str, dict[str, str]]] = {}
 
     def add(self, i: int, result: ReadResult) -> None:
         """One file, as its reader read it."""
@@ -87,6 +89,8 @@ class Collector:
             named, rows = self._defer(i, unit, data, result.global_iterations)
         else:
             named, rows = self._tag(i, unit, result)
+            if result.settings and len(named) == 1:
+                self.settings[i] = (len(self.frames) - 1, named[0], result.settings)
         notes = _file_notes(result.notes, rows()) if result.notes else []
         self.said[i] = Said(named, list(result.systems), result.metadata, notes)
         if unit.system is not None and set(named) <= {unit.system}:
@@ -141,10 +145,29 @@ class Collector:
             if said.metadata and folder in self.systems:
                 for k, v in said.metadata.items():
                     self.systems[folder].metadata.setdefault(k, v)
+        self._settings_kept_apart()
         frames = _in_file_order([*self.frames, *self._deferred_frame()])
         problems = [p for own in self.own for p in own]
         aside = [self.aside[i] for i in sorted(self.aside)]
         return Collected(frames, self.files, problems, listed, delegated, _notes(notes), aside)
+
+    def _settings_kept_apart(self) -> None:
+        """A benchmark that files of one system ran with different settings (Go's `-cpu 2`
+        in one file, `-cpu 4` in another) is one benchmark per setting, not its iterations
+        pooled: the setting goes back into the name, `Spin/cpu:4`, as in one file."""
+        seen: dict[tuple[str, str], set[str]] = {}
+        for _, system, settings in self.settings.values():
+            for bench, setting in settings.items():
+                seen.setdefault((system, bench), set()).add(setting)
+        for k, system, settings in self.settings.values():
+            renames = {
+                b: f"{b}/{setting}" for b, setting in settings.items() if len(seen[system, b]) > 1
+            }
+            if renames:
+                frame = self.frames[k]
+                self.frames[k] = frame.with_columns(
+                    pl.col("benchmark").cast(pl.String).replace(renames)
+                )
 
     def _defer(
         self, i: int, unit: Unit, columns: Columns, global_iterations: bool

@@ -78,6 +78,10 @@ class ReadResult:
     # (kind, reason) when the file holds no results at all (a README, a picture): set
     # aside and counted in one line (set_aside.py), not a problem.
     set_aside: tuple[str, str] | None = None
+    # benchmark -> a setting it ran with that its name leaves out (Go's GOMAXPROCS as
+    # `cpu:4`, dropped when the file ran it with one setting only). When files of one system
+    # ran it with different settings, the loader puts the setting back (`Spin/cpu:4`).
+    settings: dict[str, str] = field(default_factory=dict)
 
     @property
     def frame(self) -> pl.DataFrame:

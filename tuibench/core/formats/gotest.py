@@ -237,7 +237,7 @@ def read(path: Path) -> ReadResult:
         bad.append((0, f"reading stopped: {exc}"))
 
     records = Records()
-    names = _names({(pkg, name) for pkg, name, _, _ in rows})
+    names, settings = _names({(pkg, name) for pkg, name, _, _ in rows})
     for pkg, name, value, unit in rows:
         records.add(
             names[pkg, name], unit, value, unit=unit, better=better.get(unit) or _direction(unit)
@@ -251,22 +251,29 @@ def read(path: Path) -> ReadResult:
                 "like: BenchmarkName-8  1000  1234 ns/op)",
             )
         )
-    return ReadResult(records.frame(), problems, metadata)
+    return ReadResult(records.frame(), problems, metadata, settings=settings)
 
 
-def _names(keys: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], str]:
+def _names(
+    keys: set[tuple[str | None, str]],
+) -> tuple[dict[tuple[str | None, str], str], dict[str, str]]:
     """{(pkg, name-N): benchmark}: the package's path inside its module first; `/cpu:N`
-    last when the file holds several GOMAXPROCS values for the name, else no suffix."""
+    last when the file holds several GOMAXPROCS values for the name, else no suffix; and
+    {benchmark: `cpu:N`} for the names whose one setting was left out (ReadResult.settings)."""
     split = {key: _procs(key[1]) for key in keys}
     settings: dict[tuple[str | None, str], set[int]] = {}
     for (pkg, _), (base, procs) in split.items():
         settings.setdefault((pkg, base), set()).add(procs)
-    out = {}
+    out, left_out = {}, {}
     for (pkg, full), (base, procs) in split.items():
         where = _relative_package(pkg) if pkg else ""
         name = f"{where}/{base}" if where else base
-        out[pkg, full] = f"{name}/cpu:{procs}" if len(settings[pkg, base]) > 1 else name
-    return out
+        if len(settings[pkg, base]) > 1:
+            out[pkg, full] = f"{name}/cpu:{procs}"
+        else:
+            out[pkg, full] = name
+            left_out[name] = f"cpu:{procs}"
+    return out, left_out
 
 
 def _outcome(match: re.Match, pkg: str | None, log: list[str]) -> str:
