@@ -111,16 +111,28 @@ def test_lower_marked_throughput_note_reaches_the_result_set(tmp_path):
     assert all("--sub-heading" in n for n in rows["note"])  # beside the row, both systems
 
 
-def make_work_log(root: Path) -> Path:
+def make_work_log(root: Path, layout: str = "run") -> Path:
+    """A raw work/log tree. `layout`: "run" (tests-activity at the run's level, as older
+    mmtests wrote) or "iter" (as run-mmtests.sh writes now: mmtests-activity at the run's
+    level, tests-activity, tests-timestamp and more in each iter-N)."""
     log = root / "work" / "log"
     for run, tests in (
         ("5.8-vanilla", ["stream", "hackbench-process-pipes"]),
         ("5.8-patched", ["stream"]),
     ):
         (log / run).mkdir(parents=True)
-        (log / run / "tests-activity").write_text("1600000000 start :: stream\n")
-        (log / run / "tests-timestamp").write_text("start :: 1600000000\n")
+        if layout == "run":
+            (log / run / "tests-activity").write_text("1600000000 start :: stream\n")
+            (log / run / "tests-timestamp").write_text("start :: 1600000000\n")
+        else:
+            (log / run / "mmtests-activity").write_text("1600000000 run-mmtests start\n")
         for it in range(3):
+            if layout == "iter":
+                (log / run / f"iter-{it}").mkdir()
+                for name in ("tests-activity", "tests-timestamp", "tests-sysstate"):
+                    (log / run / f"iter-{it}" / name).write_text("start :: 1600000000\n")
+                (log / run / f"iter-{it}" / "dmesg.gz").write_bytes(b"\x1f\x8b\x08\x00")
+                (log / run / f"iter-{it}" / "os-release").write_text('NAME="Debian"\n')
             for test in tests:
                 logs = log / run / f"iter-{it}" / test / "logs"
                 logs.mkdir(parents=True)
@@ -129,8 +141,9 @@ def make_work_log(root: Path) -> Path:
     return log
 
 
-def test_raw_work_log_tree_is_one_problem_per_run_saying_what_to_run(tmp_path):
-    log = make_work_log(tmp_path)
+@pytest.mark.parametrize("layout", ["run", "iter"])
+def test_raw_work_log_tree_is_one_problem_per_run_saying_what_to_run(tmp_path, layout):
+    log = make_work_log(tmp_path, layout)
     rs = load([log])
     assert rs.empty
     by_path = {Path(p.path).name: p.reason for p in rs.problems}
@@ -144,9 +157,10 @@ def test_raw_work_log_tree_is_one_problem_per_run_saying_what_to_run(tmp_path):
     assert [p.reason.count("extract-mmtests.pl") for p in rs.problems] == [1]
 
 
+@pytest.mark.parametrize("layout", ["run", "iter"])
 @pytest.mark.parametrize("given", ["work", "mmtests root"])
-def test_the_work_folder_or_the_checkout_given_instead_of_work_log(tmp_path, given):
-    make_work_log(tmp_path)
+def test_the_work_folder_or_the_checkout_given_instead_of_work_log(tmp_path, given, layout):
+    make_work_log(tmp_path, layout)
     (tmp_path / "bin").mkdir()  # an mmtests checkout holds scripts and configs beside work/
     (tmp_path / "bin" / "extract-mmtests.pl").write_text("#!/usr/bin/perl\n")
     (tmp_path / "config").write_text("export MMTESTS=stream\n")

@@ -325,12 +325,22 @@ def _not_regular(path: Path) -> str:
     return f"not a regular file but {link}{kind}; not read"
 
 
+# What run-mmtests.sh leaves in a raw `work/log/<run>` folder: `mmtests-activity` beside
+# the iterations, and `tests-activity`, `tests-timestamp` in each `iter-N` (older versions
+# wrote the last two at the run's level).
+_RUN_MARKS = ("mmtests-activity", "tests-activity", "tests-timestamp")
+_ITER_MARKS = ("tests-activity", "tests-timestamp")
+
+
 def _mmtests_log_run(p: Path) -> list[str] | None:
-    """The tests of a raw mmtests `work/log/<run>` folder (`tests-activity`,
-    `iter-N/<test>/logs/`), or None when `p` is no such folder."""
-    if not ((p / "tests-activity").is_file() or (p / "tests-timestamp").is_file()):
-        return None
+    """The tests of a raw mmtests `work/log/<run>` folder (`iter-N/<test>/logs/`), or None
+    when `p` is no such folder."""
     iters = [d for d in p.glob("iter-*") if ITER_DIR.match(d.name) and d.is_dir()]
+    marked = any((p / m).is_file() for m in _RUN_MARKS) or any(
+        (d / m).is_file() for d in iters for m in _ITER_MARKS
+    )
+    if not marked:
+        return None
     tests = {t.name for d in iters for t in d.iterdir() if t.is_dir()}
     return sorted(tests, key=natural_key)
 
