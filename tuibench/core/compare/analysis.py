@@ -579,6 +579,6 @@ class Analysis:
             self.trim_outliers,
             iteration_value=self.iteration_value,
             trust_single_iteration=trust_single_iteration,
-            source=SummarySource(rows, self._boot, self.duplicates, self.seed),
+            source=SummarySource(rows, self._boot, self.duplicates),
             private=rows.select(*GROUP, *PRIVATE_COLUMNS),
         )

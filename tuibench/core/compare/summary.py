@@ -6,15 +6,18 @@ direction is unknown, one iteration on a side, a duplicate of another metric of 
 benchmark (a constant multiple or the reciprocal of it in every iteration, such as a rate
 computed from a time), or a constant. `left_out` counts them, `left_out_reasons` says why.
 
-The 95 % interval comes from the measurement uncertainty: a bootstrap that resamples each
-system's iterations jointly across its metrics (an iteration is one run of the suite, so
-the metrics it measured move together), seeded and vectorised (one matrix product per block
-of replicates; the only loop is over systems).
+The 95 % interval comes from the measurement uncertainty: an iteration is one run of the
+suite, so the metrics it measured move together. Each iteration's suite summary (the mean
+over metrics of its oriented log values) is one observation per run; Welch's t interval on
+those of the system and of the reference gives the interval of the geometric mean. A
+percentile bootstrap of the same runs covered 61 to 93 % with 2 to 10 iterations; this
+covers 93 to 97 % with 3 or more (benchmarks/calibrate.py). With fewer than 3 iterations
+on a side, or iterations that are not runs of the whole suite, there is no interval and
+`geomean_ci_note` says why.
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -27,12 +30,16 @@ from tuibench.core.compare.columns import LEFT_OUT_REASONS, METRIC, SUMMARY_COLU
 if TYPE_CHECKING:
     from tuibench.core.compare.analysis import Analysis
 
-REPLICATES = 1000
-BLOCK = 250  # replicates per matrix product
-# ...fewer when there are many metrics, so one block's B x M arrays stay near 64 MB each
-# (at a million metrics, 250 replicates took 2 GB per array and the explorer past 15 GB).
-# Below 32,000 metrics the blocks, and so the seeded draws, are as they always were.
-BLOCK_CELLS = 8_000_000
+# Iterations a side needs for an interval: with two, Welch's t has one to two degrees of
+# freedom and the interval covered 97 to 100 % in simulation (benchmarks/calibrate.py),
+# wider than the data warrant; from three on it covered 93 to 97 %.
+MIN_RUNS = 3
+NO_INTERVAL = {
+    "runs": "no interval: fewer than 3 iterations on a side",
+    "aligned": "no interval: not every metric was measured in every iteration, so an "
+    "iteration is not one run of the whole suite",
+    "positive": "no interval: a metric has a non-positive or infinite iteration value",
+}
 DIGITS = 6  # relative precision (in log units) at which two metrics are duplicates
 
 
@@ -92,7 +99,7 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
 @dataclass
 class BootstrapData:
     """Every iteration value on the arithmetic scale, with its frame row and its iteration
-    label (dense per system), for the joint bootstrap."""
+    label (dense per system): the runs of the suite, for the summary's interval."""
 
     row: np.ndarray  # frame row of each iteration
     label: np.ndarray  # iteration label, 0..L-1 within its system
@@ -124,7 +131,6 @@ class SummarySource:
     rows: pl.DataFrame  # every row of the comparison, unfiltered
     boot: BootstrapData | None
     duplicates: pl.DataFrame
-    seed: int = 0
     cache: dict = field(default_factory=dict)
 
 
@@ -182,102 +188,53 @@ def _reasons(
     return others.with_columns(reason.alias("_reason"), oriented.alias("_l"))
 
 
-def _bootstrap(
-    used: pl.DataFrame, boot: BootstrapData, seed: int, system: str, reference: str
-) -> tuple[float | None, float | None]:
-    """95 % percentile interval of the geometric mean, resampling iterations jointly."""
-    rows_s = used["_row"].to_numpy()
-    rows_r = used["_ref_row"].to_numpy()
-    m = len(rows_s)
-    if m == 0:
-        return None, None
+def _runs_of_suite(
+    rows: np.ndarray, boot: BootstrapData, sign: np.ndarray
+) -> tuple[np.ndarray | None, str | None]:
+    """Each iteration's suite summary, the mean over metrics of the oriented log value (rows:
+    the metrics' frame rows, in order), or None and why there is no interval."""
+    m = len(rows)
+    col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
+    col[rows] = np.arange(m)
+    c = col[boot.row]
+    pick = c >= 0
+    labels = boot.label[pick]
+    y = np.full((int(labels.max()) + 1 if pick.any() else 0, m), np.nan)
+    y[labels, c[pick]] = boot.y[pick]
+    y = y[~np.isnan(y).all(axis=1)]  # iterations of the system's other metrics only
+    if len(y) < MIN_RUNS:
+        return None, NO_INTERVAL["runs"]
+    if np.isnan(y).any():
+        return None, NO_INTERVAL["aligned"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log(y)
+    if not np.isfinite(logs).all():
+        return None, NO_INTERVAL["positive"]
+    return logs @ sign / m, None
+
+
+def _interval(
+    used: pl.DataFrame, boot: BootstrapData, mean: float
+) -> tuple[float | None, float | None, str | None]:
+    """95 % Welch t interval of the geometric mean from the suite summaries of each side's
+    iterations, centred on the geometric mean shown; or no interval and why."""
     hmean = (used["mean_kind"] == "hmean").to_numpy()
     higher = (used["better"] == "higher").to_numpy()
-
-    def matrices(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
-        col[rows] = np.arange(m)
-        c = col[boot.row]
-        pick = c >= 0
-        labels = boot.label[pick]
-        nl = int(labels.max()) + 1 if pick.any() else 0
-        y, p = np.zeros((nl, m)), np.zeros((nl, m))
-        y[labels, c[pick]] = boot.y[pick]
-        p[labels, c[pick]] = 1.0
-        return y, p
-
-    ys, ps = matrices(rows_s)
-    yr, pr = matrices(rows_r)
-    if len(ys) < 2 or len(yr) < 2:
-        return None, None
-    rng = np.random.default_rng([seed, zlib.crc32(system.encode()), zlib.crc32(reference.encode())])
-    # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference; the sign
-    # turns the log ratio so that positive is better.
+    # Centres: mean of y, or 1/mean(y) for Hmean; the sign turns log y so that positive is
+    # better.
     sign = np.where(hmean, -1.0, 1.0) * np.where(higher, 1.0, -1.0)
-    block = max(1, min(BLOCK, BLOCK_CELLS // m))
-    ws, wr = [], []  # drawn block by block, system then reference: the seed's own draws
-    for lo in range(0, REPLICATES, block):
-        b = min(block, REPLICATES - lo)
-        ws.append(stats.joint_weights(len(ys), b, rng))
-        wr.append(stats.joint_weights(len(yr), b, rng))
-    ws, wr = np.concatenate(ws), np.concatenate(wr)
-    reps = _separable(ys, ps, ws, sign, block)
-    if reps is not None:
-        ref = _separable(yr, pr, wr, sign, block)
-        reps = None if ref is None else reps - ref
-    if reps is None:  # some centre not positive and finite: replicate by replicate
-        reps = np.concatenate(
-            [
-                _oriented_means(ys, ps, ws[lo : lo + block], yr, pr, wr[lo : lo + block], sign)
-                for lo in range(0, REPLICATES, block)
-            ]
-        )
-    reps = reps[np.isfinite(reps)]
-    if len(reps) < REPLICATES // 2:
-        return None, None
-    lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
-    return float(np.exp(lo_q)), float(np.exp(hi_q))
-
-
-def _separable(
-    y: np.ndarray, present: np.ndarray, w: np.ndarray, sign: np.ndarray, block: int
-) -> np.ndarray | None:
-    """Per replicate (rows of w), the mean over metrics of sign * log(centre): the mean log
-    ratio of a replicate is the system's less the reference's. Each distinct row of weights
-    once: with few iterations most replicates repeat one (3 iterations give 10 distinct
-    draws), and the logs of every replicate and metric were most of the time at 10^5
-    metrics. None when a centre is not positive and finite (then the replicate's metrics
-    with a finite log ratio count, as `_oriented_means` does)."""
-    distinct, which = np.unique(w, axis=0, return_inverse=True)
-    means = np.empty(len(distinct))
-    for lo in range(0, len(distinct), block):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs = np.log(stats.resampled_means(y, present, distinct[lo : lo + block]))
-        if not np.isfinite(logs).all():
-            return None
-        means[lo : lo + block] = (logs * sign).mean(axis=1)
-    return means[which.ravel()]
-
-
-def _oriented_means(
-    ys: np.ndarray,
-    ps: np.ndarray,
-    ws: np.ndarray,
-    yr: np.ndarray,
-    pr: np.ndarray,
-    wr: np.ndarray,
-    sign: np.ndarray,
-) -> np.ndarray:
-    """Per replicate, the mean over metrics of the oriented log ratio of centres, over the
-    metrics where it is finite."""
-    cs = stats.resampled_means(ys, ps, ws)
-    cr = stats.resampled_means(yr, pr, wr)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        oriented = np.log(cs / cr) * sign
-        finite = np.isfinite(oriented)
-        if finite.all():
-            return oriented.mean(axis=1)
-        return np.where(finite, oriented, 0.0).sum(axis=1) / finite.sum(axis=1)
+    gs, why = _runs_of_suite(used["_row"].to_numpy(), boot, sign)
+    if gs is None:
+        return None, None, why
+    gr, why = _runs_of_suite(used["_ref_row"].to_numpy(), boot, sign)
+    if gr is None:
+        return None, None, why
+    a, b = gs.var(ddof=1) / len(gs), gr.var(ddof=1) / len(gr)
+    if a + b == 0:  # every run of the suite alike on both sides
+        return float(np.exp(mean)), float(np.exp(mean)), None
+    df = (a + b) ** 2 / (a**2 / (len(gs) - 1) + b**2 / (len(gr) - 1))
+    half = float(stats.t_quantile(0.975, np.array([df]))[0]) * np.sqrt(a + b)
+    return float(np.exp(mean - half)), float(np.exp(mean + half)), None
 
 
 def _system_summary(
@@ -293,9 +250,9 @@ def _system_summary(
     reasons["only one side has it"] += reference_only
     k = used.height
     mean = float(used["_l"].mean()) if k else None
-    lo = hi = None
+    lo = hi = note = None
     if k and source is not None and source.boot is not None:
-        lo, hi = _bootstrap(used, source.boot, source.seed, system, reference)
+        lo, hi, note = _interval(used, source.boot, mean)
     verdict = used["verdict"]
     better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
     return {
@@ -306,6 +263,7 @@ def _system_summary(
         "geomean_ratio": None if mean is None else float(np.exp(mean)),
         "geomean_ci_low": lo,
         "geomean_ci_high": hi,
+        "geomean_ci_note": note,
         "better": better,
         "worse": worse,
         "same": k - better - worse,
@@ -320,11 +278,11 @@ def summarise(
     trust_single: bool = False,
 ) -> pl.DataFrame:
     """Per non-reference system: metrics used, left out (and why), the geometric mean of its
-    oriented ratios with the bootstrap interval, and its better / worse / same counts."""
+    oriented ratios with its interval (or why none), and its better / worse / same counts."""
     full = source.rows if source is not None else rows
     marked = _reasons(full, source.duplicates if source is not None else None, trust_single)
     n_ref = int(full["is_reference"].sum())
-    # One pass for the counts of every system; numpy only for the bootstrap.
+    # One pass for the counts of every system; numpy only for the intervals.
     with_ref = dict(marked.group_by("system").agg(pl.col("_has_ref").sum()).iter_rows())
     why = {
         (system, reason): n
@@ -336,22 +294,21 @@ def summarise(
         .partition_by("system", as_dict=True)
         .items()
     }
-    with stats.one_blas_thread(REPLICATES * marked.height):  # every system's bootstrap
-        out = [
-            _system_summary(
-                system,
-                reference,
-                used_by.get(system, marked.clear()),
-                {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
-                n_ref - int(with_ref.get(system) or 0),
-                source,
-            )
-            for system in systems
-            if system != reference
-        ]
+    out = [
+        _system_summary(
+            system,
+            reference,
+            used_by.get(system, marked.clear()),
+            {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
+            n_ref - int(with_ref.get(system) or 0),
+            source,
+        )
+        for system in systems
+        if system != reference
+    ]
     schema = {
         c: pl.String
-        if c == "system"
+        if c in ("system", "geomean_ci_note")
         else pl.Struct({r: pl.Int64 for r in LEFT_OUT_REASONS})
         if c == "left_out_reasons"
         else pl.Float64

@@ -15,7 +15,6 @@ The method (DESIGN.md, "Statistics"):
 """
 
 from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
-from tuibench.core.stats.bootstrap import joint_weights, resampled_means
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
 from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
@@ -83,7 +82,6 @@ __all__ = [
     "iteration_medians",
     "iteration_values",
     "iterations_needed",
-    "joint_weights",
     "mwu_min_p",
     "mwu_pairs",
     "mwu_pvalue",
@@ -92,7 +90,6 @@ __all__ = [
     "pooled_moments",
     "pooled_spread",
     "relative_sd",
-    "resampled_means",
     "segment_min",
     "segment_moments",
     "segment_sums",
