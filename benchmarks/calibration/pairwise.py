@@ -23,7 +23,8 @@ def measure(aa: Run, changed: Run, changed_mask: np.ndarray) -> dict[str, tuple[
         a = verdicts(aa, **o)
         c = verdicts(changed, **o)
         out[f"{name} false alarms"] = (int(np.isin(a, CALLED).sum()), len(a))
-        out[f"{name} power"] = (int((c[changed_mask] == "worse").sum()), int(changed_mask.sum()))
+        mask = changed_mask[: len(c)]  # under fdr, the first suites only
+        out[f"{name} power"] = (int((c[mask] == "worse").sum()), int(mask.sum()))
     judged = aa.rows["robust"].is_not_null()
     out["robust disagrees"] = (int((aa.rows["robust"] == False).sum()), int(judged.sum()))  # noqa: E712
     note = aa.rows["note"].fill_null("").str.contains(NEEDED_NOTE, literal=True)

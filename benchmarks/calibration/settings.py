@@ -29,6 +29,7 @@ class Check:
     n: int
     low: float | None
     high: float | None
+    exact: bool = False  # a rule, not a rate: no margin
 
     @property
     def value(self) -> float:
@@ -44,7 +45,7 @@ class Check:
     def ok(self) -> bool:
         if not self.n:
             return True
-        lo, hi = self.wilson()
+        lo, hi = (self.value, self.value) if self.exact else self.wilson()
         return (self.low is None or hi >= self.low) and (self.high is None or lo <= self.high)
 
 
