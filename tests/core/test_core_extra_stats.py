@@ -527,16 +527,21 @@ def suite(tmp_path, make_system):
 
 
 def _welch_by_hand(cmp, used: list[str]) -> tuple[float, float]:
-    """scipy's Welch interval on the suite summaries of each side's runs (per iteration, the
-    mean over the used metrics of the oriented log centre), centred on the geometric mean."""
+    """scipy's Welch interval on the suite summaries of each side's runs, around the
+    geometric mean: per iteration, the mean over the used metrics of what that run adds to
+    the oriented log centre (its relative deviation from the centre, on the scale where the
+    mean is arithmetic: reciprocals for harmonic means)."""
     g = {}
     for system in ("new", "ref"):
-        logs = []
+        parts = []
         for metric in used:
             r = _row(cmp, system, metric)
-            v = np.log(np.array(r["iteration_values"]))
-            logs.append(v if r["better"] == "higher" else -v)
-        g[system] = np.mean(logs, axis=0)
+            v = np.array(r["iteration_values"])
+            hmean = r["mean_kind"] == "hmean"
+            y = 1 / v if hmean else v
+            sign = (-1 if hmean else 1) * (1 if r["better"] == "higher" else -1)
+            parts.append(sign * (y / y.mean() - 1))
+        g[system] = np.mean(parts, axis=0)
     ci = sps.ttest_ind(g["new"], g["ref"], equal_var=False).confidence_interval(0.95)
     half = (ci.high - ci.low) / 2
     centre = math.log(cmp.summary().row(0, named=True)["geomean_ratio"])

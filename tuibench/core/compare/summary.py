@@ -8,8 +8,9 @@ computed from a time), or a constant. `left_out` counts them, `left_out_reasons`
 
 The 95 % interval comes from the measurement uncertainty: an iteration is one run of the
 suite, so the metrics it measured move together. Each iteration's suite summary (the mean
-over metrics of its oriented log values) is one observation per run; Welch's t interval on
-those of the system and of the reference gives the interval of the geometric mean. A
+over metrics of its oriented relative deviation from the centre: what that run adds to the
+log of the geometric mean) is one observation per run; Welch's t on those of the system and
+of the reference gives the half-width around the geometric mean, on the log scale. A
 percentile bootstrap of the same runs covered 61 to 93 % with 2 to 10 iterations; this
 covers 93 to 97 % with 3 or more (benchmarks/calibrate.py). With fewer than 3 iterations
 on a side, or iterations that are not runs of the whole suite, there is no interval and
@@ -40,56 +41,77 @@ NO_INTERVAL = {
     "iteration is not one run of the whole suite",
     "positive": "no interval: a metric has a non-positive or infinite iteration value",
 }
-DIGITS = 6  # relative precision (in log units) at which two metrics are duplicates
+DIGITS = 6  # the finest relative precision (in log units) at which metrics are duplicates
 
 
 def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.DataFrame:
     """(benchmark, metric, duplicate_of) for every metric that is a constant multiple or the
-    reciprocal of an earlier metric of the same benchmark in every iteration of every system.
+    reciprocal of an earlier metric of the same benchmark in every iteration of every system,
+    up to the rounding the values were printed with.
 
     Compared on the plain per-iteration means (harmonic for Hmean metrics, so that a rate
-    computed from a time is exactly the reciprocal of it up to a constant). Metrics that do
-    not vary, or have a non-positive mean, are never duplicates.
+    computed from a time is the reciprocal of it up to a constant), centred on the log
+    scale. A printed value is off by at most half a unit of its last digit, and a mean of
+    such values by at most that over its smallest value, a relative t (per iteration:
+    `Analysis._rounding`, never below 10^-DIGITS; Go prints ns/op whole and MB/s with two
+    decimals). So two metrics are one when, in every iteration, their centred
+    logs agree (or are opposite) within the two iterations' t plus the mean t of each
+    metric (what centring may add). Metrics that vary less than 8 times their mean t are
+    never duplicates (rounding could hide a difference), nor those with a non-positive mean.
     """
-    # Names stay Enum codes (the same in every metric), never text; each metric's sequence
-    # of keys and values is hashed as one list.
-    it = iterations.select(*METRIC, "system", "iteration", pl.col("mean_raw").alias("v"))
+    # Names stay Enum codes (the same in every metric), never text; each metric's keys are
+    # hashed as one list, its centred logs and tolerances kept as lists for the pairs.
+    it = iterations.select(
+        *METRIC, "system", "iteration", pl.col("mean_raw").alias("v"), "rounding"
+    )
     v = pl.col("v")
     bad = it.group_by(METRIC).agg((~(v > 0) | ~v.is_finite()).fill_null(True).any().alias("_bad"))
     it = it.join(bad, on=METRIC).filter(~pl.col("_bad")).with_columns(pl.col("v").log())
     z = pl.col("v") - pl.col("v").mean().over(METRIC)
+    t = pl.max_horizontal(pl.col("rounding").fill_nan(None), pl.lit(10.0**-DIGITS))
     sig = (
-        it.with_columns((z * 10**DIGITS).round().cast(pl.Int64).alias("z"))
+        it.with_columns(z.alias("z"), t.alias("t"))
         .sort(*(pl.col(c).to_physical() for c in (*METRIC, "system")), "iteration")
         .group_by(METRIC, maintain_order=True)
         .agg(
-            pl.struct(pl.col("system").to_physical(), "iteration").alias("keys"),
-            pl.col("z").alias("zh"),
-            (-pl.col("z")).alias("nzh"),
-            (pl.col("z") != 0).any().alias("varies"),
+            pl.struct(pl.col("system").to_physical(), "iteration").hash().alias("keys"),
+            "z",
+            "t",
+            (pl.col("z").max() - pl.col("z").min()).alias("span"),
+            pl.col("t").mean().alias("tm"),
             pl.len().alias("n"),
         )
-        .filter(pl.col("varies") & (pl.col("n") >= 2))
-        .with_columns(pl.col("keys", "zh", "nzh").hash())
+        .with_columns(pl.col("keys").hash())
+        # Spans of duplicates agree within a few t: far below a factor 2, so pairs are
+        # sought within neighbouring powers of 2 of the span only.
+        .filter((pl.col("n") >= 2) & (pl.col("span") > 8 * pl.col("tm")))
+        .with_columns(pl.col("span").log(2).floor().cast(pl.Int64).alias("bucket"))
     )
     order = metrics.select(*METRIC).with_row_index("order")
     sig = sig.join(order, on=METRIC)
-    earlier = sig.select("benchmark", "keys", "zh", "nzh", pl.col("metric").alias("of"), "order")
-    pairs = pl.concat(
-        [
-            sig.join(earlier.drop("nzh"), on=["benchmark", "keys", "zh"], suffix="_o"),
-            # The reciprocal: this metric's z is minus the other's.
-            sig.join(
-                earlier.drop("nzh"),
-                left_on=["benchmark", "keys", "nzh"],
-                right_on=["benchmark", "keys", "zh"],
-                suffix="_o",
-            ),
-        ],
-        how="diagonal",
-    ).filter(pl.col("order_o") < pl.col("order"))
+    earlier = sig.select(
+        "benchmark", "keys", "bucket", pl.col("metric").alias("of"), "order", "z", "t", "tm"
+    )
+    earlier = pl.concat([earlier.with_columns(pl.col("bucket") + k) for k in (-1, 0, 1)])
+    pairs = (
+        sig.join(earlier, on=["benchmark", "keys", "bucket"], suffix="_o")
+        .filter(pl.col("order_o") < pl.col("order"))
+        .with_columns(pl.int_range(pl.len()).alias("_pair"))
+    )
+    allowed = pl.col("t") + pl.col("t_o") + pl.col("tm") + pl.col("tm_o")
+    far = (
+        pairs.select("_pair", "z", "z_o", "t", "t_o", "tm", "tm_o")
+        .explode("z", "z_o", "t", "t_o")
+        .group_by("_pair")
+        .agg(
+            ((pl.col("z") - pl.col("z_o")).abs() - allowed).max().alias("same"),
+            ((pl.col("z") + pl.col("z_o")).abs() - allowed).max().alias("reciprocal"),
+        )
+    )
     return (
-        pairs.sort("order_o")
+        pairs.join(far, on="_pair")
+        .filter(pl.min_horizontal("same", "reciprocal") <= 0)
+        .sort("order_o")
         .group_by(METRIC, maintain_order=True)
         .agg(pl.col("of").first().alias("duplicate_of"))
         .select(pl.col(*METRIC, "duplicate_of").cast(pl.String))
@@ -191,8 +213,9 @@ def _reasons(
 def _runs_of_suite(
     rows: np.ndarray, boot: BootstrapData, sign: np.ndarray
 ) -> tuple[np.ndarray | None, str | None]:
-    """Each iteration's suite summary, the mean over metrics of the oriented log value (rows:
-    the metrics' frame rows, in order), or None and why there is no interval."""
+    """Each iteration's suite summary, the mean over metrics of its oriented relative
+    deviation from the metric's centre (rows: the metrics' frame rows, in order), or None
+    and why there is no interval."""
     m = len(rows)
     col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
     col[rows] = np.arange(m)
@@ -206,18 +229,19 @@ def _runs_of_suite(
         return None, NO_INTERVAL["runs"]
     if np.isnan(y).any():
         return None, NO_INTERVAL["aligned"]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.log(y)
-    if not np.isfinite(logs).all():
+    if not (np.isfinite(y).all() and (y > 0).all()):
         return None, NO_INTERVAL["positive"]
-    return logs @ sign / m, None
+    # What each run adds to the log centres: log of a mean moves by the run's relative
+    # deviation over the count (the log's own deviation undercovered with outlying runs,
+    # whose weight in a mean is larger than in a mean of logs).
+    return (y / y.mean(axis=0) - 1) @ sign / m, None
 
 
 def _interval(
     used: pl.DataFrame, boot: BootstrapData, mean: float
 ) -> tuple[float | None, float | None, str | None]:
     """95 % Welch t interval of the geometric mean from the suite summaries of each side's
-    iterations, centred on the geometric mean shown; or no interval and why."""
+    iterations, around the geometric mean shown (log scale); or no interval and why."""
     hmean = (used["mean_kind"] == "hmean").to_numpy()
     higher = (used["better"] == "higher").to_numpy()
     # Centres: mean of y, or 1/mean(y) for Hmean; the sign turns log y so that positive is

@@ -15,6 +15,7 @@ The method (DESIGN.md, "Statistics"):
 """
 
 from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
+from tuibench.core.stats.digits import printed_quantum, significant_digits
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
 from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
@@ -89,11 +90,13 @@ __all__ = [
     "one_blas_thread",
     "pooled_moments",
     "pooled_spread",
+    "printed_quantum",
     "relative_sd",
     "segment_min",
     "segment_moments",
     "segment_sums",
     "selection_matrix",
+    "significant_digits",
     "sort_within",
     "subset_size",
     "t_interval",
