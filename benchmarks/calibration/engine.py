@@ -78,8 +78,8 @@ class Run:
     summary: pl.DataFrame  # one row per suite's system
 
 
-def run(sim: Simulated) -> Run:
-    analysis = Analysis(result_set(sim))
+def run(sim: Simulated, iteration_value: str = "subselection") -> Run:
+    analysis = Analysis(result_set(sim), iteration_value=iteration_value)
     cmp = analysis.compare("ref", ALPHA)
     rows = cmp.full_rows().filter(~pl.col("is_reference"))
     return Run(analysis, cmp, rows, cmp.summary())

@@ -30,3 +30,12 @@ def measure(aa: Run, changed: Run, changed_mask: np.ndarray) -> dict[str, tuple[
     note = aa.rows["note"].fill_null("").str.contains(NEEDED_NOTE, literal=True)
     out["needed note"] = (int(note.sum()), aa.rows.height)
     return out
+
+
+def verdict_rates(aa: Run, changed: Run, changed_mask: np.ndarray) -> dict[str, tuple[int, int]]:
+    """False alarms and power of the plain verdict alone."""
+    a, c = verdicts(aa), verdicts(changed)
+    return {
+        "false alarms": (int(np.isin(a, CALLED).sum()), len(a)),
+        "power": (int((c[changed_mask] == "worse").sum()), int(changed_mask.sum())),
+    }
