@@ -127,7 +127,23 @@ def ranges(results: list[Measured]) -> list[str]:
                 text = f"{pct(lo).strip()}-{pct(hi).strip()} [{n}]"
             parts.append(f"{label}: {text}")
         lines.append(f"  {name:<28} " + "; ".join(parts))
+    lines.append("Ranges the README quotes beside:")
+    for label, name, keep in (
+        ("median power, bursts, 2-10 its", "median power", _in("bursts", 2, 10)),
+        ("default power, bursts, 2-10 its", "verdict power", _in("bursts", 2, 10)),
+        ("median false alarms, >= 3 its", "median false alarms", lambda d: d.iterations >= 3),
+        ("median power, gaussian, 2-3 its", "median power", _in("gaussian", 2, 3)),
+        ("default power, gaussian, 2-3 its", "verdict power", _in("gaussian", 2, 3)),
+        ("fdr power, 3-5 its", "fdr power", lambda d: 3 <= d.iterations <= 5),
+        ("verdict power, 3-5 its", "verdict power", lambda d: 3 <= d.iterations <= 5),
+    ):
+        lo, hi, n = span(results, name, keep)
+        lines.append(f"  {label:<34} {pct(lo).strip()}-{pct(hi).strip()} [{n}]")
     return lines
+
+
+def _in(regime: str, low: int, high: int):
+    return lambda d: d.regime.name == regime and low <= d.iterations <= high
 
 
 def checks(results: list[Measured]) -> list[Check]:
