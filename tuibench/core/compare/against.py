@@ -213,7 +213,9 @@ def power_hint(
         d = delta / pooled
     d = np.where(delta == 0, 0.0, np.where(pooled == 0, np.inf, d))
     needed = np.where(x.other, stats.iterations_needed(d, alpha), np.nan)
-    needed[np.isinf(needed)] = np.nan
+    # Beyond a billion iterations there is no change to detect (a difference of rounding
+    # errors); such counts also overflowed the 64-bit column (3.4e29 crashed `compare`).
+    needed[np.isinf(needed) | (needed > 1e9)] = np.nan
     between_dominates = a["var_between"] >= a["var_within"] * a["_inv_n"]
     hint = x.other & ~(p < alpha) & (needed > np.maximum(x.k, x.rk)) & between_dominates
     hint &= a["var_between"] > 0
