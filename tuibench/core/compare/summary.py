@@ -3,18 +3,19 @@
 Always over every metric of the comparison (filters hide rows; they do not change it), and
 without the metrics that cannot speak for the suite: only one side has them, no ratio, the
 direction is unknown, one iteration on a side, a duplicate of another metric of the same
-benchmark (a constant multiple or the reciprocal of it in every iteration, such as a rate
-computed from a time), or a constant. `left_out` counts them, `left_out_reasons` says why.
+benchmark (a constant multiple or the reciprocal of it in every iteration, up to the
+rounding of the printed values, such as a rate computed from a time), or a constant.
+`left_out` counts them, `left_out_reasons` says why.
 
 The 95 % interval comes from the measurement uncertainty: an iteration is one run of the
 suite, so the metrics it measured move together. Each iteration's suite summary (the mean
 over metrics of its oriented relative deviation from the centre: what that run adds to the
 log of the geometric mean) is one observation per run; Welch's t on those of the system and
-of the reference gives the half-width around the geometric mean, on the log scale. A
-percentile bootstrap of the same runs covered 61 to 93 % with 2 to 10 iterations; this
-covers 93 to 97 % with 3 or more (benchmarks/calibrate.py). With fewer than 3 iterations
-on a side, or iterations that are not runs of the whole suite, there is no interval and
-`geomean_ci_note` says why.
+of the reference gives the half-width around the geometric mean, on the log scale. In the
+calibration harness (benchmarks/calibrate.py) a percentile bootstrap of the same runs
+covered 77 to 95 % with 3 to 10 iterations (64 to 73 % with 2); this covers 92.8 to 98.4 %
+with 3 or more. With fewer than 3 iterations on a side, or iterations that are not runs of
+the whole suite, there is no interval and `geomean_ci_note` says why.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from tuibench.core.compare.analysis import Analysis
 
 # Iterations a side needs for an interval: with two, Welch's t has one to two degrees of
-# freedom and the interval covered 97 to 100 % in simulation (benchmarks/calibrate.py),
-# wider than the data warrant; from three on it covered 93 to 97 %.
+# freedom and such an interval covered 90 to 99 % in the calibration harness, off the mark
+# either way; from three on, 92.8 to 98.4 %.
 MIN_RUNS = 3
 NO_INTERVAL = {
     "runs": "no interval: fewer than 3 iterations on a side",
