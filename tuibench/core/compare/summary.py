@@ -80,6 +80,7 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
             "t",
             (pl.col("z").max() - pl.col("z").min()).alias("span"),
             pl.col("t").mean().alias("tm"),
+            pl.col("t").max().alias("tx"),
             pl.len().alias("n"),
         )
         .with_columns(pl.col("keys").hash())
@@ -91,12 +92,27 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
     order = metrics.select(*METRIC).with_row_index("order")
     sig = sig.join(order, on=METRIC)
     earlier = sig.select(
-        "benchmark", "keys", "bucket", pl.col("metric").alias("of"), "order", "z", "t", "tm"
+        "benchmark",
+        "keys",
+        "bucket",
+        pl.col("metric").alias("of"),
+        "order",
+        "z",
+        "t",
+        "tm",
+        "tx",
+        "span",
     )
     earlier = pl.concat([earlier.with_columns(pl.col("bucket") + k) for k in (-1, 0, 1)])
+    # Spans of duplicates differ by at most twice the largest allowance: most pairs of
+    # different metrics go before their values are compared one by one.
+    most = pl.col("tx") + pl.col("tx_o") + pl.col("tm") + pl.col("tm_o")
     pairs = (
         sig.join(earlier, on=["benchmark", "keys", "bucket"], suffix="_o")
-        .filter(pl.col("order_o") < pl.col("order"))
+        .filter(
+            (pl.col("order_o") < pl.col("order"))
+            & ((pl.col("span") - pl.col("span_o")).abs() <= 2 * most)
+        )
         .with_columns(pl.int_range(pl.len()).alias("_pair"))
     )
     allowed = pl.col("t") + pl.col("t_o") + pl.col("tm") + pl.col("tm_o")
