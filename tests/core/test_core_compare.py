@@ -517,3 +517,16 @@ def test_two_samples_per_iteration_say_the_subselection_keeps_one(tmp_path, make
     for kind in ("mean", "median", "trimmed"):
         rows = Analysis(rs, iteration_value=kind).compare("a").rows
         assert not any("keeps one of them" in (n or "") for n in rows["note"]), kind
+
+
+def test_a_difference_of_rounding_errors_needs_no_iterations(tmp_path, make_system):
+    # The centres differ by one float ulp: the iterations a test would need to see that
+    # (about 1e32) once overflowed the integer column and stopped the comparison.
+    base = [[1.0], [2.0], [3.0]]
+    per = _rows({"a": base, "b": [[1.0], [2.0], [3.0000000000000018]]})
+    analysis = Analysis(_load(tmp_path, make_system, per))
+    row = _row(analysis.compare("a"), "b")
+    assert row["iterations_for_threshold"] is None and row["verdict"] == "same"
+    assert "iterations per system" not in (row["note"] or "")
+    row = _row(analysis.compare("a", threshold=1e-12), "b")  # a threshold of rounding size
+    assert row["iterations_for_threshold"] is None  # beyond a billion: none, no overflow

@@ -512,7 +512,7 @@ def test_summary_geomean_by_hand(tmp_path, make_system):
     assert s["left_out"] == 2  # mem (only the reference) and extra (only the system)
     assert s["left_out_reasons"]["only one side has it"] == 2
     assert s["geomean_ratio"] == pytest.approx(math.exp(logs.mean()))
-    # The interval is the joint bootstrap's (checked against a plain loop elsewhere).
+    # The interval is Welch's on the runs' suite summaries (checked against scipy below).
     assert s["geomean_ci_low"] < s["geomean_ratio"] < s["geomean_ci_high"]
     assert (s["better"], s["worse"], s["same"]) == (1, 1, 0)
     table = system_summary_table(cmp)
@@ -542,41 +542,29 @@ def suite(tmp_path, make_system):
     return _write(tmp_path, make_system, data)
 
 
-def _plain_loop_bootstrap(cmp, used: list[str], seed: int = 0, block: int | None = None):
-    """The joint bootstrap written as loops: the same draws, one replicate at a time."""
-    import zlib
-
-    from tuibench.core.compare.summary import BLOCK, REPLICATES
-
-    BLOCK = block or BLOCK  # the draws come a block of replicates at a time
-
-    rows = {(r["system"], r["metric"]): r for r in cmp.rows.iter_rows(named=True)}
-    ys = {}
-    for (system, metric), r in rows.items():
-        v = r["iteration_values"]
-        ys[(system, metric)] = [1 / x for x in v] if r["mean_kind"] == "hmean" else list(v)
-    rng = np.random.default_rng([seed, zlib.crc32(b"new"), zlib.crc32(b"ref")])
-    reps = []
-    for lo in range(0, REPLICATES, BLOCK):
-        b = min(BLOCK, REPLICATES - lo)
-        draws_s = rng.integers(0, 6, size=(b, 6))
-        draws_r = rng.integers(0, 6, size=(b, 6))
-        for j in range(b):
-            logs = []
-            for metric in used:
-                r = rows[("new", metric)]
-                cs = sum(ys[("new", metric)][i] for i in draws_s[j]) / 6
-                cr = sum(ys[("ref", metric)][i] for i in draws_r[j]) / 6
-                vs, vr = (1 / cs, 1 / cr) if r["mean_kind"] == "hmean" else (cs, cr)
-                ratio = vs / vr if vr else math.nan
-                if ratio > 0:  # a replicate counts the metrics whose log ratio is defined
-                    logs.append(math.log(ratio) if r["better"] == "higher" else -math.log(ratio))
-            reps.append(sum(logs) / len(logs))
-    lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
-    return math.exp(lo_q), math.exp(hi_q)
+def _welch_by_hand(cmp, used: list[str]) -> tuple[float, float]:
+    """scipy's Welch interval on the suite summaries of each side's runs, around the
+    geometric mean: per iteration, the mean over the used metrics of what that run adds to
+    the oriented log centre (its relative deviation from the centre, on the scale where the
+    mean is arithmetic: reciprocals for harmonic means)."""
+    g = {}
+    for system in ("new", "ref"):
+        parts = []
+        for metric in used:
+            r = _row(cmp, system, metric)
+            v = np.array(r["iteration_values"])
+            hmean = r["mean_kind"] == "hmean"
+            y = 1 / v if hmean else v
+            sign = (-1 if hmean else 1) * (1 if r["better"] == "higher" else -1)
+            parts.append(sign * (y / y.mean() - 1))
+        g[system] = np.mean(parts, axis=0)
+    ci = sps.ttest_ind(g["new"], g["ref"], equal_var=False).confidence_interval(0.95)
+    half = (ci.high - ci.low) / 2
+    centre = math.log(cmp.summary().row(0, named=True)["geomean_ratio"])
+    return math.exp(centre - half), math.exp(centre + half)
 
 
-def test_summary_leaves_out_duplicates_and_constants_and_matches_a_plain_loop(suite):
+def test_summary_leaves_out_duplicates_and_constants_and_matches_scipy(suite):
     cmp = Analysis(suite).compare("ref")
     s = cmp.summary().row(0, named=True)
     # speed = 1000 / time in every iteration: a duplicate of the earlier metric of the pair
@@ -589,48 +577,47 @@ def test_summary_leaves_out_duplicates_and_constants_and_matches_a_plain_loop(su
         r = _row(cmp, "new", metric)
         logs.append(math.log(r["ratio"]) * (1 if r["better"] == "higher" else -1))
     assert s["geomean_ratio"] == pytest.approx(math.exp(np.mean(logs)), rel=1e-12)
-    lo, hi = _plain_loop_bootstrap(cmp, used)
+    lo, hi = _welch_by_hand(cmp, used)
     assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
     assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
+    assert s["geomean_ci_note"] is None
 
 
-def test_many_metrics_draw_fewer_replicates_per_block_and_still_match_a_plain_loop(
-    suite, monkeypatch
-):
-    # At many metrics a block holds fewer replicates (BLOCK_CELLS // metrics), bounding
-    # memory; here 3 metrics and 21 cells: blocks of 7, the last one shorter (1000 = 142 x 7
-    # + 6).
-    from tuibench.core.compare import summary
-
-    monkeypatch.setattr(summary, "BLOCK_CELLS", 21)
-    s = Analysis(suite).compare("ref").summary().row(0, named=True)
-    lo, hi = _plain_loop_bootstrap(Analysis(suite).compare("ref"), ["mem", "ops", "speed"], 0, 7)
-    assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
-    assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
-
-
-def test_a_centre_below_zero_in_some_replicates_and_a_plain_loop(tmp_path, make_system):
-    """A metric near zero (a drift in seconds) whose resampled centre is sometimes negative:
-    those replicates count the other metrics only, as the plain loop does. (Otherwise the
-    system's and the reference's mean logs are taken apart, once per distinct draw.)"""
+def test_no_summary_interval_where_it_cannot_be_honest(tmp_path, make_system):
+    """A metric with negative iteration values has no log; two iterations give an interval
+    on one or two degrees of freedom; runs that are not every metric's: each says why."""
     rng = np.random.default_rng(5)
-    drift = {  # iteration by iteration: centres 0.018 and 0.018, resamples either sign
+    drift = {
         "ref": [0.1013, -0.0627, 0.0841, -0.0519, 0.0733, -0.0388],
         "new": [0.0937, -0.0541, 0.0712, -0.0633, 0.0829, -0.0214],
     }
-    data = {}
-    for system, shift in (("ref", 0.0), ("new", 0.03)):
-        times = [list(10 * (1 + shift) * (1 + rng.normal(0, 0.01, 3))) for _ in range(6)]
-        data[system] = {
-            ("time", "s"): times,
-            ("drift", "s"): [[v, v * 1.001, v * 0.999] for v in drift[system]],
-        }
-    cmp = Analysis(_write(tmp_path, make_system, data)).compare("ref")
-    s = cmp.summary().row(0, named=True)
-    assert s["metrics"] == 2, s["left_out_reasons"]
-    lo, hi = _plain_loop_bootstrap(cmp, ["drift", "time"])
-    assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
-    assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
+
+    def summary(its: int, drop_last_of_time: bool = False, with_drift: bool = True) -> dict:
+        data = {}
+        for system, shift in (("ref", 0.0), ("new", 0.03)):
+            times = [list(10 * (1 + shift) * (1 + rng.normal(0, 0.01, 3))) for _ in range(its)]
+            rate = [list(100 * (1 + rng.normal(0, 0.01, 3))) for _ in range(its)]
+            data[system] = {("time", "s"): times, ("ops", "ops/s"): rate}
+            if with_drift:
+                data[system][("drift", "s")] = [
+                    [v, v * 1.001, v * 0.999] for v in drift[system][:its]
+                ]
+            if drop_last_of_time:
+                data[system][("time", "s")] = times[:-1]
+        root = tmp_path / f"{its}-{drop_last_of_time}-{with_drift}"
+        return Analysis(_write(root, make_system, data)).compare("ref").summary().row(0, named=True)
+
+    for s, why in (
+        (summary(6), "non-positive"),
+        (summary(2, with_drift=False), "fewer than 3 iterations"),
+        (summary(5, drop_last_of_time=True, with_drift=False), "not every metric"),
+    ):
+        assert s["geomean_ratio"] is not None and s["metrics"] >= 2, s
+        assert s["geomean_ci_low"] is None and s["geomean_ci_high"] is None
+        assert why in s["geomean_ci_note"]
+    ok = summary(3, with_drift=False)
+    assert ok["geomean_ci_low"] < ok["geomean_ratio"] < ok["geomean_ci_high"]
+    assert ok["geomean_ci_note"] is None
 
 
 def test_filters_hide_rows_but_never_change_the_summary(suite):
@@ -702,6 +689,7 @@ def test_report_json_with_the_new_options(mixed, capsys, tmp_path):
         "geomean_ratio",
         "geomean_ci_low",
         "geomean_ci_high",
+        "geomean_ci_note",
         "better",
         "worse",
         "same",

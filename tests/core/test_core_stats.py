@@ -260,7 +260,7 @@ def test_iteration_means_of_an_hmean_iteration_with_a_non_positive_sample_is_und
     assert got[2] == pytest.approx(2.0)
 
 
-# -- per-iteration values, mmtests' spread, the U test's shift, the joint bootstrap -----------
+# -- per-iteration values, mmtests' spread, the U test's shift -------------------------------------
 
 
 def test_iteration_means_and_medians_against_numpy_and_scipy():
@@ -349,14 +349,3 @@ def test_hodges_lehmann_against_all_pairwise_differences():
         else:  # too many pairs: the difference of the medians
             assert not exact[i]
             assert shift[i] == pytest.approx(np.median(x) - np.median(y), rel=1e-12)
-
-
-def test_joint_weights_are_draws_with_replacement():
-    rng = np.random.default_rng(0)
-    w = stats.joint_weights(5, 2000, rng)
-    assert w.shape == (2000, 5) and (w.sum(axis=1) == 5).all()
-    assert w.mean() == pytest.approx(1.0, abs=0.05)
-    y = np.array([[1.0, 2.0], [3.0, 0.0]])
-    present = np.array([[1.0, 1.0], [1.0, 0.0]])
-    got = stats.resampled_means(y, present, np.array([[2.0, 0.0], [1.0, 1.0]]))
-    assert got[0].tolist() == [1.0, 2.0] and got[1].tolist() == [2.0, 2.0]

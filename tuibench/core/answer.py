@@ -84,6 +84,7 @@ class SystemAnswer:
     geomean: float | None  # per-system summary: above 1 is better
     geomean_low: float | None
     geomean_high: float | None
+    geomean_note: str | None  # why there is no interval (compare/summary.NO_INTERVAL)
     changes: list[Change]  # listed, worst first (at most `limit`)
     listed_total: int  # how many significant changes there are in all
     flagged: dict[str, int] = field(default_factory=dict)  # FLAGS' key: metrics so marked
@@ -260,6 +261,7 @@ def build_answer(
                 geomean=s.get("geomean_ratio"),
                 geomean_low=s.get("geomean_ci_low"),
                 geomean_high=s.get("geomean_ci_high"),
+                geomean_note=s.get("geomean_ci_note"),
                 changes=changes.get(system, []),
                 listed_total=int(totals.get(system, 0)),
                 flagged={flag: int(c.get(f"_{flag}", 0)) for flag in FLAGS},
@@ -361,12 +363,27 @@ def change_text(c: Change) -> str:
     return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{marks}{tag}"
 
 
+def _short_reasons() -> dict[str, str]:
+    from tuibench.core.compare.summary import NO_INTERVAL
+
+    return {
+        NO_INTERVAL["runs"]: "< 3 iterations",
+        NO_INTERVAL["aligned"]: "uneven iterations",
+        NO_INTERVAL["positive"]: "a value ≤ 0",
+    }
+
+
+_WHY_SHORT = _short_reasons()
+
+
 def geomean_text(a: SystemAnswer) -> str:
-    """`geomean 0.984 [0.967, 1.002]` (above 1 is better), or '' when undefined."""
+    """`geomean 0.984 [0.967, 1.002]` (above 1 is better), or '' when undefined; without an
+    interval, the reason in a few words (the summary's note says it whole)."""
     if a.geomean is None:
         return ""
     if a.geomean_low is None or a.geomean_high is None:
-        return f"geomean {a.geomean:.3f}"
+        why = _WHY_SHORT.get(a.geomean_note or "", "")
+        return f"geomean {a.geomean:.3f}" + (f" (no interval: {why})" if why else "")
     return f"geomean {a.geomean:.3f} [{a.geomean_low:.3f}, {a.geomean_high:.3f}]"
 
 

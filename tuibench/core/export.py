@@ -255,7 +255,7 @@ def report_json(cmp: Comparison, problems: list[Problem]) -> str:
     """`tuibench report --format json`: `report_document` as text, indented, with one line
     per row, summary row and problem. polars writes the rows itself (NaN and infinities as
     null): turning 20,000 rows into Python dicts first took three times as long."""
-    summary = in_worker(cmp.summary)  # the bootstrap in numpy, beside the rows' conversion
+    summary = in_worker(cmp.summary)  # in numpy, beside the rows' conversion
     parts = {k: _json(v).replace("\n", "\n  ") for k, v in _settings(cmp).items()}
     parts["rows"] = _one_per_line(_ndjson(cmp.rows))
     parts["summary"] = _one_per_line(_ndjson(summary.result()))

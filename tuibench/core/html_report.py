@@ -308,7 +308,10 @@ def _systems_section(answer: Answer) -> str:
             "practical threshold, or not in the reference. unknown direction: nothing says "
             "whether lower or higher is better, so neither worse nor better is claimed. "
             "geomean: geometric mean of the ratios of centres over the metrics both have, "
-            "oriented so that above 1 is better, with a 95% t interval across metrics.</p>",
+            "oriented so that above 1 is better, with a 95% Welch t interval on the suite "
+            "summaries of each side's iterations (the geometric mean of each run of the "
+            "suite); none with fewer than 3 iterations on a side, or iterations that are not "
+            "runs of every metric.</p>",
             "</section>",
         ]
     )

@@ -543,8 +543,8 @@ def _p_with_shift(r: dict, percent: str) -> str:
 
 def system_summary_table(cmp: Comparison, title: str = "") -> Table:
     """Per system against the reference: the geometric mean of its ratios over every metric
-    of the comparison that can speak for it (above 1 is better), with a 95 % bootstrap
-    interval, and how many of those metrics are better, worse or the same."""
+    of the comparison that can speak for it (above 1 is better), with its 95 % interval
+    (or why none), and how many of those metrics are better, worse or the same."""
     summary = cmp.summary()
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
@@ -571,9 +571,15 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
     notes = [
         f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
         "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
-        "better (reference/system for lower-is-better metrics); its 95% interval is a "
-        "bootstrap that resamples each system's iterations jointly across its metrics, so it "
-        "reflects the run-to-run noise of this suite, not how other benchmarks would move.",
+        "better (reference/system for lower-is-better metrics); its 95% interval is Welch's t "
+        "on the suite summaries of each side's iterations (each iteration one run of the "
+        "suite), so it reflects the run-to-run noise of this suite, not how other benchmarks "
+        "would move.",
+        *(
+            f"{r['system']}: {r['geomean_ci_note']}."
+            for r in summary.iter_rows(named=True)
+            if r.get("geomean_ci_note")
+        ),
         "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
         "iteration on a side, duplicates of another metric of the same benchmark (a constant "
         "multiple or reciprocal of it) and constants" + (f" ({why})." if why else "."),

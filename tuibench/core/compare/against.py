@@ -246,7 +246,9 @@ def power(x: Against, w: Welch, alpha: float, threshold: float | None) -> Power:
             pooled = np.sqrt((np.nan_to_num(va) + np.nan_to_num(vb)) / sides)
             d = np.where(pooled == 0, np.inf, delta_t / pooled)
         needed = np.where(x.other, stats.iterations_needed(d, alpha), np.nan)
-        needed[np.isinf(needed)] = np.nan
+        # Beyond a billion iterations there is no change to detect (a difference of
+        # rounding errors); such counts also overflowed the 64-bit column.
+        needed[np.isinf(needed) | (needed > 1e9)] = np.nan
     between_dominates = a["var_between"] >= a["var_within"] * a["_inv_n"]
     hint = x.other & ~(w.p < alpha) & between_dominates & (a["var_between"] > 0)
     if threshold is None:

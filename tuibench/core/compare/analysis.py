@@ -206,10 +206,26 @@ class Analysis:
         # The value of every iteration joins them in `_with_values`.
         return keys.drop("mean_kind").with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
+            pl.Series("rounding", self._rounding(), dtype=pl.Float64),
             pl.Series("median", median, dtype=pl.Float64),
             pl.Series("mean_raw", mean_raw, dtype=pl.Float64),
             *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
         )
+
+    def _rounding(self) -> np.ndarray:
+        """How far printing may have moved each iteration's mean, relative: half a unit of
+        the last digit (the smallest among its first three samples: a trailing zero hides a
+        digit of a tenth of the values) over its smallest sample. Bounds a sample's error
+        when a producer prints a fixed number of decimals (Go's MB/s) or of significant
+        digits, and so the error of a mean, arithmetic or harmonic (`duplicate_metrics`)."""
+        values, starts, counts = self._raw
+        q = np.full(len(starts), np.inf)
+        for k in range(3):
+            has = counts > k
+            q[has] = np.fmin(q[has], stats.printed_quantum(values[starts[has] + k]))
+        low = np.abs(stats.segment_min(np.abs(values), starts, counts))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return 0.5 * q / low
 
     # -- step 2: centre, interval and noise per system ------------------------------------
     def _sample_moments(
@@ -588,6 +604,6 @@ class Analysis:
             self.trim_outliers,
             iteration_value=self.iteration_value,
             trust_single_iteration=trust_single_iteration,
-            source=SummarySource(rows, self._boot, self.duplicates, self.seed),
+            source=SummarySource(rows, self._boot, self.duplicates),
             private=rows.select(*GROUP, *PRIVATE_COLUMNS),
         )

@@ -86,6 +86,7 @@ SUMMARY_COLUMNS = [
     "geomean_ratio",
     "geomean_ci_low",
     "geomean_ci_high",
+    "geomean_ci_note",  # why there is no interval (null when there is one)
     "better",
     "worse",
     "same",

@@ -3,18 +3,23 @@
 Always over every metric of the comparison (filters hide rows; they do not change it), and
 without the metrics that cannot speak for the suite: only one side has them, no ratio, the
 direction is unknown, one iteration on a side, a duplicate of another metric of the same
-benchmark (a constant multiple or the reciprocal of it in every iteration, such as a rate
-computed from a time), or a constant. `left_out` counts them, `left_out_reasons` says why.
+benchmark (a constant multiple or the reciprocal of it in every iteration, up to the
+rounding of the printed values, such as a rate computed from a time), or a constant.
+`left_out` counts them, `left_out_reasons` says why.
 
-The 95 % interval comes from the measurement uncertainty: a bootstrap that resamples each
-system's iterations jointly across its metrics (an iteration is one run of the suite, so
-the metrics it measured move together), seeded and vectorised (one matrix product per block
-of replicates; the only loop is over systems).
+The 95 % interval comes from the measurement uncertainty: an iteration is one run of the
+suite, so the metrics it measured move together. Each iteration's suite summary (the mean
+over metrics of its oriented relative deviation from the centre: what that run adds to the
+log of the geometric mean) is one observation per run; Welch's t on those of the system and
+of the reference gives the half-width around the geometric mean, on the log scale. In the
+calibration harness (benchmarks/calibrate.py) a percentile bootstrap of the same runs
+covered 77 to 95 % with 3 to 10 iterations (64 to 73 % with 2); this covers 92.8 to 98.4 %
+with 3 or more. With fewer than 3 iterations on a side, or iterations that are not runs of
+the whole suite, there is no interval and `geomean_ci_note` says why.
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -27,62 +32,103 @@ from tuibench.core.compare.columns import LEFT_OUT_REASONS, METRIC, SUMMARY_COLU
 if TYPE_CHECKING:
     from tuibench.core.compare.analysis import Analysis
 
-REPLICATES = 1000
-BLOCK = 250  # replicates per matrix product
-# ...fewer when there are many metrics, so one block's B x M arrays stay near 64 MB each
-# (at a million metrics, 250 replicates took 2 GB per array and the explorer past 15 GB).
-# Below 32,000 metrics the blocks, and so the seeded draws, are as they always were.
-BLOCK_CELLS = 8_000_000
-DIGITS = 6  # relative precision (in log units) at which two metrics are duplicates
+# Iterations a side needs for an interval: with two, Welch's t has one to two degrees of
+# freedom and such an interval covered 90 to 99 % in the calibration harness, off the mark
+# either way; from three on, 92.8 to 98.4 %.
+MIN_RUNS = 3
+NO_INTERVAL = {
+    "runs": "no interval: fewer than 3 iterations on a side",
+    "aligned": "no interval: not every metric was measured in every iteration, so an "
+    "iteration is not one run of the whole suite",
+    "positive": "no interval: a metric has a non-positive or infinite iteration value",
+}
+DIGITS = 6  # the finest relative precision (in log units) at which metrics are duplicates
 
 
 def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.DataFrame:
     """(benchmark, metric, duplicate_of) for every metric that is a constant multiple or the
-    reciprocal of an earlier metric of the same benchmark in every iteration of every system.
+    reciprocal of an earlier metric of the same benchmark in every iteration of every system,
+    up to the rounding the values were printed with.
 
     Compared on the plain per-iteration means (harmonic for Hmean metrics, so that a rate
-    computed from a time is exactly the reciprocal of it up to a constant). Metrics that do
-    not vary, or have a non-positive mean, are never duplicates.
+    computed from a time is the reciprocal of it up to a constant), centred on the log
+    scale. A printed value is off by at most half a unit of its last digit, and a mean of
+    such values by at most that over its smallest value, a relative t (per iteration:
+    `Analysis._rounding`, never below 10^-DIGITS; Go prints ns/op whole and MB/s with two
+    decimals). So two metrics are one when, in every iteration, their centred
+    logs agree (or are opposite) within the two iterations' t plus the mean t of each
+    metric (what centring may add). Metrics that vary less than 8 times their mean t are
+    never duplicates (rounding could hide a difference), nor those with a non-positive mean.
     """
-    # Names stay Enum codes (the same in every metric), never text; each metric's sequence
-    # of keys and values is hashed as one list.
-    it = iterations.select(*METRIC, "system", "iteration", pl.col("mean_raw").alias("v"))
+    # Names stay Enum codes (the same in every metric), never text; each metric's keys are
+    # hashed as one list, its centred logs and tolerances kept as lists for the pairs.
+    it = iterations.select(
+        *METRIC, "system", "iteration", pl.col("mean_raw").alias("v"), "rounding"
+    )
     v = pl.col("v")
     bad = it.group_by(METRIC).agg((~(v > 0) | ~v.is_finite()).fill_null(True).any().alias("_bad"))
     it = it.join(bad, on=METRIC).filter(~pl.col("_bad")).with_columns(pl.col("v").log())
     z = pl.col("v") - pl.col("v").mean().over(METRIC)
+    t = pl.max_horizontal(pl.col("rounding").fill_nan(None), pl.lit(10.0**-DIGITS))
     sig = (
-        it.with_columns((z * 10**DIGITS).round().cast(pl.Int64).alias("z"))
+        it.with_columns(z.alias("z"), t.alias("t"))
         .sort(*(pl.col(c).to_physical() for c in (*METRIC, "system")), "iteration")
         .group_by(METRIC, maintain_order=True)
         .agg(
-            pl.struct(pl.col("system").to_physical(), "iteration").alias("keys"),
-            pl.col("z").alias("zh"),
-            (-pl.col("z")).alias("nzh"),
-            (pl.col("z") != 0).any().alias("varies"),
+            pl.struct(pl.col("system").to_physical(), "iteration").hash().alias("keys"),
+            "z",
+            "t",
+            (pl.col("z").max() - pl.col("z").min()).alias("span"),
+            pl.col("t").mean().alias("tm"),
+            pl.col("t").max().alias("tx"),
             pl.len().alias("n"),
         )
-        .filter(pl.col("varies") & (pl.col("n") >= 2))
-        .with_columns(pl.col("keys", "zh", "nzh").hash())
+        .with_columns(pl.col("keys").hash())
+        # Spans of duplicates agree within a few t: far below a factor 2, so pairs are
+        # sought within neighbouring powers of 2 of the span only.
+        .filter((pl.col("n") >= 2) & (pl.col("span") > 8 * pl.col("tm")))
+        .with_columns(pl.col("span").log(2).floor().cast(pl.Int64).alias("bucket"))
     )
     order = metrics.select(*METRIC).with_row_index("order")
     sig = sig.join(order, on=METRIC)
-    earlier = sig.select("benchmark", "keys", "zh", "nzh", pl.col("metric").alias("of"), "order")
-    pairs = pl.concat(
-        [
-            sig.join(earlier.drop("nzh"), on=["benchmark", "keys", "zh"], suffix="_o"),
-            # The reciprocal: this metric's z is minus the other's.
-            sig.join(
-                earlier.drop("nzh"),
-                left_on=["benchmark", "keys", "nzh"],
-                right_on=["benchmark", "keys", "zh"],
-                suffix="_o",
-            ),
-        ],
-        how="diagonal",
-    ).filter(pl.col("order_o") < pl.col("order"))
+    earlier = sig.select(
+        "benchmark",
+        "keys",
+        "bucket",
+        pl.col("metric").alias("of"),
+        "order",
+        "z",
+        "t",
+        "tm",
+        "tx",
+        "span",
+    )
+    earlier = pl.concat([earlier.with_columns(pl.col("bucket") + k) for k in (-1, 0, 1)])
+    # Spans of duplicates differ by at most twice the largest allowance: most pairs of
+    # different metrics go before their values are compared one by one.
+    most = pl.col("tx") + pl.col("tx_o") + pl.col("tm") + pl.col("tm_o")
+    pairs = (
+        sig.join(earlier, on=["benchmark", "keys", "bucket"], suffix="_o")
+        .filter(
+            (pl.col("order_o") < pl.col("order"))
+            & ((pl.col("span") - pl.col("span_o")).abs() <= 2 * most)
+        )
+        .with_columns(pl.int_range(pl.len()).alias("_pair"))
+    )
+    allowed = pl.col("t") + pl.col("t_o") + pl.col("tm") + pl.col("tm_o")
+    far = (
+        pairs.select("_pair", "z", "z_o", "t", "t_o", "tm", "tm_o")
+        .explode("z", "z_o", "t", "t_o")
+        .group_by("_pair")
+        .agg(
+            ((pl.col("z") - pl.col("z_o")).abs() - allowed).max().alias("same"),
+            ((pl.col("z") + pl.col("z_o")).abs() - allowed).max().alias("reciprocal"),
+        )
+    )
     return (
-        pairs.sort("order_o")
+        pairs.join(far, on="_pair")
+        .filter(pl.min_horizontal("same", "reciprocal") <= 0)
+        .sort("order_o")
         .group_by(METRIC, maintain_order=True)
         .agg(pl.col("of").first().alias("duplicate_of"))
         .select(pl.col(*METRIC, "duplicate_of").cast(pl.String))
@@ -92,7 +138,7 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
 @dataclass
 class BootstrapData:
     """Every iteration value on the arithmetic scale, with its frame row and its iteration
-    label (dense per system), for the joint bootstrap."""
+    label (dense per system): the runs of the suite, for the summary's interval."""
 
     row: np.ndarray  # frame row of each iteration
     label: np.ndarray  # iteration label, 0..L-1 within its system
@@ -124,7 +170,6 @@ class SummarySource:
     rows: pl.DataFrame  # every row of the comparison, unfiltered
     boot: BootstrapData | None
     duplicates: pl.DataFrame
-    seed: int = 0
     cache: dict = field(default_factory=dict)
 
 
@@ -182,102 +227,55 @@ def _reasons(
     return others.with_columns(reason.alias("_reason"), oriented.alias("_l"))
 
 
-def _bootstrap(
-    used: pl.DataFrame, boot: BootstrapData, seed: int, system: str, reference: str
-) -> tuple[float | None, float | None]:
-    """95 % percentile interval of the geometric mean, resampling iterations jointly."""
-    rows_s = used["_row"].to_numpy()
-    rows_r = used["_ref_row"].to_numpy()
-    m = len(rows_s)
-    if m == 0:
-        return None, None
+def _runs_of_suite(
+    rows: np.ndarray, boot: BootstrapData, sign: np.ndarray
+) -> tuple[np.ndarray | None, str | None]:
+    """Each iteration's suite summary, the mean over metrics of its oriented relative
+    deviation from the metric's centre (rows: the metrics' frame rows, in order), or None
+    and why there is no interval."""
+    m = len(rows)
+    col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
+    col[rows] = np.arange(m)
+    c = col[boot.row]
+    pick = c >= 0
+    labels = boot.label[pick]
+    y = np.full((int(labels.max()) + 1 if pick.any() else 0, m), np.nan)
+    y[labels, c[pick]] = boot.y[pick]
+    y = y[~np.isnan(y).all(axis=1)]  # iterations of the system's other metrics only
+    if len(y) < MIN_RUNS:
+        return None, NO_INTERVAL["runs"]
+    if np.isnan(y).any():
+        return None, NO_INTERVAL["aligned"]
+    if not (np.isfinite(y).all() and (y > 0).all()):
+        return None, NO_INTERVAL["positive"]
+    # What each run adds to the log centres: log of a mean moves by the run's relative
+    # deviation over the count (the log's own deviation undercovered with outlying runs,
+    # whose weight in a mean is larger than in a mean of logs).
+    return (y / y.mean(axis=0) - 1) @ sign / m, None
+
+
+def _interval(
+    used: pl.DataFrame, boot: BootstrapData, mean: float
+) -> tuple[float | None, float | None, str | None]:
+    """95 % Welch t interval of the geometric mean from the suite summaries of each side's
+    iterations, around the geometric mean shown (log scale); or no interval and why."""
     hmean = (used["mean_kind"] == "hmean").to_numpy()
     higher = (used["better"] == "higher").to_numpy()
-
-    def matrices(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
-        col[rows] = np.arange(m)
-        c = col[boot.row]
-        pick = c >= 0
-        labels = boot.label[pick]
-        nl = int(labels.max()) + 1 if pick.any() else 0
-        y, p = np.zeros((nl, m)), np.zeros((nl, m))
-        y[labels, c[pick]] = boot.y[pick]
-        p[labels, c[pick]] = 1.0
-        return y, p
-
-    ys, ps = matrices(rows_s)
-    yr, pr = matrices(rows_r)
-    if len(ys) < 2 or len(yr) < 2:
-        return None, None
-    rng = np.random.default_rng([seed, zlib.crc32(system.encode()), zlib.crc32(reference.encode())])
-    # Centres: mean of y, or 1/mean(y) for Hmean; ratio = system / reference; the sign
-    # turns the log ratio so that positive is better.
+    # Centres: mean of y, or 1/mean(y) for Hmean; the sign turns log y so that positive is
+    # better.
     sign = np.where(hmean, -1.0, 1.0) * np.where(higher, 1.0, -1.0)
-    block = max(1, min(BLOCK, BLOCK_CELLS // m))
-    ws, wr = [], []  # drawn block by block, system then reference: the seed's own draws
-    for lo in range(0, REPLICATES, block):
-        b = min(block, REPLICATES - lo)
-        ws.append(stats.joint_weights(len(ys), b, rng))
-        wr.append(stats.joint_weights(len(yr), b, rng))
-    ws, wr = np.concatenate(ws), np.concatenate(wr)
-    reps = _separable(ys, ps, ws, sign, block)
-    if reps is not None:
-        ref = _separable(yr, pr, wr, sign, block)
-        reps = None if ref is None else reps - ref
-    if reps is None:  # some centre not positive and finite: replicate by replicate
-        reps = np.concatenate(
-            [
-                _oriented_means(ys, ps, ws[lo : lo + block], yr, pr, wr[lo : lo + block], sign)
-                for lo in range(0, REPLICATES, block)
-            ]
-        )
-    reps = reps[np.isfinite(reps)]
-    if len(reps) < REPLICATES // 2:
-        return None, None
-    lo_q, hi_q = np.quantile(reps, [0.025, 0.975])
-    return float(np.exp(lo_q)), float(np.exp(hi_q))
-
-
-def _separable(
-    y: np.ndarray, present: np.ndarray, w: np.ndarray, sign: np.ndarray, block: int
-) -> np.ndarray | None:
-    """Per replicate (rows of w), the mean over metrics of sign * log(centre): the mean log
-    ratio of a replicate is the system's less the reference's. Each distinct row of weights
-    once: with few iterations most replicates repeat one (3 iterations give 10 distinct
-    draws), and the logs of every replicate and metric were most of the time at 10^5
-    metrics. None when a centre is not positive and finite (then the replicate's metrics
-    with a finite log ratio count, as `_oriented_means` does)."""
-    distinct, which = np.unique(w, axis=0, return_inverse=True)
-    means = np.empty(len(distinct))
-    for lo in range(0, len(distinct), block):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs = np.log(stats.resampled_means(y, present, distinct[lo : lo + block]))
-        if not np.isfinite(logs).all():
-            return None
-        means[lo : lo + block] = (logs * sign).mean(axis=1)
-    return means[which.ravel()]
-
-
-def _oriented_means(
-    ys: np.ndarray,
-    ps: np.ndarray,
-    ws: np.ndarray,
-    yr: np.ndarray,
-    pr: np.ndarray,
-    wr: np.ndarray,
-    sign: np.ndarray,
-) -> np.ndarray:
-    """Per replicate, the mean over metrics of the oriented log ratio of centres, over the
-    metrics where it is finite."""
-    cs = stats.resampled_means(ys, ps, ws)
-    cr = stats.resampled_means(yr, pr, wr)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        oriented = np.log(cs / cr) * sign
-        finite = np.isfinite(oriented)
-        if finite.all():
-            return oriented.mean(axis=1)
-        return np.where(finite, oriented, 0.0).sum(axis=1) / finite.sum(axis=1)
+    gs, why = _runs_of_suite(used["_row"].to_numpy(), boot, sign)
+    if gs is None:
+        return None, None, why
+    gr, why = _runs_of_suite(used["_ref_row"].to_numpy(), boot, sign)
+    if gr is None:
+        return None, None, why
+    a, b = gs.var(ddof=1) / len(gs), gr.var(ddof=1) / len(gr)
+    if a + b == 0:  # every run of the suite alike on both sides
+        return float(np.exp(mean)), float(np.exp(mean)), None
+    df = (a + b) ** 2 / (a**2 / (len(gs) - 1) + b**2 / (len(gr) - 1))
+    half = float(stats.t_quantile(0.975, np.array([df]))[0]) * np.sqrt(a + b)
+    return float(np.exp(mean - half)), float(np.exp(mean + half)), None
 
 
 def _system_summary(
@@ -293,9 +291,9 @@ def _system_summary(
     reasons["only one side has it"] += reference_only
     k = used.height
     mean = float(used["_l"].mean()) if k else None
-    lo = hi = None
+    lo = hi = note = None
     if k and source is not None and source.boot is not None:
-        lo, hi = _bootstrap(used, source.boot, source.seed, system, reference)
+        lo, hi, note = _interval(used, source.boot, mean)
     verdict = used["verdict"]
     better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
     return {
@@ -306,6 +304,7 @@ def _system_summary(
         "geomean_ratio": None if mean is None else float(np.exp(mean)),
         "geomean_ci_low": lo,
         "geomean_ci_high": hi,
+        "geomean_ci_note": note,
         "better": better,
         "worse": worse,
         "same": k - better - worse,
@@ -320,11 +319,11 @@ def summarise(
     trust_single: bool = False,
 ) -> pl.DataFrame:
     """Per non-reference system: metrics used, left out (and why), the geometric mean of its
-    oriented ratios with the bootstrap interval, and its better / worse / same counts."""
+    oriented ratios with its interval (or why none), and its better / worse / same counts."""
     full = source.rows if source is not None else rows
     marked = _reasons(full, source.duplicates if source is not None else None, trust_single)
     n_ref = int(full["is_reference"].sum())
-    # One pass for the counts of every system; numpy only for the bootstrap.
+    # One pass for the counts of every system; numpy only for the intervals.
     with_ref = dict(marked.group_by("system").agg(pl.col("_has_ref").sum()).iter_rows())
     why = {
         (system, reason): n
@@ -336,22 +335,21 @@ def summarise(
         .partition_by("system", as_dict=True)
         .items()
     }
-    with stats.one_blas_thread(REPLICATES * marked.height):  # every system's bootstrap
-        out = [
-            _system_summary(
-                system,
-                reference,
-                used_by.get(system, marked.clear()),
-                {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
-                n_ref - int(with_ref.get(system) or 0),
-                source,
-            )
-            for system in systems
-            if system != reference
-        ]
+    out = [
+        _system_summary(
+            system,
+            reference,
+            used_by.get(system, marked.clear()),
+            {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
+            n_ref - int(with_ref.get(system) or 0),
+            source,
+        )
+        for system in systems
+        if system != reference
+    ]
     schema = {
         c: pl.String
-        if c == "system"
+        if c in ("system", "geomean_ci_note")
         else pl.Struct({r: pl.Int64 for r in LEFT_OUT_REASONS})
         if c == "left_out_reasons"
         else pl.Float64

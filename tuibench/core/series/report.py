@@ -166,7 +166,9 @@ def ranking_table(report: SeriesReport) -> Table:
     notes = [
         f"Best first: {text}." if text else "No system has metrics with a known direction.",
         f"Geometric mean gain against {report.reference} over the metrics whose direction "
-        "is known, with its 95 % t interval across metrics. Neighbours share a group when "
+        "is known, with a 95 % t interval over the metrics' gains (how they spread across "
+        "metrics, not the run-to-run noise the per-system summary's interval measures). "
+        "Neighbours share a group when "
         "their intervals overlap and Welch's test between them (p next) is not below "
         f"alpha ({report.changes.alpha:g}): the data cannot tell them apart.",
     ]

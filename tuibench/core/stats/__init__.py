@@ -15,7 +15,7 @@ The method (DESIGN.md, "Statistics"):
 """
 
 from tuibench.core.stats.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
-from tuibench.core.stats.bootstrap import joint_weights, resampled_means
+from tuibench.core.stats.digits import printed_quantum, significant_digits
 from tuibench.core.stats.fdr import bh_adjust
 from tuibench.core.stats.fieller import fieller
 from tuibench.core.stats.mmtests import Z975, cidiff, pooled_spread
@@ -89,7 +89,6 @@ __all__ = [
     "iteration_medians",
     "iteration_values",
     "iterations_needed",
-    "joint_weights",
     "mwu_min_p",
     "mwu_pairs",
     "mwu_pvalue",
@@ -97,12 +96,13 @@ __all__ = [
     "one_blas_thread",
     "pooled_moments",
     "pooled_spread",
+    "printed_quantum",
     "relative_sd",
-    "resampled_means",
     "segment_min",
     "segment_moments",
     "segment_sums",
     "selection_matrix",
+    "significant_digits",
     "sort_within",
     "subset_size",
     "t_interval",

@@ -1,0 +1,1 @@
+"""Calibration harness: simulated suites through tuibench's engine (see benchmarks/calibrate.py)."""

@@ -1,0 +1,3 @@
+module example.com/aa
+
+go 1.19
