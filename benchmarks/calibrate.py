@@ -9,7 +9,8 @@ the coverage of intervals, then each quantity's range over every regime and the 
 checked. Seeded: the same seed prints the same numbers. Exit status 1 when a bound is broken.
 
 Sections are functions of `Settings` returning a `Section` (calibration/settings.py); add
-new ones to SECTIONS.
+new ones to SECTIONS. Change points and the notes run from their own scripts
+(calibration/scripts.py), which can also be run alone.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calibration import comparisons
+from calibration import comparisons, scripts
 from calibration.settings import Section, Settings
 
-SECTIONS = [comparisons.section]
+SECTIONS = [comparisons.section, scripts.changepoints, scripts.notes]
 
 
 def main() -> int:
