@@ -104,6 +104,18 @@ def _oriented(moved: np.ndarray, up: np.ndarray, better: np.ndarray) -> np.ndarr
     return np.where(moved, word, "")
 
 
+def sequence_verdicts(
+    lo: np.ndarray, hi: np.ndarray, better: np.ndarray, threshold: float
+) -> np.ndarray:
+    """same / worse / better / changed / undecided from the log ratio's interval [lo, hi]
+    (any shape; `better` broadcasts against it)."""
+    t = threshold / 100
+    same = (lo >= np.log1p(-t)) & (hi <= np.log1p(t))
+    moved = ~same & ((lo > 0) | (hi < 0))
+    verdict = np.where(same, "same", _oriented(moved, lo > 0, better))
+    return np.where(verdict == "", "undecided", verdict)
+
+
 @np.errstate(all="ignore")
 def decide_rows(
     groups: pl.DataFrame,
@@ -121,12 +133,8 @@ def decide_rows(
     hw = half_width(n, var, alpha)
     lo, hi = mean - hw, mean + hw
     better = rows["better"].fill_null("").to_numpy()
-    same = (lo >= low) & (hi <= high)
-    moved = ~same & ((lo > 0) | (hi < 0))
-    verdict = np.where(same, "same", _oriented(moved, lo > 0, better))
-    na = n < 1
-    verdict = np.where(na, "n/a", np.where(verdict == "", "undecided", verdict))
-    within = np.where(same, t, np.nan)
+    verdict = np.where(n < 1, "n/a", sequence_verdicts(lo, hi, better, threshold))
+    within = np.where(verdict == "same", t, np.nan)
     sd = np.sqrt(var * n / np.maximum(n - 1, 1))
     more = more_iterations(n, mean, sd, alpha, low, high).astype(float)
     # -1: more than 1,000 (kept); fewer than two pairs: no estimate (null).
