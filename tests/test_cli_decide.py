@@ -125,3 +125,9 @@ def test_bad_options_are_usage_errors(tmp_path, make_system, capsys):
             main(["decide", str(root), *bad])
         assert exc.value.code == 2
     assert main(["decide", str(tmp_path / "missing")]) == 2
+
+
+def test_a_single_system_is_an_error(tmp_path, make_system, capsys):
+    make_system(tmp_path / "results", "base", [("b", "m", i, 10.0 + i, "s") for i in range(5)])
+    assert main(["decide", str(tmp_path / "results")]) == 2
+    assert "needs a second system" in capsys.readouterr().err

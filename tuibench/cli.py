@@ -616,6 +616,9 @@ def decide(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
     dec = decide_rows(analysis.groups, reference, args.alpha, args.threshold, args.max_iterations)
+    if not dec.rows.height:  # nothing decided is no reason to stop a loop
+        _say(f"tuibench: nothing to compare with {reference!r}: decide needs a second system")
+        return EXIT_USAGE
     _emit(render_decision(dec, args.format, rs.problems))
     _say(f"tuibench: vs {reference}: {summary_line(dec)}")
     if dec.regressions:
