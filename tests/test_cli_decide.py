@@ -131,3 +131,30 @@ def test_a_single_system_is_an_error(tmp_path, make_system, capsys):
     make_system(tmp_path / "results", "base", [("b", "m", i, 10.0 + i, "s") for i in range(5)])
     assert main(["decide", str(tmp_path / "results")]) == 2
     assert "needs a second system" in capsys.readouterr().err
+
+
+def test_pairs_by_position_up_to_the_shorter_side(tmp_path, make_system, capsys):
+    from tuibench.core.sequential import half_width
+
+    base = [10.0, 10.2, 9.9, 10.1]
+    new = [11.0, 10.9, 11.3, 11.1, 50.0, 60.0]  # the last two wait for their pairs
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, v, "s") for i, v in enumerate(base)])
+    make_system(root, "new", [("b", "m", i, v, "s") for i, v in enumerate(new)])
+    main(["decide", str(root), "--format", "json", "--iteration-value", "mean"])
+    (row,) = _json(capsys)["rows"]
+    d = np.log(new[:4]) - np.log(base)
+    hw = half_width(4, d.var(), 0.05)
+    assert row["pairs"] == 4
+    assert row["change"] == pytest.approx(np.expm1(d.mean()), rel=1e-12)
+    assert row["ratio_low"] == pytest.approx(np.exp(d.mean() - hw), rel=1e-9)
+    assert row["ratio_high"] == pytest.approx(np.exp(d.mean() + hw), rel=1e-9)
+
+
+def test_a_non_positive_value_is_not_applicable(tmp_path, make_system, capsys):
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, 1.0 + i, "s") for i in range(6)])
+    make_system(root, "new", [("b", "m", i, float(i), "s") for i in range(6)])  # a 0
+    assert main(["decide", str(root), "--format", "json"]) == 0
+    (row,) = _json(capsys)["rows"]
+    assert row["verdict"] == "n/a" and row["pairs"] == 0 and row["change"] is None

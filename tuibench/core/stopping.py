@@ -53,46 +53,45 @@ class Decision:
         return self.count("undecided")
 
 
-def _padded(groups: pl.DataFrame) -> np.ndarray:
-    """Every group's iteration values in iteration order, one row each, NaN-padded."""
+def _flat(groups: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every group's iteration values' logarithms end to end (iteration order), each
+    group's first position and count; a group with a value that is not positive (no
+    logarithm) gets a count of 0."""
     lengths = groups["iteration_values"].list.len().fill_null(0).to_numpy().astype(np.int64)
-    out = np.full((groups.height, max(1, int(lengths.max(initial=0)))), np.nan)
-    flat = groups["iteration_values"].explode().cast(pl.Float64).to_numpy()
-    flat = flat[: int(lengths.sum())] if lengths.sum() else flat[:0]
+    values = groups["iteration_values"].explode().cast(pl.Float64).to_numpy()
+    values = values[: int(lengths.sum())]  # an empty list explodes to one null
+    starts = np.cumsum(lengths) - lengths
     row = np.repeat(np.arange(groups.height), lengths)
-    starts = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
-    out[row, np.arange(len(row)) - np.repeat(starts, lengths)] = flat
-    return out
+    bad = np.bincount(row, weights=~(values > 0), minlength=groups.height) > 0
+    with np.errstate(all="ignore"):
+        logs = np.log(values)
+    return logs, starts, np.where(bad, 0, lengths)
 
 
-def _pairs(groups: pl.DataFrame, reference: str) -> tuple[pl.DataFrame, np.ndarray]:
-    """The non-reference rows with the log ratios of their iterations to the reference's
-    (NaN beyond the shorter side, or where a value is not positive)."""
+def _pairs(groups: pl.DataFrame, reference: str):
+    """The non-reference rows, and the log ratios of their iterations to the reference's
+    paired by position (up to the shorter side) end to end, with each row's pair count."""
     g = groups.select(*GROUP, "unit", "better", "iteration_values").with_row_index("_i")
     ref = g.filter(pl.col("system") == reference).select(*METRIC, pl.col("_i").alias("_r"))
     rows = g.filter(pl.col("system") != reference).join(
         ref, on=METRIC, how="left", maintain_order="left"
     )
-    values = _padded(g)
-    with np.errstate(all="ignore"):
-        logs = np.where(values > 0, np.log(values), np.nan)
-        bad = (values <= 0).any(axis=1)  # a non-positive value: no log ratio at all
-        logs[bad] = np.nan
+    logs, starts, counts = _flat(g)
+    mine = rows["_i"].cast(pl.Int64).to_numpy()
     r = rows["_r"].cast(pl.Int64).fill_null(-1).to_numpy()
-    mine = logs[rows["_i"].cast(pl.Int64).to_numpy()]
-    theirs = np.where((r >= 0)[:, None], logs[np.maximum(r, 0)], np.nan)
-    n = np.minimum((~np.isnan(mine)).sum(axis=1), (~np.isnan(theirs)).sum(axis=1))
-    d = mine - theirs
-    d[np.arange(d.shape[1])[None, :] >= n[:, None]] = np.nan
-    return rows.drop("_i", "_r", "iteration_values"), d
+    n = np.where(r >= 0, np.minimum(counts[mine], counts[np.maximum(r, 0)]), 0)
+    row = np.repeat(np.arange(len(n)), n)
+    offset = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+    d = logs[starts[mine][row] + offset] - logs[starts[np.maximum(r, 0)][row] + offset]
+    return rows.drop("_i", "_r", "iteration_values"), d, row, n
 
 
 @np.errstate(all="ignore")
-def _moments(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n = (~np.isnan(d)).sum(axis=1)
-    mean = np.nansum(d, axis=1) / n
-    var = np.nansum((d - mean[:, None]) ** 2, axis=1) / n  # divided by n (see half_width)
-    return n, mean, var
+def _moments(d: np.ndarray, row: np.ndarray, n: np.ndarray):
+    """Count, mean and mean squared deviation (divided by n: see half_width) per row."""
+    mean = np.bincount(row, weights=d, minlength=len(n)) / n
+    dev = d - mean[row]
+    return n, mean, np.bincount(row, weights=dev * dev, minlength=len(n)) / n
 
 
 def _oriented(moved: np.ndarray, up: np.ndarray, better: np.ndarray) -> np.ndarray:
@@ -126,8 +125,8 @@ def decide_rows(
 ) -> Decision:
     """groups: `Analysis.groups` (one row per system and metric, `iteration_values` in
     iteration order)."""
-    rows, d = _pairs(groups, reference)
-    n, mean, var = _moments(d)
+    rows, d, row, n = _pairs(groups, reference)
+    n, mean, var = _moments(d, row, n)
     t = threshold / 100
     low, high = np.log1p(-t), np.log1p(t)
     hw = half_width(n, var, alpha)
