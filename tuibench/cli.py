@@ -271,7 +271,7 @@ def decide_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="tuibench decide",
         description="Say, for each metric and system against the reference, whether the "
-        "iterations so far settle it (worse, better, same within +/-PCT %%) or how many more "
+        "iterations so far settle it (worse, better, same within +/-PCT %) or how many more "
         "would likely; valid when asked after every iteration. Exit 0: all decided, none "
         "worse; 1: a regression is decided; 3: something is undecided (run more).",
     )
@@ -304,7 +304,11 @@ def decide_parser() -> argparse.ArgumentParser:
         help="what stands for an iteration (as in `tuibench report`; default subselection)",
     )
     p.add_argument(
-        "--subselections", type=_subselections, default=100, metavar="B", help="(default 100)"
+        "--subselections",
+        type=_subselections,
+        default=100,
+        metavar="B",
+        help="subselections per iteration for the robust value (default 100)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
     p.add_argument(
