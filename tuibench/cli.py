@@ -52,6 +52,7 @@ def _reuse_freed_heap() -> bool:
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_UNDECIDED = 3  # `decide`: run more iterations
 
 
 class _Parser(argparse.ArgumentParser):
@@ -266,6 +267,56 @@ def inspect_parser() -> argparse.ArgumentParser:
     return p
 
 
+def decide_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="tuibench decide",
+        description="Say, for each metric and system against the reference, whether the "
+        "iterations so far settle it (worse, better, same within +/-PCT %) or how many more "
+        "would likely; valid when asked after every iteration. Exit 0: all decided, none "
+        "worse; 1: a regression is decided; 3: something is undecided (run more).",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument(
+        "--reference",
+        type=_name,
+        metavar="NAME",
+        help="system to compare against (default: the first system)",
+    )
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="error rate (default 0.05)")
+    p.add_argument(
+        "--threshold",
+        type=_percent,
+        default=2.0,
+        metavar="PCT",
+        help="practical margin: `same` when the ratio's interval is within +/-PCT %% (default 2)",
+    )
+    p.add_argument(
+        "--max-iterations",
+        type=_positive,
+        metavar="N",
+        help="once a system of a metric has N iterations, its undecided rows get a "
+        "fixed-sample verdict (default: none)",
+    )
+    p.add_argument(
+        "--iteration-value",
+        choices=["subselection", "mean", "median", "trimmed"],
+        default="subselection",
+        help="what stands for an iteration (as in `tuibench report`; default subselection)",
+    )
+    p.add_argument(
+        "--subselections",
+        type=_subselections,
+        default=100,
+        metavar="B",
+        help="subselections per iteration for the robust value (default 100)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
+    p.add_argument(
+        "--format", choices=("text", "markdown", "json"), default="text", help="(default text)"
+    )
+    return p
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run a command; whatever goes wrong, one line on stderr and an exit code a CI gate can
     trust: 1 only ever means "regression found", an error is 2."""
@@ -366,6 +417,8 @@ def _dispatch(argv: list[str] | None) -> int:
         return report(report_parser().parse_args(argv[1:]))
     if argv and argv[0] == "inspect":
         return inspect(inspect_parser().parse_args(argv[1:]))
+    if argv and argv[0] == "decide":
+        return decide(decide_parser().parse_args(argv[1:]))
     return explore(explorer_parser().parse_args(argv))
 
 
@@ -543,6 +596,38 @@ def report(args: argparse.Namespace) -> int:
         _say(f"tuibench: {cmp.regressions} significant regression(s)")
         return EXIT_REGRESSION
     return EXIT_OK
+
+
+def decide(args: argparse.Namespace) -> int:
+    from tuibench.core.compare import Analysis
+    from tuibench.core.load import load
+    from tuibench.core.stopping import decide_rows
+    from tuibench.core.stopping_output import render_decision, summary_line
+
+    if _missing_paths(args.paths):
+        return EXIT_USAGE
+    rs = load(args.paths)
+    _print_problems(rs.problems)
+    _print_set_aside(rs.set_aside)
+    if rs.empty:
+        _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
+        return EXIT_USAGE
+    reference = args.reference or rs.default_reference
+    if reference not in rs.system_names:
+        _say(
+            f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
+        )
+        return EXIT_USAGE
+    analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
+    dec = decide_rows(analysis.groups, reference, args.alpha, args.threshold, args.max_iterations)
+    if not dec.rows.height:  # nothing decided is no reason to stop a loop
+        _say(f"tuibench: nothing to compare with {reference!r}: decide needs a second system")
+        return EXIT_USAGE
+    _emit(render_decision(dec, args.format, rs.problems))
+    _say(f"tuibench: vs {reference}: {summary_line(dec)}")
+    if dec.regressions:
+        return EXIT_REGRESSION
+    return EXIT_UNDECIDED if dec.undecided else EXIT_OK
 
 
 def inspect(args: argparse.Namespace) -> int:

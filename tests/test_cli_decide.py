@@ -1,0 +1,160 @@
+"""`tuibench decide`: exit codes a benchmark loop can act on (0 stop, 1 regression, 3 run
+more), the fixed-sample last look, and its formats."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tuibench.cli import main
+
+
+def _suite(tmp_path, make_system, iterations: int, slower: float, noise: float, seed: int = 1):
+    """base and new: metric `b m` (seconds, lower is better), `new` slower by `slower`."""
+    rng = np.random.default_rng(seed)
+    root = tmp_path / "results"
+    for system, factor in (("base", 1.0), ("new", 1.0 + slower)):
+        rows = [
+            ("b", "m", i, 10 * factor * np.exp(noise * rng.standard_normal()), "s")
+            for i in range(iterations)
+        ]
+        make_system(root, system, rows)
+    return root
+
+
+def _json(capsys) -> dict:
+    return json.loads(capsys.readouterr().out)
+
+
+def test_few_iterations_are_undecided_exit_3(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 3, 0.0, 0.01)
+    assert main(["decide", str(root), "--format", "json"]) == 3
+    doc = _json(capsys)
+    (row,) = doc["rows"]
+    assert row["verdict"] == "undecided" and row["pairs"] == 3
+    assert row["ratio_low"] is None and row["ratio_high"] is None  # no bound yet
+    assert row["more_iterations"] >= 1
+    assert doc["counts"]["undecided"] == 1
+
+
+def test_a_decided_regression_exits_1(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 10, 0.10, 0.005)
+    assert main(["decide", str(root), "--format", "json"]) == 1
+    (row,) = _json(capsys)["rows"]
+    assert row["verdict"] == "worse" and row["ratio_low"] > 1
+    assert row["more_iterations"] is None and row["final"] is False
+
+
+def test_same_within_the_margin_exits_0(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 10, 0.0, 0.002)
+    assert main(["decide", str(root), "--threshold", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "same within ±1 %" in out
+
+
+def test_the_reference_can_be_chosen(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 10, 0.10, 0.005)
+    assert main(["decide", str(root), "--reference", "new", "--format", "json"]) == 0
+    (row,) = _json(capsys)["rows"]
+    assert row["system"] == "base" and row["verdict"] == "better"
+    assert main(["decide", str(root), "--reference", "nope"]) == 2
+
+
+def test_max_iterations_gives_a_final_fixed_sample_verdict(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 4, 0.0, 0.01, seed=3)
+    assert main(["decide", str(root), "--format", "json"]) == 3
+    before = _json(capsys)["rows"][0]
+    assert main(["decide", str(root), "--format", "json", "--max-iterations", "4"]) in (0, 1)
+    row = _json(capsys)["rows"][0]
+    assert row["final"] is True and row["verdict"] in ("same", "worse", "better")
+    # Not reached yet: the sequential answer stands.
+    assert main(["decide", str(root), "--format", "json", "--max-iterations", "5"]) == 3
+    assert _json(capsys)["rows"][0] == before
+
+
+def test_final_interval_is_the_paired_t_interval(tmp_path, make_system, capsys):
+    from scipy import stats
+
+    root = _suite(tmp_path, make_system, 5, 0.0, 0.01, seed=4)
+    main(["decide", str(root), "--format", "json", "--max-iterations", "5", "--threshold", "1"])
+    row = _json(capsys)["rows"][0]
+    if not row["final"]:
+        pytest.skip("decided before the last look with this seed")
+    rng = np.random.default_rng(4)
+    x = [10 * np.exp(0.01 * rng.standard_normal()) for _ in range(5)]
+    y = [10 * np.exp(0.01 * rng.standard_normal()) for _ in range(5)]
+    d = np.log(y) - np.log(x)
+    lo, hi = stats.t.interval(0.95, 4, loc=d.mean(), scale=stats.sem(d))
+    assert row["ratio_low"] == pytest.approx(np.exp(lo), rel=1e-9)
+    assert row["ratio_high"] == pytest.approx(np.exp(hi), rel=1e-9)
+
+
+def test_a_metric_on_one_side_does_not_block(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 10, 0.0, 0.002)
+    with open(root / "new" / "data.csv", "a") as f:
+        f.write("b,only-new,0,1.0,s\n")
+    assert main(["decide", str(root), "--format", "json"]) == 0
+    rows = _json(capsys)["rows"]
+    assert {r["metric"]: r["verdict"] for r in rows} == {"m": "same", "only-new": "n/a"}
+
+
+def test_formats_escape_names(tmp_path, make_system, capsys):
+    root = tmp_path / "results"
+    for system, shift in (("base", 0.0), ("new", 0.01)):
+        (root / system).mkdir(parents=True)
+        with open(root / system / "data.jsonl", "w") as fh:
+            for i in range(3):
+                row = {"benchmark": "b\x1b]0;x\x07|y", "metric": "m_1", "iteration": i}
+                fh.write(json.dumps({**row, "value": 10 + i / 100 + shift, "unit": "s"}) + "\n")
+    assert main(["decide", str(root)]) == 3
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "\\x1b" in text and "undecided: about" in text
+    assert main(["decide", str(root), "--format", "markdown"]) == 3
+    md = capsys.readouterr().out
+    assert "\\|y" in md and "m\\_1" in md and "\x07" not in md
+    assert main(["decide", str(root), "--format", "json"]) == 3
+    assert _json(capsys)["rows"][0]["benchmark"] == "b\x1b]0;x\x07|y"  # JSON keeps names
+
+
+def test_bad_options_are_usage_errors(tmp_path, make_system, capsys):
+    root = _suite(tmp_path, make_system, 3, 0.0, 0.01)
+    for bad in (["--max-iterations", "0"], ["--threshold", "0"], ["--format", "csv"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["decide", str(root), *bad])
+        assert exc.value.code == 2
+    assert main(["decide", str(tmp_path / "missing")]) == 2
+
+
+def test_a_single_system_is_an_error(tmp_path, make_system, capsys):
+    make_system(tmp_path / "results", "base", [("b", "m", i, 10.0 + i, "s") for i in range(5)])
+    assert main(["decide", str(tmp_path / "results")]) == 2
+    assert "needs a second system" in capsys.readouterr().err
+
+
+def test_pairs_by_position_up_to_the_shorter_side(tmp_path, make_system, capsys):
+    from tuibench.core.sequential import half_width
+
+    base = [10.0, 10.2, 9.9, 10.1]
+    new = [11.0, 10.9, 11.3, 11.1, 50.0, 60.0]  # the last two wait for their pairs
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, v, "s") for i, v in enumerate(base)])
+    make_system(root, "new", [("b", "m", i, v, "s") for i, v in enumerate(new)])
+    main(["decide", str(root), "--format", "json", "--iteration-value", "mean"])
+    (row,) = _json(capsys)["rows"]
+    d = np.log(new[:4]) - np.log(base)
+    hw = half_width(4, d.var(), 0.05)
+    assert row["pairs"] == 4
+    assert row["change"] == pytest.approx(np.expm1(d.mean()), rel=1e-12)
+    assert row["ratio_low"] == pytest.approx(np.exp(d.mean() - hw), rel=1e-9)
+    assert row["ratio_high"] == pytest.approx(np.exp(d.mean() + hw), rel=1e-9)
+
+
+def test_a_non_positive_value_is_not_applicable(tmp_path, make_system, capsys):
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, 1.0 + i, "s") for i in range(6)])
+    make_system(root, "new", [("b", "m", i, float(i), "s") for i in range(6)])  # a 0
+    assert main(["decide", str(root), "--format", "json"]) == 0
+    (row,) = _json(capsys)["rows"]
+    assert row["verdict"] == "n/a" and row["pairs"] == 0 and row["change"] is None
