@@ -32,6 +32,7 @@ from textual.widgets import Input, ProgressBar, Static
 
 from tuibench.core.problems import Problem
 from tuibench.core.text import printable
+from tuibench.tui import worker_pool
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
@@ -220,6 +221,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         self.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
         self._exit_on_signals()
+        worker_pool.install(asyncio.get_running_loop())
         self.load_results()
 
     def _exit_on_signals(self) -> None:
@@ -293,7 +295,7 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             return
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is not None:  # while the first screen is read: later switches stay cheap
-            analysis.prepare_references()
+            analysis.prepare_references(stop=self.stop_loading.is_set)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
@@ -365,9 +367,10 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         """The other references compared ahead, once the loader has its U tests ready."""
         if self.large:  # switches run in a worker anyway; keep the memory
             return
-        if self.loader is not None:
-            self.loader.join()
-        session.prepare_comparisons()
+        while self.loader is not None and self.loader.is_alive():
+            if self.stop_loading.wait(0.1):  # quitting
+                return
+        session.prepare_comparisons(stop=self.stop_loading.is_set)
 
     def _nothing_loaded_text(self) -> Text:
         text = Text()
@@ -915,9 +918,9 @@ def run(args: argparse.Namespace) -> int:
             printable(f"tuibench: internal error: {type(error).__name__}: {first}"), file=sys.stderr
         )
         code = 2
-    if app.loader is not None and app.loader.is_alive():
-        # Quit while loading: the terminal is restored and nothing is left to write; the
-        # interpreter's teardown beside a busy loader thread would take another second.
+    if threading.active_count() > 1:
+        # Quit while loading or computing: the terminal is restored and nothing is left to
+        # write; the interpreter's teardown would wait for the worker threads.
         sys.stderr.flush()
         os._exit(code)
     return code

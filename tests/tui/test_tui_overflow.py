@@ -1,0 +1,20 @@
+"""The explorer over numbers a statistic cannot bound: it loads, and `]` keeps it up."""
+
+from __future__ import annotations
+
+from tests.core.test_statistic_overflow import _same_timings_two_units
+from tuibench.tui.app import TuibenchApp
+
+
+async def test_units_differing_by_rounding_load_and_switch(tmp_path, loaded):
+    root = _same_timings_two_units(tmp_path / "results")
+    for kind in ("mean", "subselection"):
+        app = TuibenchApp([str(root)], iteration_value=kind)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await loaded(pilot)
+            assert app.session is not None and app.crash is None
+            for want in ("b", "a"):
+                await pilot.press("right_square_bracket")
+                await pilot.pause()
+                assert app.session.state.reference == want
+                assert app.is_running and app.crash is None
