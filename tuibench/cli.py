@@ -389,8 +389,14 @@ def _missing_paths(paths: list[str]) -> bool:
 
 
 def _print_problems(problems: list) -> None:
-    for p in problems:
+    """Each problem on a line; past a few hundred, the first ones and counts by kind."""
+    from tuibench.core.problem_summary import summarise
+
+    summary = summarise(problems)
+    for p in summary.listed:
         _say(f"tuibench: problem: {p}")
+    for line in summary.lines():
+        _say(f"tuibench: {line}")
 
 
 def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:

@@ -18,3 +18,24 @@ async def test_units_differing_by_rounding_load_and_switch(tmp_path, loaded):
                 await pilot.pause()
                 assert app.session.state.reference == want
                 assert app.is_running and app.crash is None
+
+
+async def test_many_problems_list_the_first_and_count_the_rest(tmp_path, loaded):
+    from textual.widgets import OptionList, Static
+
+    from tuibench.core.problem_summary import LISTED
+    from tuibench.tui.screens.problems import ProblemsScreen
+
+    root = _same_timings_two_units(tmp_path / "results")
+    for s in ("a", "b"):
+        for i in range(200):
+            (root / s / f"empty{i}.csv").write_text("benchmark,metric,value\n")
+    app = TuibenchApp([str(root)])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, ProblemsScreen)
+        assert app.screen.query_one("#problems-list", OptionList).option_count == LISTED
+        kinds = str(app.screen.query_one("#problems-kinds", Static).render())
+        assert "400 × no data rows (only a header, or empty)" in kinds
