@@ -88,8 +88,16 @@ def _name(text: str) -> str:
     return text
 
 
+def _whole(text: str) -> int:
+    """A whole number, said so when it is not (argparse would name this function)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text}") from None
+
+
 def _positive(text: str) -> int:
-    v = int(text)
+    v = _whole(text)
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
     return v
@@ -104,6 +112,16 @@ def _subselections(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"at most {MAX_SUBSELECTIONS:,} (the time taken grows with B), not {text}"
         )
+    return v
+
+
+MAX_SEED = 2**64 - 1  # the draws take the seed as a 64-bit word
+
+
+def _seed(text: str) -> int:
+    v = _whole(text)
+    if not 0 <= v <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 2^64 - 1, not {text}")
     return v
 
 
@@ -150,7 +168,7 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         metavar="B",
         help="subselections per iteration for the robust value (default 100, at most 10,000)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the subselections (default 0)")
     p.add_argument(
         "--fdr",
         action="store_true",

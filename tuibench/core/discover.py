@@ -367,6 +367,8 @@ def read_toml(path: Path, problems: list[Problem]) -> dict | None:
         problems.append(
             Problem(str(path), f"invalid TOML: {exc}", line=int(m.group(1)) if m else None)
         )
+    except RecursionError:  # tomllib recurses once per level of nesting
+        problems.append(Problem(str(path), "invalid TOML: nested too deeply; not read"))
     except OSError as exc:
         problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
     return None

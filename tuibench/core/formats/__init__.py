@@ -91,8 +91,12 @@ def read_file(path: Path) -> ReadResult:
         result = _read_file(path)
     except TooLarge as exc:
         result = _fail(path, str(exc))
+    except MemoryError:
+        result = _fail(path, "not enough memory to read it (too large for this machine)")
     except Exception as exc:  # a reader bug must not stop the rest of the data loading
-        result = _fail(path, f"could not be read ({type(exc).__name__}: {exc})")
+        # One short line: polars appends the whole expression (600-900 characters).
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        result = _fail(path, f"could not be read ({type(exc).__name__}: {first})")
     result.problems = cap_problems(result.problems, path)
     return result
 
