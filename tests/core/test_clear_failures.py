@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -181,3 +182,45 @@ def test_largest_seed_runs(tmp_path, capsys):
     root = _two_systems(tmp_path / "r")
     assert main(["report", str(root), "--seed", str(2**64 - 1), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"]
+
+
+def test_hyperfine_negative_times_are_a_problem(tmp_path):
+    """hyperfine's own output, with two times made negative (a clock that stepped back)."""
+    real = Path(__file__).parents[1] / "data" / "hyperfine" / "real" / "ignore-failure.json"
+    doc = json.loads(real.read_text())
+    result = doc["results"][0]
+    n = len(result["times"])
+    result["times"][1] = -result["times"][1]
+    result["times"][3] = -0.5
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "h.json").write_text(json.dumps(doc))
+    rs = load([str(tmp_path / "a")])
+    [negative] = [p for p in rs.problems if "negative" in p.reason]
+    assert negative.reason.startswith(f"command {result['command']!r}: 2 of {n} time values are")
+    assert negative.where == "results[0].times[1]"
+    times = rs.samples.filter(
+        (pl.col("benchmark") == result["command"]) & (pl.col("metric") == "time")
+    )
+    assert times.height == n - 2 and (times["value"] >= 0).all()
+
+
+@pytest.mark.parametrize("systems", [1, 2])
+def test_a_short_series_says_it_needs_three_systems(tmp_path, capsys, systems):
+    root = _two_systems(tmp_path / "r")
+    path = root / "a" if systems == 1 else root
+    assert main(["report", str(path), "--series"]) == 0
+    out = capsys.readouterr().out
+    assert "A series needs three systems or more" in out and "No change points among" not in out
+    assert main(["report", str(path), "--series", "--format", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert notes[0].startswith("A series needs three systems or more")
+    assert ("with two (a, b)" in notes[0]) == (systems == 2)
+
+
+def test_a_series_of_three_says_no_change_points(tmp_path, capsys):
+    root = _two_systems(tmp_path / "r")
+    (root / "c").mkdir()
+    (root / "c" / "d.csv").write_text(CSV)
+    assert main(["report", str(root), "--series"]) == 0
+    out = capsys.readouterr().out
+    assert "No change points among 1 tested metric(s)." in out and "three systems" not in out
