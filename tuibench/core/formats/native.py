@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from tuibench.core import memory_limits
 from tuibench.core.formats.base import (
     HEAD_BYTES,
     READER_SCHEMA,
     ReadResult,
     TooLarge,
-    available_memory,
     compression,
     empty_frame,
     open_binary,
@@ -65,16 +65,12 @@ MEMORY_PER_BYTE = 8
 
 
 def _refuse_when_too_large(path: Path) -> None:
-    """A file that would need more memory than the machine has free is a problem, not a
-    process killed half-way (a 2 GB CSV took 11.7 GB and aborted)."""
-    need = os.path.getsize(path) * MEMORY_PER_BYTE
-    free = available_memory()
-    if free is not None and need > free:
-        raise TooLarge(
-            f"too large to load here: it would need about {need / 2**30:.1f} GiB of memory "
-            f"and {free / 2**30:.1f} GiB are available (convert it to Parquet, or load it on "
-            "a larger machine)"
-        )
+    """A file that would need more memory than the machine has free, or more address space
+    than `ulimit -v` leaves, is a problem, not a process killed half-way (a 2 GB CSV took
+    11.7 GB and aborted; polars aborts the process when an allocation fails)."""
+    why = memory_limits.too_large(os.path.getsize(path) * MEMORY_PER_BYTE)
+    if why:
+        raise TooLarge(f"{why} (convert it to Parquet, or load it on a larger machine)")
 
 
 def read(path: Path) -> ReadResult:
