@@ -161,6 +161,15 @@ def _one_path(p: Path, found: Discovery) -> None:
         return
     for f in files:  # loose files at the top: their rows must name a system
         found.units.append(Unit(None, f, None, 0))
+    for d in subdirs:  # beside systems, an iteration of which? Said, not guessed
+        if ITER_DIR.match(d.name):
+            found.problems.append(
+                Problem(
+                    str(d),
+                    "an iter-<N> folder beside system folders belongs to no system; not "
+                    "read (move it into its system's folder)",
+                )
+            )
     for d in sorted(systems, key=lambda d: natural_key(d.name)):
         if _may_enter(d, set(), found):
             _add_system(found, _valid_name(d.name, d, found), d)

@@ -53,7 +53,7 @@ def sniff(path: Path, head: str) -> bool:
         first = stripped.split("\n", 1)[0]
         try:
             obj = json.loads(first)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return False
         return isinstance(obj, dict) and set(REQUIRED) <= set(obj)
     return _separator(head) is not None
