@@ -224,3 +224,23 @@ def test_a_series_of_three_says_no_change_points(tmp_path, capsys):
     assert main(["report", str(root), "--series"]) == 0
     out = capsys.readouterr().out
     assert "No change points among 1 tested metric(s)." in out and "three systems" not in out
+
+
+def test_found_by_the_corpus(tmp_path, capsys):
+    """Each once stopped a report or lost a file without a word (tests/hostile)."""
+    from tuibench.core.model import natural_key
+
+    assert sorted(["a²", "a10", "a9"], key=natural_key) == ["a9", "a10", "a²"]
+    root = _two_systems(tmp_path / "r")
+    (root / "iter-1").mkdir()
+    (root / "iter-1" / "d.csv").write_text(CSV)
+    (root / "b" / "deep.jsonl").write_text('{"benchmark":' + "[" * 3000 + "]" * 3000 + "}\n")
+    names = "x\x85y\u2028z²"
+    (root / "b" / "n.csv").write_text(f"benchmark,metric,iteration,value\n{names},t,0,1\n")
+    assert main(["report", str(root), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert names in {r["benchmark"] for r in doc["rows"]}
+    reasons = {p["path"].rsplit("/", 1)[-1]: p["reason"] for p in doc["problems"]}
+    assert reasons["iter-1"].startswith("an iter-<N> folder beside system folders")
+    assert reasons["deep.jsonl"].startswith("invalid JSON: nested too deeply")
