@@ -39,3 +39,27 @@ async def test_many_problems_list_the_first_and_count_the_rest(tmp_path, loaded)
         assert app.screen.query_one("#problems-list", OptionList).option_count == LISTED
         kinds = str(app.screen.query_one("#problems-kinds", Static).render())
         assert "400 × no data rows (only a header, or empty)" in kinds
+
+
+async def test_a_failing_comparison_keeps_the_explorer_up(tmp_path, loaded, monkeypatch):
+    from tuibench.core.compare import Analysis
+
+    root = _same_timings_two_units(tmp_path / "results")
+    real = Analysis.compare
+
+    def compare(self, reference, *args, **kwargs):
+        if reference == "b":
+            raise ValueError("a bug\nwith a long polars expression")
+        return real(self, reference, *args, **kwargs)
+
+    monkeypatch.setattr(Analysis, "compare", compare)  # also while comparing ahead
+    app = TuibenchApp([str(root)], iteration_value="mean")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await app.workers.wait_for_complete()  # the references compared ahead, or not
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert app.is_running and app.crash is None
+        assert app.session.state.reference == "a"  # the view it could show
+        said = [n.message for n in app._notifications]
+        assert "Comparing failed: ValueError: a bug" in said

@@ -370,7 +370,8 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
         while self.loader is not None and self.loader.is_alive():
             if self.stop_loading.wait(0.1):  # quitting
                 return
-        session.prepare_comparisons(stop=self.stop_loading.is_set)
+        with contextlib.suppress(Exception):  # work ahead: a switch says what failed
+            session.prepare_comparisons(stop=self.stop_loading.is_set)
 
     def _nothing_loaded_text(self) -> Text:
         text = Text()
@@ -412,9 +413,17 @@ class TuibenchApp(Navigation, TypeAhead, SeriesActions, App[int]):
             self._asked.update(changes)
             self._compute_wanted()
             return
+        state = self.session.state
+        before = {name: getattr(state, name) for name in changes}
         for name, value in changes.items():
-            setattr(self.session.state, name, value)
-        self.session.recompute()
+            setattr(state, name, value)
+        try:
+            self.session.recompute()
+        except Exception as exc:  # one comparison's bug must not take the explorer down
+            for name, value in before.items():
+                setattr(state, name, value)
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
         self.refresh_view()
 
     def refresh_view(self) -> None:
