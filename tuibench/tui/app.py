@@ -930,6 +930,7 @@ def run(args: argparse.Namespace) -> int:
     if threading.active_count() > 1:
         # Quit while loading or computing: the terminal is restored and nothing is left to
         # write; the interpreter's teardown would wait for the worker threads.
-        sys.stderr.flush()
+        with contextlib.suppress(OSError, ValueError):  # a hung-up terminal takes nothing
+            sys.stderr.flush()
         os._exit(code)
     return code
