@@ -109,15 +109,17 @@ def test_xz_bomb_is_capped_like_gzip(tmp_path, small_ceiling):
 
 
 def test_native_file_larger_than_free_memory_is_one_problem(tmp_path, monkeypatch):
+    from tuibench.core import memory_limits
     from tuibench.core.formats import native
 
     path = tmp_path / "big.csv"
     path.write_text(CSV * 100)
-    monkeypatch.setattr(native, "available_memory", lambda: 1000 * native.MEMORY_PER_BYTE)
+    monkeypatch.setattr(memory_limits, "address_space_left", lambda: None)
+    monkeypatch.setattr(memory_limits, "available_memory", lambda: 1000 * native.MEMORY_PER_BYTE)
     rs = load([path])
     assert rs.samples.height == 0
     [problem] = rs.problems
     assert problem.path == str(path)
     assert problem.reason.startswith("too large to load here: it would need about 0.0 GiB")
-    monkeypatch.setattr(native, "available_memory", lambda: None)  # unknown: try
+    monkeypatch.setattr(memory_limits, "available_memory", lambda: None)  # unknown: try
     assert load([path]).samples.height == 200

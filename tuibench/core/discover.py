@@ -162,6 +162,15 @@ def _one_path(p: Path, found: Discovery) -> None:
     systems = [d for d in subdirs if not ITER_DIR.match(d.name)]
     for f in files:  # loose files at the top: their rows must name a system
         found.units.append(Unit(None, f, None, 0))
+    for d in subdirs:  # beside systems, an iteration of which? Said, not guessed
+        if ITER_DIR.match(d.name):
+            found.problems.append(
+                Problem(
+                    str(d),
+                    "an iter-<N> folder beside system folders belongs to no system; not "
+                    "read (move it into its system's folder)",
+                )
+            )
     for d in sorted(systems, key=lambda d: natural_key(d.name)):
         if _may_enter(d, set(), found) and _new_system_folder(d, found, d.name):
             _add_system(found, _valid_name(d.name, d, found), d)
@@ -485,6 +494,8 @@ def read_toml(path: Path, problems: list[Problem]) -> dict | None:
         problems.append(
             Problem(str(path), f"invalid TOML: {exc}", line=int(m.group(1)) if m else None)
         )
+    except RecursionError:  # tomllib recurses once per level of nesting
+        problems.append(Problem(str(path), "invalid TOML: nested too deeply; not read"))
     except OSError as exc:
         problems.append(Problem(str(path), f"cannot be read: {exc.strerror or exc}"))
     return None

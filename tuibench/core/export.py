@@ -269,7 +269,8 @@ def _json(value: object, indent: bool = True) -> str:
 
 
 def _ndjson(frame: pl.DataFrame) -> list[str]:
-    return frame.write_ndjson().splitlines() if frame.height else []
+    # Split at "\n" only: splitlines() also cut names at U+0085, U+2028 (written raw).
+    return frame.write_ndjson().rstrip("\n").split("\n") if frame.height else []
 
 
 def _one_per_line(items: list[str]) -> str:

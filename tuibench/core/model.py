@@ -52,7 +52,7 @@ def file_stem(path: Path) -> str:
 def natural_key(name: str) -> tuple:
     """Sort key under which `linux-6.9` comes before `linux-6.10`."""
     parts = _DIGITS.split(name)
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in parts if p)
+    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p.lower()) for p in parts if p)
 
 
 @dataclass

@@ -33,6 +33,7 @@ from textual.widgets import Input, ProgressBar, Static
 from tuibench.core.problems import Problem
 from tuibench.core.set_aside import set_aside_line
 from tuibench.core.text import printable
+from tuibench.tui import worker_pool
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
@@ -232,6 +233,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self._update_status()
         self._exit_on_signals()
         self._exit_when_terminal_gone()
+        worker_pool.install(asyncio.get_running_loop())
         self.load_results()
 
     def _exit_on_signals(self) -> None:
@@ -318,7 +320,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             return
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is not None:  # while the first screen is read: later switches stay cheap
-            analysis.prepare_references()
+            analysis.prepare_references(stop=self.stop_loading.is_set)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
@@ -392,9 +394,11 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         """The other references compared ahead, once the loader has its U tests ready."""
         if self.large:  # switches run in a worker anyway; keep the memory
             return
-        if self.loader is not None:
-            self.loader.join()
-        session.prepare_comparisons()
+        while self.loader is not None and self.loader.is_alive():
+            if self.stop_loading.wait(0.1):  # quitting
+                return
+        with contextlib.suppress(Exception):  # work ahead: a switch says what failed
+            session.prepare_comparisons(stop=self.stop_loading.is_set)
 
     def _nothing_loaded_text(self) -> Text:
         text = Text()
@@ -436,9 +440,17 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             self._asked.update(changes)
             self._compute_wanted()
             return
+        state = self.session.state
+        before = {name: getattr(state, name) for name in changes}
         for name, value in changes.items():
-            setattr(self.session.state, name, value)
-        self.session.recompute()
+            setattr(state, name, value)
+        try:
+            self.session.recompute()
+        except Exception as exc:  # one comparison's bug must not take the explorer down
+            for name, value in before.items():
+                setattr(state, name, value)
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -962,9 +974,10 @@ def run(args: argparse.Namespace) -> int:
             printable(f"tuibench: internal error: {type(error).__name__}: {first}"), file=sys.stderr
         )
         code = 2
-    if app.loader is not None and app.loader.is_alive():
-        # Quit while loading: the terminal is restored and nothing is left to write; the
-        # interpreter's teardown beside a busy loader thread would take another second.
-        sys.stderr.flush()
+    if threading.active_count() > 1:
+        # Quit while loading or computing: the terminal is restored and nothing is left to
+        # write; the interpreter's teardown would wait for the worker threads.
+        with contextlib.suppress(OSError, ValueError):  # a hung-up terminal takes nothing
+            sys.stderr.flush()
         os._exit(code)
     return code

@@ -7,6 +7,7 @@ session limited to 256 colours, with one set for dark themes and one for light t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from rich.style import Style
 
@@ -20,6 +21,9 @@ class Palette:
     accent: tuple[int, int, int]
     warning: tuple[int, int, int]
 
+    # Styles are made once per palette: the answer of 10,000 systems asked for 100,000 of
+    # them on the UI thread, which a key (`q`) then waited for.
+    @lru_cache(maxsize=64)  # noqa: B019 (two palettes, kept for good anyway)
     def style(self, meaning: str | None) -> Style:
         """Rich style of a table cell marked `meaning` ("worse" | "better" | "reference")."""
         if meaning == "worse":
@@ -40,23 +44,23 @@ class Palette:
             return Style(color=_hex(self.warning))
         return Style()
 
-    @property
+    @cached_property
     def worse_style(self) -> Style:
         return self.style("worse")
 
-    @property
+    @cached_property
     def better_style(self) -> Style:
         return self.style("better")
 
-    @property
+    @cached_property
     def muted(self) -> Style:
         return Style(dim=True)
 
-    @property
+    @cached_property
     def accent_style(self) -> Style:
         return Style(color=_hex(self.accent), bold=True)
 
-    @property
+    @cached_property
     def warning_style(self) -> Style:
         return Style(color=_hex(self.warning), bold=True)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import polars as pl
@@ -168,14 +168,16 @@ class Session:
                 del self._comparisons[next(iter(self._comparisons))]
         return per
 
-    def prepare_comparisons(self) -> None:
+    def prepare_comparisons(self, stop: Callable[[], bool] | None = None) -> None:
         """Compare against every other reference ahead (in a worker, after loading), so the
         first `]` or `[` to each is as quick as the next ones; only while all of them can
-        be kept."""
+        be kept. Ends early once `stop()` is true."""
         if len(self.systems) > self.comparisons_kept:
             return
         state = dataclasses.replace(self.state)  # as it is now: the options of the screen
         for name in self.systems:
+            if stop is not None and stop():
+                return
             per = self._per_metric(dataclasses.replace(state, reference=name))
             per.cmp.summary()  # kept by the analysis: the answer's ranking against `name`
             per.chance()

@@ -10,6 +10,7 @@ vectorised tests on moments, so a reference switch is cheap.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 
 import numpy as np
@@ -46,6 +47,7 @@ from tuibench.core.compare.frames import (
     join_notes,
     notes,
     rle_groups,
+    whole_numbers,
     with_reader_notes,
 )
 from tuibench.core.compare.summary import BootstrapData, SummarySource, duplicate_metrics
@@ -471,11 +473,14 @@ class Analysis:
         self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
 
-    def prepare_references(self) -> None:
+    def prepare_references(self, stop: Callable[[], bool] | None = None) -> None:
         """Compute and keep the U tests against every system (for an explorer: each first
         switch to a reference would otherwise pay for them). From the last system: the
-        first is the default reference, which the first comparison computes."""
+        first is the default reference, which the first comparison computes. Ends early
+        once `stop()` is true (quitting: 10,000 systems take minutes)."""
         for r in reversed(range(len(self.rs.system_names))):
+            if stop is not None and stop():
+                return
             self._utest_against(r)
 
     def _utest_against(self, r: int) -> np.ndarray:
@@ -545,7 +550,7 @@ class Analysis:
             pl.lit(self.iteration_value).alias("iteration_value"),
             pl.Series("change_raw", change_raw),
             pl.Series("detectable_change", pw.detectable),
-            pl.Series("iterations_for_threshold", pw.for_threshold).fill_nan(None).cast(pl.Int64),
+            whole_numbers("iterations_for_threshold", pw.for_threshold),
             pl.Series("_ref_out", outliers_of_reference(x)),
             pl.Series("_na", na),
             pl.Series("_p_med", med["p"]),

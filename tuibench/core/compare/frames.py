@@ -17,6 +17,14 @@ def rle_groups(df: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarra
     return ids, starts
 
 
+def whole_numbers(name: str, values: np.ndarray) -> pl.Series:
+    """A float column as Int64: null where NaN, infinite or beyond 64 bits, so a count a
+    statistic could not bound loses its cell, never the comparison."""
+    values = np.asarray(values, dtype=np.float64)
+    fits = np.abs(values) < 2.0**63  # False for NaN and inf too
+    return pl.Series(name, np.where(fits, values, np.nan)).fill_nan(None).cast(pl.Int64)
+
+
 def reciprocal(x: np.ndarray, where: np.ndarray) -> np.ndarray:
     """1/x where `where` (NaN for non-positive x there), x elsewhere."""
     with np.errstate(divide="ignore", invalid="ignore"):

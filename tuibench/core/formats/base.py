@@ -292,15 +292,11 @@ class _Capped(io.RawIOBase):
 
 
 def available_memory() -> int | None:
-    """Bytes of memory the system can still give (Linux MemAvailable), None when unknown."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+    """Bytes this process can still allocate (free memory, `ulimit -v`, the control group's
+    limit: `memory_limits`), None when unknown."""
+    from tuibench.core import memory_limits
+
+    return memory_limits.available_memory()
 
 
 def compression(path: Path) -> str | None:

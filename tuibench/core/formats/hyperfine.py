@@ -16,7 +16,7 @@ What maps to what:
 - problems: non-zero ``exit_codes`` (null: killed by a signal) name the command and count the
   failed runs, whose times are still loaded (``--ignore-failure``); the command's rows get a
   note saying how many runs failed. Missing, empty or mistyped lists and values that are
-  not finite numbers are problems too.
+  not finite numbers or negative (no time or size is) are problems too, and not loaded.
 """
 
 from __future__ import annotations
@@ -152,19 +152,22 @@ def _series(
             where,
         )
         return 0
-    bad = []
+    bad, negative = [], []
     for k, value in enumerate(values):
         x = as_number(value)
         if x is None:
             bad.append(k)
+        elif x < 0:  # times and sizes: a clock that stepped back, or an edited file
+            negative.append(k)
         else:
             rec.add(name, metric, x, sample=first + k, unit=unit, better="lower")
-    if bad:
-        problem(
-            f"command {name!r}: {len(bad)} of {len(values)} {metric} values are not finite "
-            f"numbers (first: {describe(values[bad[0]])}); not loaded",
-            f"{where}[{bad[0]}]",
-        )
+    for which, what in ((bad, "not finite numbers"), (negative, "negative")):
+        if which:
+            problem(
+                f"command {name!r}: {len(which)} of {len(values)} {metric} values are {what} "
+                f"(first: {describe(values[which[0]])}); not loaded",
+                f"{where}[{which[0]}]",
+            )
     return len(values)
 
 

@@ -8,6 +8,7 @@ Required columns `benchmark`, `metric`, `value`; optional `iteration`, `sample`,
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -15,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from tuibench.core import memory_limits
 from tuibench.core.formats.base import (
     HEAD_BYTES,
     READER_SCHEMA,
     ReadResult,
     TooLarge,
-    available_memory,
     compression,
     empty_frame,
     open_binary,
@@ -54,7 +55,7 @@ def sniff(path: Path, head: str) -> bool:
         first = re.split(r"\r\n?|\n", stripped, maxsplit=1)[0]  # LF, CRLF or CR alone
         try:
             obj = json.loads(first)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return False
         return isinstance(obj, dict) and set(REQUIRED) <= set(obj)
     return _separator(head) is not None
@@ -66,16 +67,12 @@ MEMORY_PER_BYTE = 8
 
 
 def _refuse_when_too_large(path: Path) -> None:
-    """A file that would need more memory than the machine has free is a problem, not a
-    process killed half-way (a 2 GB CSV took 11.7 GB and aborted)."""
-    need = os.path.getsize(path) * MEMORY_PER_BYTE
-    free = available_memory()
-    if free is not None and need > free:
-        raise TooLarge(
-            f"too large to load here: it would need about {need / 2**30:.1f} GiB of memory "
-            f"and {free / 2**30:.1f} GiB are available (convert it to Parquet, or load it on "
-            "a larger machine)"
-        )
+    """A file that would need more memory than the machine has free, or more address space
+    than `ulimit -v` leaves, is a problem, not a process killed half-way (a 2 GB CSV took
+    11.7 GB and aborted; polars aborts the process when an allocation fails)."""
+    why = memory_limits.too_large(os.path.getsize(path) * MEMORY_PER_BYTE)
+    if why:
+        raise TooLarge(f"{why} (convert it to Parquet, or load it on a larger machine)")
 
 
 def read(path: Path) -> ReadResult:
@@ -226,6 +223,9 @@ def _jsonl_rows(body: str, first_line: int) -> tuple[list[dict], list[tuple[int,
         except json.JSONDecodeError as exc:
             bad.append((first_line + i, f"invalid JSON: {exc.msg}"))
             continue
+        except RecursionError:  # the decoder recurses once per level: this line only
+            bad.append((first_line + i, "invalid JSON: nested too deeply"))
+            continue
         if not isinstance(obj, dict):
             bad.append((first_line + i, "a JSON Lines record must be an object"))
             continue
@@ -246,7 +246,26 @@ def _read_parquet(path: Path) -> pl.DataFrame:
     scan = scan.rename({c: c.strip().lower() for c in scan.collect_schema().names()})
     schema = scan.collect_schema()
     text = [c for c in NAMES if schema.get(c) == pl.String]
+    scan = scan.with_columns(_parquet_casts(schema))
     return scan.with_columns(pl.col(text).cast(pl.Categorical)).collect()
+
+
+def _parquet_casts(schema: pl.Schema) -> list[pl.Expr]:
+    """Decimal numbers as floats; ValueError naming the column and its type for what is
+    neither text (names) nor a number (value, iteration, sample): binary, nested, dates."""
+    casts = []
+    for c in (*REQUIRED, *OPTIONAL):
+        dtype = schema.get(c)
+        shown = str(dtype) if len(str(dtype)) <= 60 else str(dtype)[:59] + "…"
+        if dtype is None or dtype in (pl.String, pl.Categorical, pl.Null):
+            continue
+        if c in NUMERIC_TEXT and dtype.is_decimal():
+            casts.append(pl.col(c).cast(pl.Float64))
+        elif c not in NUMERIC_TEXT and not isinstance(dtype, pl.Enum):
+            raise ValueError(f"column {c!r} is {shown}, not text")
+        elif c in NUMERIC_TEXT and not (dtype.is_integer() or dtype.is_float()):
+            raise ValueError(f"column {c!r} is {shown}, not a number")
+    return casts
 
 
 def _validate(
@@ -380,6 +399,7 @@ def read_parquet_many(paths: list[Path]) -> tuple[pl.DataFrame, list[list[Proble
     names = [str(p) for p in paths]
     raw = pl.read_parquet(names, include_file_paths="__path", hive_partitioning=False, glob=False)
     raw = raw.rename({c: c.strip().lower() for c in raw.columns})
+    raw = raw.with_columns(_parquet_casts(raw.schema))
     raw = raw.with_columns(
         pl.col("__path")
         .replace_strict(names, range(len(names)), return_dtype=pl.Int64)
@@ -500,7 +520,9 @@ def _bad_mask(df: pl.DataFrame, cols: dict[str, pl.Expr]) -> pl.Expr:
         if c in cols and not df.schema[c].is_integer():
             given = pl.col(c).is_not_null() & (pl.col(c).cast(pl.String).str.len_bytes() > 0)
             x = cols[c]
-            bad = bad | (given & (x.is_null() | (x != x.floor()) | (x.abs() >= INT64_LIMIT)))
+            # NaN equals NaN in polars: is_finite says it (and inf) is no whole number.
+            whole = x.is_finite() & (x == x.floor())
+            bad = bad | (given & (x.is_null() | ~whole | (x.abs() >= INT64_LIMIT)))
     if "better" in cols:
         b = cols["better"]
         bad = bad | (b.is_not_null() & ~b.is_in(["lower", "higher"]))
@@ -521,7 +543,7 @@ def _reason(row: dict) -> str:
         return f"value {row['value']!r} is not a finite number"
     for col in ("iteration", "sample"):
         x = row.get(f"__{col}")
-        if row.get(col) not in (None, "") and (x is None or x != int(x)):
+        if row.get(col) not in (None, "") and (x is None or not math.isfinite(x) or x != int(x)):
             return f"{col} {row[col]!r} is not a whole number"
         if x is not None and abs(x) >= INT64_LIMIT:
             return (

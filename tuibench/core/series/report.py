@@ -71,13 +71,33 @@ def restrict(data: SeriesData, metrics: pl.DataFrame) -> SeriesData:
     )
 
 
+SERIES_MIN = 3  # systems: with two, the one possible step is the plain comparison
+
+
+def short_series_note(systems: list[str]) -> str | None:
+    """What a series of fewer than SERIES_MIN systems can say, or None."""
+    if len(systems) >= SERIES_MIN:
+        return None
+    if len(systems) < 2:
+        only = f" ({systems[0]})" if systems else ""
+        return (
+            f"A series needs three systems or more; only one was loaded{only}: nothing to compare."
+        )
+    return (
+        "A series needs three systems or more to say where along it a metric changed; "
+        f"with two ({systems[0]}, {systems[1]}) the one possible step is their difference: "
+        "`tuibench report` without --series compares them in full."
+    )
+
+
 def series_report(analysis, cmp, alpha: float = 0.05) -> SeriesReport:
     """Change points of the metrics in `cmp` (already filtered), and the systems ranked."""
     data = restrict(series_data(analysis), cmp.rows)
     lines = ranking_lines(rank_metrics(analysis, data, alpha))
-    return SeriesReport(
-        detect(data, alpha), rank_summary(cmp, alpha), cmp.reference, cmp.percent, lines
-    )
+    changes = detect(data, alpha)
+    if note := short_series_note(changes.systems):
+        changes.notes.insert(0, note)
+    return SeriesReport(changes, rank_summary(cmp, alpha), cmp.reference, cmp.percent, lines)
 
 
 def _step(r: dict) -> str:
@@ -122,13 +142,20 @@ def changes_table(report: SeriesReport) -> Table:
         "every cut of the series and every run of one to three systems is tested between "
         "its two levels by a t-test whose standard error includes the jitter between "
         "systems (how far their means scatter beyond what their iterations explain), "
-        f"Bonferroni over those candidates, {how} every accepted change point has "
-        f"p < {cp.level:.3g} (alpha {cp.alpha:g}). p: that adjusted p. The step's "
+        f"Bonferroni over those candidates, {how} "
+        + (
+            f"every accepted change point has p < {cp.level:.3g} (alpha {cp.alpha:g})."
+            if cp.level > 0
+            else f"none reached the level at alpha {cp.alpha:g}."
+        )
+        + " p: that adjusted p. The step's "
         "interval comes from the same test between its final levels; it is better or "
         "worse only when that interval excludes no change.",
         *cp.notes,
     ]
-    if not rows:
+    if short := short_series_note(cp.systems):  # first, said once
+        notes = [short, *(n for n in notes if n != short)]
+    elif not rows:
         notes.insert(0, f"No change points among {cp.tested} tested metric(s).")
     return Table(
         "Change points along the series",

@@ -12,6 +12,9 @@ from tuibench.core.stats import special
 POWER = 0.8
 POWER_TABLE_MAX = 1000  # beyond this many iterations the normal approximation is used
 DEFAULT_ALPHA = 0.05
+# More iterations than anyone runs: a difference that needs more is rounding (the same
+# timings in us and in ms), not a change, and the count would not fit a 64-bit integer.
+MAX_ITERATIONS = 10**9
 # The table of the defaults, solved ahead (tools/make_power_table.py): solving it takes
 # about 0.1 s, most of a small report. [noncentrality, d*(2), ..., d*(POWER_TABLE_MAX)].
 SHIPPED_TABLE = Path(__file__).with_name("power_table_0.05_0.8.npy")
@@ -79,7 +82,8 @@ def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.n
     d = |difference| / pooled standard deviation. Exact (noncentral t, same as statsmodels'
     `TTestIndPower().solve_power`, rounded up) up to 1000 iterations, through a table solved
     once per alpha; beyond, the normal approximation (both tails) with Guenther's
-    correction, 2 (nc / d)^2 + z_a/2^2 / 4. At least 2; inf for d = 0; NaN for NaN.
+    correction, 2 (nc / d)^2 + z_a/2^2 / 4. At least 2; inf for d = 0 and beyond
+    MAX_ITERATIONS (no run could detect it); NaN for NaN.
     """
     d = np.abs(np.asarray(d, dtype=np.float64))
     table, nc = _effect_table(float(alpha), float(power))
@@ -90,7 +94,7 @@ def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.n
         approx = np.ceil(2 * (nc / d) ** 2 + za * za / 4)
     beyond = idx >= len(table)
     out[beyond] = np.maximum(approx[beyond], POWER_TABLE_MAX + 1)
-    out[d == 0] = np.inf
+    out[(d == 0) | (out > MAX_ITERATIONS)] = np.inf
     out[np.isnan(d)] = np.nan
     return out
 

@@ -39,13 +39,19 @@ class ProblemsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         n = len(self.problems)
+        # Past a few hundred, the first ones and counts by kind: 100,000 took 14.5 s to list.
+        from tuibench.core.problem_summary import summarise  # polars: after the first frame
+
+        summary = summarise(self.problems)
         with Vertical(classes="dialog wide", id="problems-dialog"):
             yield Static(
                 f"{n} problem{'s' if n != 1 else ''} while loading", classes="dialog-title"
             )
+            if summary.unlisted:
+                yield Static(Text("\n".join(summary.lines())), id="problems-kinds")
             if self.problems:
                 yield OptionList(
-                    *(Option(problem_text(p)) for p in self.problems), id="problems-list"
+                    *(Option(problem_text(p)) for p in summary.listed), id="problems-list"
                 )
             elif not self.set_aside:
                 yield Static("Everything was read.", id="problems-none")

@@ -37,6 +37,9 @@ class Line:
     node: Node | None = None  # what enter opens
 
 
+BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
+
+
 def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]:
     """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
     if not ranking:
@@ -94,7 +97,7 @@ def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> li
     parts: list[tuple[str, Style | None]] = []
     if rank:
         parts.append((f"#{rank} ", palette.accent_style))
-    parts.append((printable(a.system), Style(bold=True)))
+    parts.append((printable(a.system), BOLD))
     parts.append((f" vs {printable(reference)}", palette.muted))
     g = geomean_text(a)
     if g:
