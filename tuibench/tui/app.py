@@ -889,6 +889,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         """Copy the current table (Markdown or TSV) or row through OSC 52."""
         if self.session is None:
             return
+        if what == "markdown" and self.main.query_one(DetailPane).mode == "answer":
+            self._copy_answer()
+            return
         node = self.current_node
         table = self.session.current_table(node)
         if table is None:
@@ -910,6 +913,16 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
         self.say(copy_notice(label, text), timeout=10)
+
+    def _copy_answer(self) -> None:
+        """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
+        from tuibench.core.answer_markdown import answer_markdown
+
+        session = self.session
+        ranking = session.ranking() if len(session.systems) > 2 else []
+        text = answer_markdown(session.answer(), ranking, session.reference_note())
+        self.copy_to_clipboard(text)
+        self.say(copy_notice("the answer as Markdown", text), timeout=10)
 
     def row_node(self) -> Node | None:
         """The metric of the current row: the tree's metric, or the row under the cursor of
