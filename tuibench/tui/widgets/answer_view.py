@@ -213,8 +213,10 @@ class AnswerView(ScrollView, can_focus=False):
 
     def set_cursor(self, line: int) -> None:
         if 0 <= line < len(self.lines) and self.lines[line].node is not None:
-            self.cursor = line
-            self.refresh()
+            old, self.cursor = self.cursor, line
+            # only the two lines that change: over SSH a move is then a few hundred bytes
+            for y in {old, line} - {None}:
+                self.refresh_lines(y)
 
     def open_cursor(self) -> bool:
         node = self.cursor_node
