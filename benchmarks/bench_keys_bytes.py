@@ -149,6 +149,7 @@ def report(name: str, samples: list[tuple[int, float, float]]) -> None:
 STEPS = [
     ("j", [], b"j", []),
     ("k", [], b"k", []),
+    ("j (v table)", [b"v"], b"j", [b"v"]),
     ("n", [], b"n", []),
     ("escape (after n)", [b"n"], b"\x1b", []),
     ("]", [], b"]", [b"["]),
@@ -166,7 +167,8 @@ STEPS = [
 def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
     term = Pty([sys.executable, "-m", "tuibench", str(path)], cols, rows, env)
     try:
-        term.settle(timeout=120, quiet=1.5)  # loaded, first screen drawn
+        # loaded, first screen drawn, and the change points found in the background
+        term.settle(timeout=120, quiet=3.0)
         # n runs through changes; escape then returns: start each step from the answer
         for name, before, key, after in STEPS:
             samples = []
@@ -179,6 +181,7 @@ def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
                 if name == "n":
                     term.press(b"\x1b")
             report(name, samples)
+        term.settle(timeout=30, quiet=2.0)  # a filter applied by a worker, for one
         print(f"  {'idle 2 s':<18} bytes {term.idle(2.0)}")
         term.press(b"q")
     finally:

@@ -207,8 +207,10 @@ class TableView(ScrollView, can_focus=False):
     def set_cursor(self, line: int) -> None:
         """Put the cursor on a line (1 = the first row)."""
         if self.row_nodes and 1 <= line <= len(self.row_nodes):
-            self.cursor = line - 1
-            self.refresh()
+            old, self.cursor = self.cursor, line - 1
+            # only the row left and the row reached (line 0 is the header)
+            for row in {old, self.cursor} - {None}:
+                self.refresh_lines(row + 1)
 
     @property
     def cursor_line(self) -> int | None:

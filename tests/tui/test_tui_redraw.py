@@ -1,0 +1,44 @@
+"""A cursor move redraws the two lines that change, not the pane: over SSH every redrawn
+cell is bytes on the link (benchmarks/bench_keys_bytes.py measures them in a pty)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tuibench.tui.widgets.detail_pane import DetailPane
+
+
+def record_dirty(app) -> list:
+    """The screen regions the compositor repaints, per frame, from now on."""
+    compositor = app.screen._compositor
+    seen: list = []
+    render = compositor.render_partial_update
+
+    def spy():
+        seen.append(sorted(compositor._dirty_regions))
+        return render()
+
+    compositor.render_partial_update = spy
+    return seen
+
+
+@pytest.mark.parametrize("first", ["", "v"])  # the answer, the table of every metric
+async def test_j_and_k_repaint_two_lines(make_app, loaded, first):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        if first:
+            await pilot.press(first)
+        await pilot.press("j")  # what the last show left to repaint goes with this one
+        await pilot.pause()
+        target = app.main.query_one(DetailPane).cursor_target()
+        before = target.cursor_line
+        seen = record_dirty(app)
+        await pilot.press("j")
+        await pilot.pause()
+        await pilot.press("k")
+        await pilot.pause()
+        assert target.cursor_line == before
+        regions = [r for frame in seen for r in frame]
+        assert regions and all(r.height == 1 for r in regions), regions
+        assert len({r.y for r in regions}) == 2  # the line left, the line reached
