@@ -23,6 +23,7 @@ from tuibench.core.text import printable
 from tuibench.tui.format import shorten_distinct, shorten_middle
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
+from tuibench.tui.widgets.repaint import PaintedWhole
 
 if TYPE_CHECKING:
     from tuibench.core.answer import Answer, SystemAnswer
@@ -123,7 +124,7 @@ def _counts(a: SystemAnswer, palette: Palette) -> list:
     return parts
 
 
-class AnswerView(ScrollView, can_focus=False):
+class AnswerView(PaintedWhole, ScrollView, can_focus=False):
     """The answer, with a cursor on the change lines; the pane around it scrolls."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"answer-view--cursor"}
@@ -232,7 +233,11 @@ class AnswerView(ScrollView, can_focus=False):
             self.open_cursor()
 
     # -- drawing --------------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._drop_painted()
+
     def render_line(self, y: int) -> Strip:
+        self.painted()
         width = self.scrollable_content_region.width or self.size.width
         base = self.rich_style
         if y >= len(self.lines):
