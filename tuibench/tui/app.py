@@ -173,6 +173,17 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.crash: Exception | None = None  # an unhandled exception that ended the app
         self.loader: threading.Thread | None = None
 
+    def get_driver_class(self):
+        """Textual's own driver, but where a lone escape acts within ESCDELAY (driver.py)."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from tuibench.tui.driver import PromptEscapeDriver
+
+            return PromptEscapeDriver
+        return driver
+
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets) and
         with control characters escaped (names are data)."""
