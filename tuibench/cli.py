@@ -722,6 +722,9 @@ def _is_terminal() -> bool:
     return ttys and os.environ.get("TERM") != "dumb"
 
 
+ESCDELAY_MS = 25
+
+
 def explore(args: argparse.Namespace) -> int:
     if _missing_paths(args.paths):  # said here, before the screen is taken
         return EXIT_USAGE
@@ -731,6 +734,10 @@ def explore(args: argparse.Namespace) -> int:
             f"`{shlex.join(['tuibench', 'report', *args.paths])}`"
         )
         return EXIT_USAGE
+    # A lone escape: Textual waits ESCDELAY ms for the rest of a key's sequence (100 by
+    # default, read when Textual loads). A key's bytes arrive together, even over SSH;
+    # 25 ms makes escape act at once. The user's ESCDELAY wins.
+    os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
     from tuibench.tui.app import run
 
     args.trim_outliers = args.iteration_value == "trimmed"

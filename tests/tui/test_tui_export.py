@@ -196,7 +196,7 @@ async def test_copy_group_markdown_has_every_row_in_words(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.press("y")
+        await pilot.press("v", "y")  # the table of every metric (y on the answer: the answer)
         text = app.clipboard
         cmp = comparison()
         assert text.startswith(f"**{summary_table(cmp).title}**")

@@ -28,7 +28,7 @@ async def test_f_then_y_and_e_keep_the_counts(make_app, loaded, tmp_path):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        await pilot.press("y")
+        await pilot.press("v", "y")  # the table of every metric (y on the answer: the answer)
         every = app.clipboard
         for fmt in FORMATS:
             await export(pilot, f"every.{EXTENSIONS[fmt]}")

@@ -299,11 +299,13 @@ def _systems_section(answer: Answer) -> str:
         [
             '<section id="systems" aria-labelledby="systems-h">',
             f'<h2 id="systems-h">Per system against {esc(answer.reference)}</h2>',
+            '<div class="scroll">',
             '<table class="summary">',
             "<thead><tr>" + "".join(f"<th scope=col>{h}</th>" for h in head) + "</tr></thead>",
             "<tbody>",
             *rows,
             "</tbody></table>",
+            "</div>",
             '<p class="note">Counts of metrics by verdict. undecided: inconclusive under the '
             "practical threshold, or not in the reference. unknown direction: nothing says "
             "whether lower or higher is better, so neither worse nor better is claimed. "
@@ -338,7 +340,7 @@ COLGROUP = (
     "<colgroup>"
     + "".join(
         f'<col style="width:{w}">'
-        for w in ("14%", "9%", "8%", "5%", "10%", "13%", "17%", "8%", "9%", "7%")
+        for w in ("12%", "8%", "8%", "5%", "8%", "11%", "16%", "6%", "10%", "16%")
     )
     + "</colgroup>"
 )
@@ -408,6 +410,7 @@ def _table_section(
             "</div>",
             "<noscript><p>Sorting and filtering need JavaScript; the table below is "
             "complete without it.</p></noscript>",
+            '<div class="scroll">',  # a narrow screen scrolls the table, not the page
             '<table id="rows" class="rows">',
             "<caption>Every system against "
             f"{esc(cmp.reference)}, one row per metric and system. Column headings sort "
@@ -420,6 +423,7 @@ def _table_section(
             "<tbody>",
             *body,
             "</tbody></table>",
+            "</div>",
             "</section>",
         ]
     )

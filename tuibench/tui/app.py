@@ -174,6 +174,17 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.crash: Exception | None = None  # an unhandled exception that ended the app
         self.loader: threading.Thread | None = None
 
+    def get_driver_class(self):
+        """Textual's own driver, but where a lone escape acts within ESCDELAY (driver.py)."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from tuibench.tui.driver import PromptEscapeDriver
+
+            return PromptEscapeDriver
+        return driver
+
     def say(self, message: str, **kwargs) -> None:
         """A notification whose text is shown as it is (names from data hold brackets) and
         with control characters escaped (names are data)."""
@@ -901,6 +912,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         """Copy the current table (Markdown or TSV) or row through OSC 52."""
         if self.session is None:
             return
+        if what == "markdown" and self.main.query_one(DetailPane).mode == "answer":
+            self._copy_answer()
+            return
         node = self.current_node
         table = self.session.current_table(node)
         if table is None:
@@ -922,6 +936,16 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.copy_to_clipboard(text)
         self.say(copy_notice(label, text), timeout=10)
+
+    def _copy_answer(self) -> None:
+        """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
+        from tuibench.core.answer_markdown import answer_markdown
+
+        session = self.session
+        ranking = session.ranking() if len(session.systems) > 2 else []
+        text = answer_markdown(session.answer(), ranking, session.reference_note())
+        self.copy_to_clipboard(text)
+        self.say(copy_notice("the answer as Markdown", text), timeout=10)
 
     def row_node(self) -> Node | None:
         """The metric of the current row: the tree's metric, or the row under the cursor of

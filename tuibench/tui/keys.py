@@ -196,7 +196,8 @@ APP_KEYS: list[Key] = [
         "y",
         "copy",
         "Copy",
-        "Copy the current table as Markdown to the clipboard (OSC 52)",
+        "Copy what the pane shows (the answer, or the current table) as Markdown to the "
+        "clipboard (OSC 52)",
         group="Tables",
     ),
     Key(

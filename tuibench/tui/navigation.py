@@ -21,6 +21,7 @@ class Navigation:
     """Mixed into the app: `self` is the TuibenchApp."""
 
     _back: list[tuple[Node, int]]
+    _next_landed: Node | None = None  # where the last `n` / `N` went
 
     def go_to(self: TuibenchApp, node: Node) -> None:
         """Put the tree's cursor on `node` and show it."""
@@ -54,6 +55,7 @@ class Navigation:
             self.action_switch_pane()
             return
         node, row = self._back.pop()
+        self._next_landed = None
         self.go_to(node)
         pane = self.main.query_one(DetailPane)
         pane.set_cursor_line(row)
@@ -78,5 +80,18 @@ class Navigation:
             if not 0 <= i < len(order):
                 i %= len(order)
                 self.say("Wrapped around: back to the " + ("worst" if step > 0 else "last"))
+        self._remember_before_next(current)
         self.go_to(Node.of_metric(*session.metrics[order[i]]))
         self.main.query_one(DetailPane).scroll_home(animate=False)
+        self._next_landed = self.main.query_one(DetailPane).node
+
+    def _remember_before_next(self: TuibenchApp, current: Node) -> None:
+        """`escape` after `n` goes back to where the first `n` was pressed (the answer, a
+        summary's row): a run of `n` from there is one step back, not one per key."""
+        pane = self.main.query_one(DetailPane)
+        if self._next_landed == current and pane.node == current:
+            return
+        target = pane.cursor_target()
+        row = target.cursor_line if target is not None else None
+        here = pane.node or current
+        self._back = [*self._back[-BACK_KEPT + 1 :], (here, row or 0)]

@@ -222,9 +222,10 @@ def metric_ranking_table(report: SeriesReport) -> Table:
         ["Metric", "Ranking"],
         rows,
         [
-            "{B, C}: neighbours in the order whose 95 % intervals overlap and whose Welch "
-            f"p is not below alpha ({report.changes.alpha:g}): the data cannot tell them "
-            "apart. Groups chain: in {B, C, D}, B and D may still differ."
+            "In braces: neighbours in the order whose 95 % intervals overlap and whose "
+            f"Welch p is not below alpha ({report.changes.alpha:g}): the data cannot tell "
+            "them apart. Groups chain: in a group of three, the first and the last may "
+            "still differ."
         ],
         slug="rankings",
     )

@@ -31,6 +31,16 @@ def _shared_prefix(names: list[str]) -> int:
     return cut if all(len(n) > cut for n in names) else 0
 
 
+def _step_cell(step: dict, percent: str, narrow: bool) -> str:
+    """`◆ -9.9% [-10.9%, -9.0%]  p 0.002`; narrow: the interval on a second line."""
+    size = step_size(step, percent)
+    p = f"p {fmt_p(step['p_split'])}"
+    if not narrow or " [" not in size:
+        return f"◆ {size}  {p}"
+    centre, interval = size.split(" [", 1)
+    return f"◆ {centre}  {p}\n  [{interval}"
+
+
 @dataclass
 class SeriesModel:
     analysis: object
@@ -83,7 +93,11 @@ class SeriesModel:
             rows.append({**r, "position": position, "level": level, "step": step})
         return rows
 
-    def metric_table(self, benchmark: str, metric: str, unit: str = "") -> Table:
+    def metric_table(
+        self, benchmark: str, metric: str, unit: str = "", narrow: bool = False
+    ) -> Table:
+        """The metric along the series; `narrow`: a step's interval on a line of its own
+        below its size and p, so that the table fits 80 columns with no cell cut."""
         rows = self.metric_rows(benchmark, metric)
         scale = scale_for([r["center"] for r in rows], unit)
         out, marks = [], {}
@@ -97,9 +111,7 @@ class SeriesModel:
                     scale.text(r["center"]),
                     scale.interval(r["ci_low"], r["ci_high"]),
                     r["level"],
-                    ""
-                    if step is None
-                    else f"◆ {step_size(step, self.percent)}  p {fmt_p(step['p_split'])}",
+                    "" if step is None else _step_cell(step, self.percent, narrow),
                 ]
             )
             if step is not None and step["verdict"] in ("better", "worse"):
@@ -116,10 +128,13 @@ class SeriesModel:
             f"{self.changes.tested} metrics).",
         ]
         if ranking:
-            notes.append(
-                f"Ranked: {ranking} ({{B, C}}: the data cannot tell them apart: intervals "
-                f"overlap and Welch's p is not below {self.alpha:g})."
+            together = (
+                " (in braces: systems the data cannot tell apart: intervals overlap and "
+                f"Welch's p is not below {self.alpha:g})"
+                if "{" in ranking
+                else ""
             )
+            notes.append(f"Ranked: {ranking}{together}.")
         return Table(
             f"{benchmark} {metric} along the series",
             ["#", "System", "Iters", "Centre", "95% CI", "Level", "Step"],

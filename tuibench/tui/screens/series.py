@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -41,12 +42,23 @@ def fill(widget: DataTable, table: Table, palette: Palette) -> None:
             meaning = table.marks.get((r, c))
             cells.append(
                 Text(
-                    printable("" if value is None else str(value)),
+                    # a cell's own lines stay lines; any other control is shown escaped
+                    "\n".join(map(printable, ("" if value is None else str(value)).split("\n"))),
                     style=palette.style(meaning) if meaning else "",
                     justify="right" if c in table.numeric else "left",
                 )
             )
-        widget.add_row(*cells)
+        widget.add_row(*cells, height=max(c.plain.count("\n") + 1 for c in cells))
+
+
+def needed_width(table: Table) -> int:
+    """The columns' width as DataTable lays them out (a cell padded by 1 on each side)."""
+    widths = [cell_len(printable(name)) for name in table.columns]
+    for row in table.rows:
+        for c, value in enumerate(row):
+            lines = printable("" if value is None else str(value)).split("\n")
+            widths[c] = max(widths[c], *(cell_len(line) for line in lines))
+    return sum(w + 2 for w in widths)
 
 
 class SeriesScreen(Screen[None]):
@@ -99,6 +111,9 @@ class SeriesScreen(Screen[None]):
             bench, metric = self.node.benchmark, self.node.metric
             unit = _unit(model, bench, metric)
             table = model.metric_table(bench, metric, unit)
+            room = self.app.size.width - 2  # the vertical scrollbar
+            if needed_width(table) > room:  # the step's interval below its size
+                table = model.metric_table(bench, metric, unit, narrow=True)
             self.query_one(SeriesPlot).show(
                 model.metric_rows(bench, metric), printable(unit), self.palette
             )

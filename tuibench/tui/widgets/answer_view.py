@@ -23,6 +23,7 @@ from tuibench.core.text import printable
 from tuibench.tui.format import shorten_distinct, shorten_middle
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
+from tuibench.tui.widgets.repaint import PaintedWhole
 
 if TYPE_CHECKING:
     from tuibench.core.answer import Answer, SystemAnswer
@@ -126,7 +127,7 @@ def _counts(a: SystemAnswer, palette: Palette) -> list:
     return parts
 
 
-class AnswerView(ScrollView, can_focus=False):
+class AnswerView(PaintedWhole, ScrollView, can_focus=False):
     """The answer, with a cursor on the change lines; the pane around it scrolls."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"answer-view--cursor"}
@@ -216,8 +217,10 @@ class AnswerView(ScrollView, can_focus=False):
 
     def set_cursor(self, line: int) -> None:
         if 0 <= line < len(self.lines) and self.lines[line].node is not None:
-            self.cursor = line
-            self.refresh()
+            old, self.cursor = self.cursor, line
+            # only the two lines that change: over SSH a move is then a few hundred bytes
+            for y in {old, line} - {None}:
+                self.refresh_lines(y)
 
     def open_cursor(self) -> bool:
         node = self.cursor_node
@@ -233,7 +236,11 @@ class AnswerView(ScrollView, can_focus=False):
             self.open_cursor()
 
     # -- drawing --------------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._drop_painted()
+
     def render_line(self, y: int) -> Strip:
+        self.painted()
         width = self.scrollable_content_region.width or self.size.width
         base = self.rich_style
         if y >= len(self.lines):

@@ -21,6 +21,7 @@ from tuibench.core.text import printable
 from tuibench.tui.format import compact_cell, shorten_distinct, shorten_middle, text_width
 from tuibench.tui.palette import Palette
 from tuibench.tui.state import Node
+from tuibench.tui.widgets.repaint import PaintedWhole
 
 if TYPE_CHECKING:
     from tuibench.core.tables import Table
@@ -40,7 +41,7 @@ def cell_text(value: object) -> str:
     return printable(str(value))  # names are data: controls shown as \x1b
 
 
-class TableView(ScrollView, can_focus=False):
+class TableView(PaintedWhole, ScrollView, can_focus=False):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "table-view--header",
         "table-view--odd-row",
@@ -207,8 +208,10 @@ class TableView(ScrollView, can_focus=False):
     def set_cursor(self, line: int) -> None:
         """Put the cursor on a line (1 = the first row)."""
         if self.row_nodes and 1 <= line <= len(self.row_nodes):
-            self.cursor = line - 1
-            self.refresh()
+            old, self.cursor = self.cursor, line - 1
+            # only the row left and the row reached (line 0 is the header)
+            for row in {old, self.cursor} - {None}:
+                self.refresh_lines(row + 1)
 
     @property
     def cursor_line(self) -> int | None:
@@ -281,6 +284,7 @@ class TableView(ScrollView, can_focus=False):
             self.refresh()
 
     def on_resize(self) -> None:
+        self._drop_painted()
         self._fit_fixed_columns()
 
     @property
@@ -362,6 +366,7 @@ class TableView(ScrollView, can_focus=False):
         return forms.get(text) or shorten_middle(text, width)
 
     def render_line(self, y: int) -> Strip:
+        self.painted()
         width = self.scrollable_content_region.width
         base = self.rich_style
         if y == 0:

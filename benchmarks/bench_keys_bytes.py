@@ -1,0 +1,238 @@
+"""Bytes written to the terminal per key, and the time until the screen settles, in a pty.
+Prints figures only.
+
+    python benchmarks/bench_keys_bytes.py [--repeat 5] [--only sample|wide]
+                                          [--sizes 80x24,120x40] [--escdelay MS]
+
+Runs `tuibench` on the master side of a pseudo-terminal of the given size (TERM
+xterm-256color), as over SSH: every byte it writes is what a slow link carries. Sets:
+  sample: the repository's sample_runs/ (3 systems, 28 metrics);
+  wide:   20,000 metrics x 2 systems, generated as benchmarks/bench_explorer.py does, in a
+          temporary folder (never in the repository).
+
+Per key (j, k, n, escape after n, ], f, s, v, enter, escape after enter, / and one letter
+in the filter), pressed `--repeat` times in a state where it changes the screen, it prints
+the median and the range of: the bytes written from the key until the screen settles (no
+byte for 100 ms), the time to the first byte (when the key visibly acts), and the time to
+the last byte. Then the bytes written in 2 s of idling. Beside it, where installed, `less`,
+`vim` and `htop` doing the same one-line move (j; htop: the down arrow) at the same size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_explorer import wide  # the same generated set
+
+ROOT = Path(__file__).resolve().parents[1]
+QUIET = 0.1  # the screen has settled when nothing was written for this long
+MOVE = [b"j", b"k"]
+
+
+class Pty:
+    """A program on the slave side of a pty of `cols` x `rows`; everything it writes is
+    collected with the time it arrived."""
+
+    def __init__(self, args: list[str], cols: int, rows: int, env: dict | None = None):
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc = subprocess.Popen(
+            args,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})},
+            preexec_fn=lambda: (os.setsid(), fcntl.ioctl(0, termios.TIOCSCTTY, 0)),
+        )
+        os.close(slave)
+        self.master = master
+        self.out = bytearray()
+        self.last = time.monotonic()  # when the last byte arrived
+        self.first_after: float | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if not select.select([self.master], [], [], 0.01)[0]:
+                    continue
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            now = time.monotonic()
+            with self._lock:
+                self.out.extend(chunk)
+                self.last = now
+                if self.first_after is None:
+                    self.first_after = now
+
+    def settle(self, timeout: float = 60.0, quiet: float = QUIET) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            time.sleep(0.01)
+            if time.monotonic() - self.last >= quiet:
+                return
+
+    def press(self, key: bytes, timeout: float = 60.0) -> tuple[int, float, float]:
+        """(bytes, seconds to the first byte, seconds to the last) for one key."""
+        self.settle()
+        with self._lock:
+            before = len(self.out)
+            self.first_after = None
+        start = time.monotonic()
+        os.write(self.master, key)
+        end = start + timeout
+        while time.monotonic() < end:
+            time.sleep(0.005)
+            first = self.first_after
+            if first is not None and time.monotonic() - self.last >= QUIET:
+                break
+            if first is None and time.monotonic() - start > 2.0:  # nothing at all
+                return 0, float("nan"), float("nan")
+        with self._lock:
+            written = len(self.out) - before
+            first, last = self.first_after, self.last
+        return written, (first or start) - start, last - start
+
+    def idle(self, seconds: float) -> int:
+        self.settle()
+        before = len(self.out)
+        time.sleep(seconds)
+        return len(self.out) - before
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._stop.set()
+        self._reader.join(1)
+        os.close(self.master)
+
+
+def stats(values: list[float], fmt: str) -> str:
+    good = [v for v in values if v == v]
+    if not good:
+        return "-"
+    med = statistics.median(good)
+    return f"{fmt.format(med)} ({fmt.format(min(good))}-{fmt.format(max(good))})"
+
+
+def report(name: str, samples: list[tuple[int, float, float]]) -> None:
+    nbytes = stats([s[0] for s in samples], "{:.0f}")
+    first = stats([s[1] * 1000 for s in samples], "{:.0f}")
+    last = stats([s[2] * 1000 for s in samples], "{:.0f}")
+    print(f"  {name:<18} bytes {nbytes:<22} first byte ms {first:<16} settled ms {last}")
+
+
+# (name, keys pressed first and not measured, the key measured, keys after it)
+STEPS = [
+    ("j", [], b"j", []),
+    ("k", [], b"k", []),
+    ("j (v table)", [b"v"], b"j", [b"v"]),
+    ("n", [], b"n", []),
+    ("escape (after n)", [b"n"], b"\x1b", []),
+    ("]", [], b"]", [b"["]),
+    ("f", [], b"f", [b"f"]),
+    ("s", [], b"s", []),
+    ("v", [], b"v", [b"v"]),
+    ("enter", [], b"\r", [b"\x1b"]),
+    ("escape (after ⏎)", [b"\r"], b"\x1b", []),
+    ("escape (closes ?)", [b"?"], b"\x1b", []),
+    ("/ (filter)", [], b"/", [b"\x1b", b"\t"]),
+    ("filter letter", [b"/"], b"1", [b"\x1b", b"\t"]),
+]
+
+
+def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
+    term = Pty([sys.executable, "-m", "tuibench", str(path)], cols, rows, env)
+    try:
+        # loaded, first screen drawn, and the change points found in the background
+        term.settle(timeout=120, quiet=3.0)
+        # n runs through changes; escape then returns: start each step from the answer
+        for name, before, key, after in STEPS:
+            samples = []
+            for _ in range(repeat):
+                for k in before:
+                    term.press(k)
+                samples.append(term.press(key))
+                for k in after:
+                    term.press(k)
+                if name == "n":
+                    term.press(b"\x1b")
+            report(name, samples)
+        term.settle(timeout=30, quiet=2.0)  # a filter applied by a worker, for one
+        print(f"  {'idle 2 s':<18} bytes {term.idle(2.0)}")
+        term.press(b"q")
+    finally:
+        term.close()
+
+
+def others(cols: int, rows: int, repeat: int, text: Path) -> None:
+    """less, vim and htop moving one line down, at the same size."""
+    tools = [
+        ("less", ["less", str(text)], b"j"),
+        ("vim", ["vim", "-u", "NONE", "-N", "-n", str(text)], b"j"),
+        ("htop", ["htop", "-d", "600"], b"\x1b[B"),
+    ]
+    for name, args, key in tools:
+        if shutil.which(args[0]) is None:
+            print(f"  {name:<18} not installed")
+            continue
+        term = Pty(args, cols, rows)
+        try:
+            term.settle(timeout=10, quiet=0.5)
+            samples = [term.press(key) for _ in range(repeat)]
+            report(f"{name} ({'down' if key != b'j' else 'j'})", samples)
+        finally:
+            term.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--only", choices=["sample", "wide"])
+    p.add_argument("--sizes", default="80x24,120x40")
+    p.add_argument("--escdelay", help="ESCDELAY (ms) for the explorer; default: its own")
+    args = p.parse_args()
+    env = {} if args.escdelay is None else {"ESCDELAY": args.escdelay}
+    sizes = [tuple(map(int, s.split("x"))) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = []
+        if args.only in (None, "sample"):
+            sets.append(("sample_runs", ROOT / "sample_runs"))
+        if args.only in (None, "wide"):
+            wide(Path(tmp) / "wide")
+            sets.append(("20,000 metrics", Path(tmp) / "wide"))
+        text = Path(tmp) / "lines.txt"
+        text.write_text("".join(f"line {i}: {'x' * (i % 70)}\n" for i in range(5000)))
+        for cols, rows in sizes:
+            for name, path in sets:
+                print(f"tuibench on {name} at {cols}x{rows}:")
+                explorer(path, cols, rows, args.repeat, env)
+            print(f"others at {cols}x{rows}:")
+            others(cols, rows, args.repeat, text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""A cursor move redraws the two lines that change, not the pane: over SSH every redrawn
+cell is bytes on the link (benchmarks/bench_keys_bytes.py measures them in a pty)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tuibench.tui.widgets.detail_pane import DetailPane
+
+
+def record_dirty(app) -> list:
+    """The screen regions the compositor repaints, per frame, from now on."""
+    compositor = app.screen._compositor
+    seen: list = []
+    render = compositor.render_partial_update
+
+    def spy():
+        seen.append(sorted(compositor._dirty_regions))
+        return render()
+
+    compositor.render_partial_update = spy
+    return seen
+
+
+# the answer; the table of every metric; the answer again, after a metric
+@pytest.mark.parametrize("first", [(), ("v",), ("enter", "escape")])
+async def test_j_and_k_repaint_two_lines(make_app, loaded, first):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press(*first)
+        await pilot.pause(0.2)
+        target = app.main.query_one(DetailPane).cursor_target()
+        before = target.cursor_line
+        seen = record_dirty(app)
+        await pilot.press("j")
+        await pilot.pause()
+        await pilot.press("k")
+        await pilot.pause()
+        assert target.cursor_line == before
+        regions = [r for frame in seen for r in frame]
+        assert regions and all(r.height == 1 for r in regions), regions
+        assert len({r.y for r in regions}) == 2  # the line left, the line reached
+
+
+async def test_a_move_in_the_tree_repaints_two_of_its_lines(make_app, loaded):
+    from tuibench.tui.widgets.bench_tree import BenchTree
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab")  # the tree, its cursor on the root: every line below it
+        tree = app.main.query_one(BenchTree)
+        assert app.focused is tree and tree.cursor_line == 0
+        await pilot.pause(0.2)
+        seen = record_dirty(app)
+        await pilot.press("j", "k")  # to the first group and back to the root
+        await pilot.pause(0.2)
+        assert tree.cursor_line == 0
+        area = tree.region
+        regions = [r for frame in seen for r in frame if r.overlaps(area)]
+        assert regions and all(r.height == 1 for r in regions), regions
+        assert len({r.y for r in regions}) == 2
