@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tuibench.core.config import infer_better
+from tuibench.core.formats import native
 from tuibench.core.load import _changes, load
 
 
@@ -276,3 +277,30 @@ def test_rows_come_out_in_natural_order_whatever_order_the_file_has(tmp_path):
         want.append((s, b, m, str(it), str(k), str(v)))
     assert got == want
     assert rs.samples.schema["benchmark"] == pl.Enum(["bench-1", "bench-2", "bench-10"])
+
+
+@pytest.mark.parametrize("categorical", [False, True])
+def test_directions_and_blank_names_cleaned_once_per_value(tmp_path, categorical):
+    """`better` in any case and names with blanks come out as row-by-row text work would
+    give them (stripped, lowercased), though the work is done once per distinct value."""
+    better = ["Lower", "HIGHER", " lower", "", None, "higher", "lower"]
+    bench = [" a", "a", "b ", "b", " c ", "c", "a"]
+    df = pl.DataFrame(
+        {
+            "benchmark": bench,
+            "metric": ["m", "n", "m", "n", "m", "n", "m"],
+            "value": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+            "better": better,
+        }
+    )
+    if categorical:
+        df = df.with_columns(pl.col("benchmark", "better").cast(pl.Categorical))
+    path = tmp_path / "r.parquet"
+    df.write_parquet(path)
+    raw = pl.read_parquet(path)
+    if not categorical:
+        raw = raw.with_columns(pl.col(pl.String).cast(pl.Categorical))
+    got = native._validate(path, raw, 0, []).frame
+    assert got["benchmark"].cast(pl.String).to_list() == [s.strip() for s in bench]
+    want = [None if b is None or b == "" else b.strip().lower() for b in better]
+    assert got["better"].cast(pl.String).to_list() == want
