@@ -304,3 +304,22 @@ def test_directions_and_blank_names_cleaned_once_per_value(tmp_path, categorical
     assert got["benchmark"].cast(pl.String).to_list() == [s.strip() for s in bench]
     want = [None if b is None or b == "" else b.strip().lower() for b in better]
     assert got["better"].cast(pl.String).to_list() == want
+
+
+def test_bad_directions_decided_per_value_keep_rows_without_one():
+    """Only the row whose direction is neither lower nor higher is skipped; rows with none
+    (null or empty) stay."""
+    raw = pl.DataFrame(
+        {
+            "benchmark": ["k"] * 5,
+            "metric": ["t"] * 5,
+            "value": ["1", "2", "3", "4", "5"],
+            "better": [None, "Lower", "", "Sideways", " HIGHER "],
+        }
+    )
+    frame, bad = native._checked(raw, 1)
+    assert frame["value"].to_list() == [1.0, 2.0, 3.0, 5.0]
+    assert frame["better"].cast(pl.String).to_list() == [None, "lower", None, "higher"]
+    assert bad["__line"].to_list() == [4] and bad["better"].cast(pl.String).to_list() == [
+        "Sideways"
+    ]

@@ -520,9 +520,19 @@ def _bad_mask(df: pl.DataFrame, cols: dict[str, pl.Expr]) -> pl.Expr:
             x = cols[c]
             bad = bad | (given & (x.is_null() | (x != x.floor()) | (x.abs() >= INT64_LIMIT)))
     if "better" in cols:
-        b = cols["better"]
-        bad = bad | (b.is_not_null() & ~b.is_in(["lower", "higher"]))
+        bad = bad | _bad_direction(df, cols["better"])
     return bad
+
+
+def _bad_direction(df: pl.DataFrame, better: pl.Expr) -> pl.Expr:
+    """Rows whose `better` (as `_clean` makes it) is neither lower nor higher. For a coded
+    column, decided on the distinct values: the rows are then only looked up by code."""
+    if df.schema["better"] != pl.Categorical:
+        return better.is_not_null() & ~better.is_in(["lower", "higher"])
+    given = df.select(pl.col("better").unique().drop_nulls())
+    clean = given.select(better).to_series()
+    wrong = given.to_series().filter(clean.is_not_null() & ~clean.is_in(["lower", "higher"]))
+    return pl.col("better").is_in(wrong.implode()).fill_null(False)  # null: not given
 
 
 def _reason(row: dict) -> str:
