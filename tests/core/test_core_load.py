@@ -323,3 +323,34 @@ def test_bad_directions_decided_per_value_keep_rows_without_one():
     assert bad["__line"].to_list() == [4] and bad["better"].cast(pl.String).to_list() == [
         "Sideways"
     ]
+
+
+def test_catalogue_in_columns_as_the_loop_per_metric_gives_it():
+    """Without overrides the catalogue is built in columns; an override that matches nothing
+    takes the loop per metric: same rows, same problems."""
+    from tuibench.core.config import Override
+    from tuibench.core.load import _catalogue
+
+    rng = np.random.default_rng(5)
+    n = 400
+    names = [f"m{i}" for i in range(8)] + ["ops_per_sec", "latency", "throughput"]
+    runs = pl.DataFrame(
+        {
+            "benchmark": [f"b{i}" for i in rng.integers(0, 30, n)],
+            "metric": list(rng.choice(names, n)),
+            "unit": list(rng.choice(["s", "ms", "MB/s", "", "x/op", None], n)),  # type: ignore[arg-type]
+            "better": list(rng.choice(["lower", "higher", "unknown", None, None, None], n)),  # type: ignore[arg-type]
+        }
+    )
+    runs = runs.with_columns(
+        pl.col("benchmark").cast(pl.Enum(sorted(set(runs["benchmark"])))),
+        pl.col("metric").cast(pl.Enum(sorted(set(runs["metric"])))),
+        pl.col("unit", "better").cast(pl.Categorical),
+    )
+    by_columns, by_loop = [], []
+    got = _catalogue(runs, [], by_columns)
+    want = _catalogue(runs, [Override("no-such-metric")], by_loop)
+    assert got.equals(want) and got.height > 100
+    assert [p.to_dict() for p in by_columns] == [p.to_dict() for p in by_loop]
+    assert by_columns  # some metric is marked both ways
+    assert set(got["better"].drop_nulls()) == {"lower", "higher"}
