@@ -286,6 +286,12 @@ def _checked(raw: pl.DataFrame, first_line: int) -> tuple[pl.DataFrame, pl.DataF
     )
     blank = _with_blanks(raw, text)
     cols = {c: _clean(raw, c, c in blank) for c in names}
+    # Numbers given as text are parsed once, into columns: each use of the parsing
+    # expression (null, whole, in range, the output) parsed every row again.
+    parsed = [c for c in NUMERIC_TEXT if c in cols and raw.schema[c] == pl.String]
+    if parsed:
+        raw = raw.with_columns(cols[c].alias(f"__{c}") for c in parsed)
+        cols.update({c: pl.col(f"__{c}") for c in parsed})
     bad = _bad_mask(raw, cols)
     n_bad = int(raw.select(bad.sum()).item() or 0)
     bad_rows = pl.DataFrame()
