@@ -354,3 +354,39 @@ def test_catalogue_in_columns_as_the_loop_per_metric_gives_it():
     assert [p.to_dict() for p in by_columns] == [p.to_dict() for p in by_loop]
     assert by_columns  # some metric is marked both ways
     assert set(got["better"].drop_nulls()) == {"lower", "higher"}
+
+
+@pytest.mark.parametrize("long_integer", [False, True])
+def test_json_lines_in_columns_as_record_by_record(long_integer):
+    """The single file's JSON Lines frame, built a column per group of keys, is the frame
+    of the records `_jsonl_rows` makes one by one: rows, order, columns, types, problems."""
+    lines = [
+        '{"benchmark":"k","metric":"t","value":1,"unit":"s"}',
+        '{"Benchmark":"K","metric":"t","value":2.5,"better":"Lower","iteration":1}',
+        "{not json",
+        "[1, 2]",
+        "",
+        '{"benchmark":"k","metric":"t","value":NaN,"x":{"y":[1, true]}}',
+        '{"benchmark":"k","metric":"t","value":1e400,"flag":false,"u":null}',
+        '{"benchmark":"a","BENCHMARK":"b","metric":"t","value":3}',
+        '{"benchmark":"k","metric":"t","value":"4","__line":"99"}',
+        '{"benchmark":"k","metric":"t","value":-0.0}',
+        "{}",
+        '{"benchmark":"k","metric":"t","value":1,"unit":"s"}',
+        '{"metric":"t","benchmark":"k","value":0.1}',
+    ]
+    if long_integer:
+        lines.append('{"benchmark":"k","metric":"t","value":1,"iteration":123456789012345678901}')
+    body = "\n".join(lines) + "\n"
+    rows, bad = native._jsonl_rows(body, 3)
+    want = pl.DataFrame(rows, infer_schema_length=None)
+    got, got_bad = native._read_jsonl(body, 3)
+    assert got_bad == bad and len(bad) == 2
+    assert got.columns == want.columns
+    assert got.equals(want), (got, want)
+    # A lone surrogate cannot be stored either way: the file is a problem ("cannot be parsed").
+    surrogate = '{"benchmark":"\\ud800","metric":"t","value":1}\n'
+    with pytest.raises(ValueError):
+        pl.DataFrame(native._jsonl_rows(surrogate, 1)[0])
+    with pytest.raises(ValueError):
+        native._read_jsonl(surrogate, 1)
