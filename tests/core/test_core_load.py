@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tuibench.core.config import infer_better
+from tuibench.core.formats import native
 from tuibench.core.load import _changes, load
 
 
@@ -276,3 +277,116 @@ def test_rows_come_out_in_natural_order_whatever_order_the_file_has(tmp_path):
         want.append((s, b, m, str(it), str(k), str(v)))
     assert got == want
     assert rs.samples.schema["benchmark"] == pl.Enum(["bench-1", "bench-2", "bench-10"])
+
+
+@pytest.mark.parametrize("categorical", [False, True])
+def test_directions_and_blank_names_cleaned_once_per_value(tmp_path, categorical):
+    """`better` in any case and names with blanks come out as row-by-row text work would
+    give them (stripped, lowercased), though the work is done once per distinct value."""
+    better = ["Lower", "HIGHER", " lower", "", None, "higher", "lower"]
+    bench = [" a", "a", "b ", "b", " c ", "c", "a"]
+    df = pl.DataFrame(
+        {
+            "benchmark": bench,
+            "metric": ["m", "n", "m", "n", "m", "n", "m"],
+            "value": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+            "better": better,
+        }
+    )
+    if categorical:
+        df = df.with_columns(pl.col("benchmark", "better").cast(pl.Categorical))
+    path = tmp_path / "r.parquet"
+    df.write_parquet(path)
+    raw = pl.read_parquet(path)
+    if not categorical:
+        raw = raw.with_columns(pl.col(pl.String).cast(pl.Categorical))
+    got = native._validate(path, raw, 0, []).frame
+    assert got["benchmark"].cast(pl.String).to_list() == [s.strip() for s in bench]
+    want = [None if b is None or b == "" else b.strip().lower() for b in better]
+    assert got["better"].cast(pl.String).to_list() == want
+
+
+def test_bad_directions_decided_per_value_keep_rows_without_one():
+    """Only the row whose direction is neither lower nor higher is skipped; rows with none
+    (null or empty) stay."""
+    raw = pl.DataFrame(
+        {
+            "benchmark": ["k"] * 5,
+            "metric": ["t"] * 5,
+            "value": ["1", "2", "3", "4", "5"],
+            "better": [None, "Lower", "", "Sideways", " HIGHER "],
+        }
+    )
+    frame, bad = native._checked(raw, 1)
+    assert frame["value"].to_list() == [1.0, 2.0, 3.0, 5.0]
+    assert frame["better"].cast(pl.String).to_list() == [None, "lower", None, "higher"]
+    assert bad["__line"].to_list() == [4] and bad["better"].cast(pl.String).to_list() == [
+        "Sideways"
+    ]
+
+
+def test_catalogue_in_columns_as_the_loop_per_metric_gives_it():
+    """Without overrides the catalogue is built in columns; an override that matches nothing
+    takes the loop per metric: same rows, same problems."""
+    from tuibench.core.config import Override
+    from tuibench.core.load import _catalogue
+
+    rng = np.random.default_rng(5)
+    n = 400
+    names = [f"m{i}" for i in range(8)] + ["ops_per_sec", "latency", "throughput"]
+    runs = pl.DataFrame(
+        {
+            "benchmark": [f"b{i}" for i in rng.integers(0, 30, n)],
+            "metric": list(rng.choice(names, n)),
+            "unit": list(rng.choice(["s", "ms", "MB/s", "", "x/op", None], n)),  # type: ignore[arg-type]
+            "better": list(rng.choice(["lower", "higher", "unknown", None, None, None], n)),  # type: ignore[arg-type]
+        }
+    )
+    runs = runs.with_columns(
+        pl.col("benchmark").cast(pl.Enum(sorted(set(runs["benchmark"])))),
+        pl.col("metric").cast(pl.Enum(sorted(set(runs["metric"])))),
+        pl.col("unit", "better").cast(pl.Categorical),
+    )
+    by_columns, by_loop = [], []
+    got = _catalogue(runs, [], by_columns)
+    want = _catalogue(runs, [Override("no-such-metric")], by_loop)
+    assert got.equals(want) and got.height > 100
+    assert [p.to_dict() for p in by_columns] == [p.to_dict() for p in by_loop]
+    assert by_columns  # some metric is marked both ways
+    assert set(got["better"].drop_nulls()) == {"lower", "higher"}
+
+
+@pytest.mark.parametrize("long_integer", [False, True])
+def test_json_lines_in_columns_as_record_by_record(long_integer):
+    """The single file's JSON Lines frame, built a column per group of keys, is the frame
+    of the records `_jsonl_rows` makes one by one: rows, order, columns, types, problems."""
+    lines = [
+        '{"benchmark":"k","metric":"t","value":1,"unit":"s"}',
+        '{"Benchmark":"K","metric":"t","value":2.5,"better":"Lower","iteration":1}',
+        "{not json",
+        "[1, 2]",
+        "",
+        '{"benchmark":"k","metric":"t","value":NaN,"x":{"y":[1, true]}}',
+        '{"benchmark":"k","metric":"t","value":1e400,"flag":false,"u":null}',
+        '{"benchmark":"a","BENCHMARK":"b","metric":"t","value":3}',
+        '{"benchmark":"k","metric":"t","value":"4","__line":"99"}',
+        '{"benchmark":"k","metric":"t","value":-0.0}',
+        "{}",
+        '{"benchmark":"k","metric":"t","value":1,"unit":"s"}',
+        '{"metric":"t","benchmark":"k","value":0.1}',
+    ]
+    if long_integer:
+        lines.append('{"benchmark":"k","metric":"t","value":1,"iteration":123456789012345678901}')
+    body = "\n".join(lines) + "\n"
+    rows, bad = native._jsonl_rows(body, 3)
+    want = pl.DataFrame(rows, infer_schema_length=None)
+    got, got_bad = native._read_jsonl(body, 3)
+    assert got_bad == bad and len(bad) == 2
+    assert got.columns == want.columns
+    assert got.equals(want), (got, want)
+    # A lone surrogate cannot be stored either way: the file is a problem ("cannot be parsed").
+    surrogate = '{"benchmark":"\\ud800","metric":"t","value":1}\n'
+    with pytest.raises(ValueError):
+        pl.DataFrame(native._jsonl_rows(surrogate, 1)[0])
+    with pytest.raises(ValueError):
+        native._read_jsonl(surrogate, 1)

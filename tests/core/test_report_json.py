@@ -61,3 +61,19 @@ def test_report_json_holds_what_the_standard_encoder_wrote(tmp_path, make_system
     lines = text.splitlines()
     rows = lines[lines.index('  "rows": [') + 1 : lines.index('  "summary": [') - 1]
     assert len(rows) == len(cmp.rows) and all(r.startswith('    {"benchmark":') for r in rows)
+
+
+def test_report_json_with_line_separators_in_names(tmp_path, make_system):
+    """Names holding U+2028, U+2029 or U+0085 (which polars writes raw, and which Python's
+    splitlines splits at) stay inside their row: the document parses, one row per line."""
+    for system in ("base", "new"):
+        rows = [(f"a\u2028b\x85c\u2029{i % 2}", "time", i, 1.0 + i, "s") for i in range(4)]
+        make_system(tmp_path, system, rows)
+    rs = load([tmp_path])
+    cmp = Analysis(rs).compare("base")
+    text = report_json(cmp, rs.problems)
+    doc = json.loads(text)
+    assert {r["benchmark"] for r in doc["rows"]} == {f"a\u2028b\x85c\u2029{i}" for i in (0, 1)}
+    lines = text.split("\n")
+    rows = lines[lines.index('  "rows": [') + 1 : lines.index('  "summary": [') - 1]
+    assert len(rows) == len(cmp.rows) == 4

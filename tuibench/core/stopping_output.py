@@ -85,7 +85,7 @@ def decision_json(dec: Decision, problems: list[Problem]) -> str:
         "counts": {v: dec.count(v) for v in VERDICTS},
     }
     parts = {k: _json(v).replace("\n", "\n  ") for k, v in settings.items()}
-    parts["rows"] = _one_per_line(_ndjson(dec.rows))
+    parts["rows"] = _ndjson(dec.rows)
     parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
     return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
 
