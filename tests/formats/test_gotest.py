@@ -339,3 +339,13 @@ def test_cpu_settings_of_one_system_in_several_files_stay_apart(tmp_path):
     # A name run with one setting in every file of its system keeps its short name.
     one = load([tmp_path / "a" / "cpu-4.txt"])
     assert "Spin" in set(one.samples["benchmark"].cast(str))
+
+
+def test_bytes_that_are_not_utf8_are_a_problem(tmp_path):
+    """A Latin-1 name in Go's output: read (as U+FFFD), and said, never silently."""
+    path = tmp_path / "bench.txt"
+    path.write_bytes(b"goos: linux\nBenchmarkCaf\xe9-8   1000   1234 ns/op\n")
+    r = read_file(path)
+    assert set(r.frame["benchmark"]) == {"Caf\ufffd"}
+    assert [p.reason.split(":")[0] for p in r.problems] == ["not valid UTF-8"]
+    assert read_file(DATA / "go-bench.txt").problems == []  # and only then

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tuibench.core import memory_limits
+from tuibench.core.formats import base
 from tuibench.core.formats.base import (
     HEAD_BYTES,
     XZ_MAGIC,
@@ -105,6 +106,7 @@ def _looks_binary(head: bytes) -> bool:
 
 def read_file(path: Path) -> ReadResult:
     """Read one result file in whatever known format it is in."""
+    replaced = base.replaced_count()
     try:
         result = _read_file(path)
     except TooLarge as exc:
@@ -115,9 +117,17 @@ def read_file(path: Path) -> ReadResult:
         # One short line: polars appends the whole expression (600-900 characters).
         first = (str(exc).strip().splitlines() or [""])[0][:200]
         result = _fail(path, f"could not be read ({type(exc).__name__}: {first})")
+    if base.replaced_count() > replaced and result.set_aside is None:
+        result.problems.append(Problem(str(path), NOT_UTF8))
     result.problems = cap_problems(result.problems, path)
     _check_size(path, result)
     return result
+
+
+NOT_UTF8 = (
+    "not valid UTF-8: such bytes were read as U+FFFD, so names holding them are not the "
+    "names written; save the file as UTF-8"
+)
 
 
 def _check_size(path: Path, result: ReadResult) -> None:

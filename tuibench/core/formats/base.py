@@ -14,11 +14,13 @@ The registry turns any unexpected exception into a problem as a last resort.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
 import lzma
 import math
+import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -338,9 +340,26 @@ def _magic_kind(magic: bytes) -> str | None:
     return None
 
 
+def _replace_and_count(err: UnicodeDecodeError) -> tuple[str, int]:
+    _replaced.count = getattr(_replaced, "count", 0) + 1
+    return "\ufffd", err.end
+
+
+# Bytes that are not UTF-8 are read as U+FFFD, and counted (per thread), so that
+# `formats.read_file` can say so: a name holding them is not the name written.
+_replaced = threading.local()
+codecs.register_error("tuibench.replace", _replace_and_count)
+
+
+def replaced_count() -> int:
+    """How many undecodable byte runs text files opened here have met in this thread."""
+    return getattr(_replaced, "count", 0)
+
+
 def open_text(path: Path):
-    """Open a possibly compressed file as text (UTF-8, undecodable bytes replaced)."""
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="replace")
+    """Open a possibly compressed file as text (UTF-8, undecodable bytes replaced and
+    counted: `replaced_count`)."""
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="tuibench.replace")
 
 
 class JsonError(Exception):
