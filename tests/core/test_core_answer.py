@@ -255,3 +255,16 @@ def test_sizes_are_finite_or_none(comparison):
         for c in a.changes:
             for x in (c.size, c.low, c.high, c.p):
                 assert x is None or math.isfinite(x)
+
+
+def test_a_geomean_without_interval_says_why_in_a_few_words():
+    import dataclasses
+
+    from tuibench.core.answer import SystemAnswer, geomean_text
+    from tuibench.core.compare.summary import NO_INTERVAL
+
+    fields = {f.name: None for f in dataclasses.fields(SystemAnswer)}
+    a = SystemAnswer(**{**fields, "geomean": 1.014, "geomean_note": NO_INTERVAL["aligned"]})
+    assert geomean_text(a) == "geomean 1.014 (no interval: uneven runs)"
+    a = dataclasses.replace(a, geomean_low=1.0, geomean_high=1.02, geomean_note=None)
+    assert geomean_text(a) == "geomean 1.014 [1.000, 1.020]"

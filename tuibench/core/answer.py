@@ -364,11 +364,13 @@ def change_text(c: Change) -> str:
 
 
 def _short_reasons() -> dict[str, str]:
+    """Why a geomean has no interval, in words that keep the answer's header within the
+    pane of a 120-column explorer (the summary's note says it whole)."""
     from tuibench.core.compare.summary import NO_INTERVAL
 
     return {
-        NO_INTERVAL["runs"]: "< 3 iterations",
-        NO_INTERVAL["aligned"]: "uneven iterations",
+        NO_INTERVAL["runs"]: "< 3 runs",
+        NO_INTERVAL["aligned"]: "uneven runs",
         NO_INTERVAL["positive"]: "a value ≤ 0",
     }
 
