@@ -54,26 +54,27 @@ def solve_effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """
     n = np.arange(2, POWER_TABLE_MAX + 1, dtype=np.float64)
     za, zb = special.ndtri(1 - alpha / 2), special.ndtri(power)
-    lo, hi = np.zeros_like(n), (za + zb) / np.sqrt(n / 2)  # start from the normal answer
-    for _ in range(64):  # widen until the upper end has the power
-        short = _ttest_power(hi, n, alpha) < power
+    start = (za + zb) / np.sqrt(n / 2)  # the normal answer
+    d = _smallest_nc(lambda nc: _ttest_power(nc, n, alpha), start, power, steps=40)
+    return d, _normal_nc(za, power)
+
+
+def _smallest_nc(power_at, start: np.ndarray, power: float, steps: int) -> np.ndarray:
+    """Per element, the smallest noncentrality at which `power_at` reaches `power` (power
+    rises with it): widen from `start` until the upper end has the power, then bisect, all
+    elements at once. Read-only, as the tables are shared."""
+    lo, hi = np.zeros_like(start), start.copy()
+    for _ in range(64):
+        short = power_at(hi) < power
         if not short.any():
             break
         lo[short], hi[short] = hi[short], 2 * hi[short]
-    for _ in range(40):
+    for _ in range(steps):
         mid = (lo + hi) / 2
-        ok = _ttest_power(mid, n, alpha) >= power
-        hi = np.where(ok, mid, hi)
-        lo = np.where(ok, lo, mid)
-    a, b = 0.0, za + zb + 1.0
-    for _ in range(60):
-        nc = (a + b) / 2
-        if special.ndtr(nc - za) + special.ndtr(-nc - za) >= power:
-            b = nc
-        else:
-            a = nc
+        ok = power_at(mid) >= power
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
     hi.flags.writeable = False
-    return hi, b
+    return hi
 
 
 def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
@@ -119,19 +120,9 @@ def solve_noncentrality_table(alpha: float, power: float) -> tuple[np.ndarray, f
     """nc*(df) on DF_GRID, the noncentrality at which the test has `power` (bisection over
     the whole grid at once), and the normal test's nc* for df beyond the grid."""
     za, zb = special.ndtri(1 - alpha / 2), special.ndtri(power)
-    lo, hi = np.zeros_like(DF_GRID), np.full_like(DF_GRID, za + zb)
-    for _ in range(64):  # widen until the upper end has the power
-        short = _welch_power(hi, DF_GRID, alpha) < power
-        if not short.any():
-            break
-        lo[short], hi[short] = hi[short], 2 * hi[short]
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        ok = _welch_power(mid, DF_GRID, alpha) >= power
-        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
-    normal = _normal_nc(za, power)
-    hi.flags.writeable = False
-    return hi, normal
+    start = np.full_like(DF_GRID, za + zb)
+    nc = _smallest_nc(lambda x: _welch_power(x, DF_GRID, alpha), start, power, steps=60)
+    return nc, _normal_nc(za, power)
 
 
 def _normal_nc(za: float, power: float) -> float:
