@@ -12,12 +12,16 @@ put change points on 40-86 % of these flat series.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
 
-from tuibench.core.series.changepoints import detect
-from tuibench.core.series.data import from_values
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import calibrate_changepoints
 
 ALPHA = 0.05
 
@@ -26,25 +30,12 @@ def _margin(rate: float, n: int) -> float:
     return 3 * np.sqrt(rate * (1 - rate) / n)
 
 
-def _series(rng, reps, k, n, tau, level=None):
-    level = np.zeros(k) if level is None else level
-    y = 100 + level[None, :, None] + tau * rng.standard_normal((reps, k, 1))
-    y = y + rng.standard_normal((reps, k, n))
-    keys = pl.DataFrame(
-        {
-            "benchmark": [f"m{i}" for i in range(reps)],
-            "metric": ["time"] * reps,
-            "unit": ["s"] * reps,
-            "better": ["lower"] * reps,
-            "mean_kind": ["amean"] * reps,
-        }
-    )
-    m = np.repeat(np.arange(reps), k * n)
-    s = np.tile(np.repeat(np.arange(k), n), reps)
-    data = from_values(y.ravel(), m, s, keys, [f"s{i}" for i in range(k)])
-    ch = detect(data, ALPHA, fdr=False).changes
+def _series(rng, reps, k, n, tau, at=0, width=0, size=0.0):
+    """The script's own simulation and detection: systems at..at+width-1 `size` higher."""
+    r = dict(k=k, n=n, tau=tau, at=at, width=width, size=size)
+    ch = calibrate_changepoints.tuibench_changes(calibrate_changepoints.simulate(rng, r, reps))
     _no_contradiction(ch)
-    return ch.with_columns(pl.col("benchmark").str.slice(1).cast(pl.Int64).alias("rep"))
+    return ch
 
 
 def _no_contradiction(ch: pl.DataFrame) -> None:
@@ -65,8 +56,8 @@ def test_flat_series_with_per_system_jitter(tau, n):
 @pytest.mark.parametrize(("tau", "n", "at"), [(1.0, 10, 11), (0.0, 3, 11), (0.5, 5, 1)])
 def test_six_sd_step_is_found_at_its_system(tau, n, at):
     reps, k = 500, 12
-    level = np.where(np.arange(k) >= at, 6 * np.sqrt(tau**2 + 1 / n), 0.0)
-    ch = _series(np.random.default_rng(at + n), reps, k, n, tau, level)
+    size = 6 * np.sqrt(tau**2 + 1 / n)
+    ch = _series(np.random.default_rng(at + n), reps, k, n, tau, at, k - at, size)
     found = ch.filter(pl.col("position") == at)
     rate = found["rep"].n_unique() / reps
     assert rate >= 0.8 - _margin(0.8, reps), rate
@@ -76,9 +67,7 @@ def test_six_sd_step_is_found_at_its_system(tau, n, at):
 @pytest.mark.parametrize("width", [1, 2, 3])
 def test_bump_within_three_systems_is_found(width):
     reps, k, at = 500, 8, 3
-    level = np.zeros(k)
-    level[at : at + width] = 10.0
-    ch = _series(np.random.default_rng(width), reps, k, 1, 0.0, level)
+    ch = _series(np.random.default_rng(width), reps, k, 1, 0.0, at, width, 10.0)
     edges = ch.filter(pl.col("position").is_in([at, at + width]))
     both = edges.group_by("rep").agg(pl.col("position").n_unique().alias("n"))
     rate = both.filter(pl.col("n") == 2).height / reps
