@@ -8,47 +8,22 @@ Skipped, saying why, where Chromium or its driver is not installed.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.chromium import chromium, needs_chromium
 from tuibench.cli import main
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 KERNELS = Path(__file__).resolve().parent / "data" / "tui" / "kernels"
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="no Chromium and chromedriver installed (Debian: apt-get install chromium "
-    "chromium-driver): the HTML report is not checked in a browser",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--window-size=1000,1400",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), "--window-size=1000,1400") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def page(tmp_path, *extra: str) -> Path:

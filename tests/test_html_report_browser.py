@@ -8,24 +8,17 @@ chromium chromium-driver`).
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
+from tests.chromium import chromium, needs_chromium
 from tuibench.cli import main
 from tuibench.core.compare import Analysis
 from tuibench.core.load import load
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 HOSTILE = "x<b>&y"  # a benchmark name that must stay text
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="no Chromium and chromedriver installed (Debian: apt-get install chromium "
-    "chromium-driver): the HTML report is not checked in a browser",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -54,30 +47,10 @@ def report(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-        "--window-size=1280,1600",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
+    with chromium(
+        tmp_path_factory.mktemp("chromium-profile"), "--window-size=1280,1600", console=True
+    ) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _rows(driver):

@@ -7,23 +7,17 @@ Skipped, saying why, where Chromium or its driver is not installed.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.chromium import chromium, needs_chromium
 from tuibench.cli import main
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_runs"
 WIDTH = 400
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="no Chromium and chromedriver installed (Debian: apt-get install chromium "
-    "chromium-driver): the HTML report is not checked in a browser",
-)
+pytestmark = needs_chromium
 
 # Per table: its box scrolls sideways; per cell: the text fits (1 px for rounding).
 CHECK = """
@@ -45,28 +39,8 @@ return out;
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def test_report_at_400_px(browser, tmp_path):
