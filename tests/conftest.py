@@ -124,3 +124,15 @@ def _write_warned(root: Path, system: str, rng, patched: bool, unknown: bool) ->
 @pytest.fixture
 def make_warned():
     return write_warned
+
+
+@pytest.fixture
+def kernels(tmp_path, make_system):
+    """5.8-vanilla and 5.8-patched, named as mmtests runs are: natural order makes the
+    patched one first, the baseline-like name second (the reference-choice tests)."""
+    for system, level in (("5.8-vanilla", 10.0), ("5.8-patched", 11.0)):
+        rows = [
+            ("hackbench", "time", i, level + 0.01 * (i + j), "s") for i in range(3) for j in (0, 1)
+        ]
+        make_system(tmp_path, system, rows)
+    return tmp_path

@@ -22,16 +22,6 @@ def test_other_names(name):
     assert not named_like_baseline(name)
 
 
-@pytest.fixture
-def kernels(tmp_path, make_system):
-    for system, level in (("5.8-vanilla", 10.0), ("5.8-patched", 11.0)):
-        rows = [
-            ("hackbench", "time", i, level + 0.01 * (i + j), "s") for i in range(3) for j in (0, 1)
-        ]
-        make_system(tmp_path, system, rows)
-    return tmp_path
-
-
 def test_natural_order_makes_patched_the_reference_and_says_so(kernels):
     rs = load([kernels])
     assert rs.system_names == ["5.8-patched", "5.8-vanilla"]

@@ -12,16 +12,6 @@ NOTE = "Reference 5.8-patched: only because its name sorts first."
 OFFER = "5.8-vanilla is named like a baseline: press r to choose it."
 
 
-@pytest.fixture
-def kernels(tmp_path, make_system):
-    for system, level in (("5.8-vanilla", 10.0), ("5.8-patched", 11.0)):
-        rows = [
-            ("hackbench", "time", i, level + 0.01 * (i + j), "s") for i in range(3) for j in (0, 1)
-        ]
-        make_system(tmp_path, system, rows)
-    return tmp_path
-
-
 def shown(app) -> str:
     view = app.main.query_one(AnswerView)
     return "\n".join(

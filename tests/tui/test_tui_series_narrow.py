@@ -3,27 +3,18 @@ and the legend cites only systems that exist."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 from rich.cells import cell_len
 from textual.widgets import DataTable, Static
 
+from tests.tui.test_tui_series import wait_for
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.series import SeriesScreen
 from tuibench.tui.state import Node
 
 Q8 = Node.of_metric("q/clients:8", "latency")
-
-
-async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError("condition not reached")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 async def series_of(app, pilot, loaded, node: Node) -> SeriesScreen:
