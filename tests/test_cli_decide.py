@@ -120,7 +120,14 @@ def test_formats_escape_names(tmp_path, make_system, capsys):
 
 def test_bad_options_are_usage_errors(tmp_path, make_system, capsys):
     root = _suite(tmp_path, make_system, 3, 0.0, 0.01)
-    for bad in (["--max-iterations", "0"], ["--threshold", "0"], ["--format", "csv"]):
+    bad_options = (
+        ["--max-iterations", "0"],
+        ["--threshold", "0"],
+        ["--format", "csv"],
+        ["--seed", "-1"],  # checked as report checks it, when the command line is read
+        ["--subselections", "1e3"],
+    )
+    for bad in bad_options:
         with pytest.raises(SystemExit) as exc:
             main(["decide", str(root), *bad])
         assert exc.value.code == 2

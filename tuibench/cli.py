@@ -153,21 +153,16 @@ class _TrimAlias(argparse.Action):
         namespace.trim_outliers = True
 
 
-def _stat_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "paths",
-        nargs="+",
-        metavar="PATH",
-        help="results folder (one sub-folder per system), a tidy file with a "
-        "system column, or several paths, each one system",
-    )
+def _reference_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--reference",
         type=_name,
         metavar="NAME",
         help="system to compare against (default: the first system)",
     )
-    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+
+
+def _subselection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--subselections",
         type=_subselections,
@@ -176,6 +171,19 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         help="subselections per iteration for the robust value (default 100, at most 10,000)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the subselections (default 0)")
+
+
+def _stat_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="results folder (one sub-folder per system), a tidy file with a "
+        "system column, or several paths, each one system",
+    )
+    _reference_option(p)
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    _subselection_options(p)
     p.add_argument(
         "--fdr",
         action="store_true",
@@ -300,12 +308,7 @@ def decide_parser() -> argparse.ArgumentParser:
         "worse; 1: a regression is decided; 3: something is undecided (run more).",
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument(
-        "--reference",
-        type=_name,
-        metavar="NAME",
-        help="system to compare against (default: the first system)",
-    )
+    _reference_option(p)
     p.add_argument("--alpha", type=_alpha, default=0.05, help="error rate (default 0.05)")
     p.add_argument(
         "--threshold",
@@ -327,14 +330,7 @@ def decide_parser() -> argparse.ArgumentParser:
         default="subselection",
         help="what stands for an iteration (as in `tuibench report`; default subselection)",
     )
-    p.add_argument(
-        "--subselections",
-        type=_subselections,
-        default=100,
-        metavar="B",
-        help="subselections per iteration for the robust value (default 100)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the subselections (default 0)")
+    _subselection_options(p)
     p.add_argument(
         "--format", choices=("text", "markdown", "json"), default="text", help="(default text)"
     )
