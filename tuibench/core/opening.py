@@ -86,13 +86,8 @@ class _Bounded(io.RawIOBase):
 def open_regular(path: Path | str) -> io.BufferedReader:
     """The file, opened without blocking, checked to be regular, read at most up to the size
     discovery saw (else the size it has now). Raises OSError (NotRegular among them)."""
-    fd = os.open(path, _FLAGS)
+    fd, limit = _open_checked(path)
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise NotRegular(st.st_mode)
-        size = getattr(path, "size", None)
-        limit = st.st_size if size is None else min(size, st.st_size)
         raw = _Bounded(fd, limit, str(path))
     except BaseException:
         os.close(fd)
@@ -100,18 +95,28 @@ def open_regular(path: Path | str) -> io.BufferedReader:
     return io.BufferedReader(raw)
 
 
-def read_start(path: Path | str, n: int) -> bytes:
-    """The first `n` bytes as `open_regular` would give them, in four system calls (this
-    runs once per file: a buffered file object cost more than the read). A FoundPath
-    without a size gets the one the file has now: later reads stop there."""
+def _open_checked(path: Path | str) -> tuple[int, int]:
+    """(descriptor, bytes to read at most): opened without blocking, checked to be a
+    regular file, limited to the size discovery saw (else the size it has now)."""
     fd = os.open(path, _FLAGS)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise NotRegular(st.st_mode)
-        size = getattr(path, "size", None)
-        limit = st.st_size if size is None else min(size, st.st_size)
-        if isinstance(path, FoundPath) and size is None:
+    except BaseException:
+        os.close(fd)
+        raise
+    size = getattr(path, "size", None)
+    return fd, st.st_size if size is None else min(size, st.st_size)
+
+
+def read_start(path: Path | str, n: int) -> bytes:
+    """The first `n` bytes as `open_regular` would give them, in four system calls (this
+    runs once per file: a buffered file object cost more than the read). A FoundPath
+    without a size gets the one the file has now: later reads stop there."""
+    fd, limit = _open_checked(path)
+    try:
+        if isinstance(path, FoundPath) and path.size is None:
             path.size = limit
         return os.pread(fd, min(n, limit), 0) if limit else b""
     finally:
