@@ -153,6 +153,21 @@ class _TrimAlias(argparse.Action):
         namespace.trim_outliers = True
 
 
+def _reference_of(rs, args: argparse.Namespace) -> str | None:
+    """The reference to compare against, or None (said on stderr) when nothing loaded or
+    the one asked for is not a system."""
+    if rs.empty:
+        _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
+        return None
+    reference = args.reference or rs.default_reference
+    if reference not in rs.system_names:
+        _say(
+            f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
+        )
+        return None
+    return reference
+
+
 def _reference_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--reference",
@@ -555,14 +570,8 @@ def report(args: argparse.Namespace) -> int:
     ):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
-    if rs.empty:
-        _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
-        return EXIT_USAGE
-    reference = args.reference or rs.default_reference
-    if reference not in rs.system_names:
-        _say(
-            f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
-        )
+    reference = _reference_of(rs, args)
+    if reference is None:
         return EXIT_USAGE
     analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
     args.trim_outliers = args.iteration_value == "trimmed"
@@ -635,14 +644,8 @@ def decide(args: argparse.Namespace) -> int:
     rs = load(args.paths)
     _print_problems(rs.problems)
     _print_set_aside(rs.set_aside)
-    if rs.empty:
-        _say("tuibench: nothing could be loaded from " + " ".join(args.paths))
-        return EXIT_USAGE
-    reference = args.reference or rs.default_reference
-    if reference not in rs.system_names:
-        _say(
-            f"tuibench: unknown reference {reference!r}; systems are: " + ", ".join(rs.system_names)
-        )
+    reference = _reference_of(rs, args)
+    if reference is None:
         return EXIT_USAGE
     analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
     dec = decide_rows(analysis.groups, reference, args.alpha, args.threshold, args.max_iterations)
