@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from tuibench.core import stats
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench import stats
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
 
 
 def generate(

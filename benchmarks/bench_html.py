@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from tuibench.core import html_report
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.output import html_report
+from tuibench.output.shareable import Shareable
 
 
 def generate(path: Path, systems: int, benchmarks: int, metrics: int) -> None:

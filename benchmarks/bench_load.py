@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tuibench.core import small_files
-from tuibench.core.load import load
+from tuibench.ingest import small_files
+from tuibench.ingest.load import load
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[1] / "sample_runs"
 

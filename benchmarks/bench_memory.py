@@ -5,7 +5,7 @@
                                                 # disk in the temp folder, and time)
 
 Each input is written in a temporary folder (never in the repository) and loaded by
-`tuibench.core.load.load` in a child process, which reports its own peak resident memory
+`tuibench.ingest.load.load` in a child process, which reports its own peak resident memory
 (`resource.getrusage`) and wall time. Cases:
 
 - native CSV:        one tidy CSV file (full: 2 GB); it must load or fail with one problem.
@@ -33,7 +33,7 @@ import polars as pl
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from tuibench.core.load import load
+from tuibench.ingest.load import load
 t = time.perf_counter()
 rs = load([sys.argv[1]]) if sys.argv[1] != "-" else None
 out = {

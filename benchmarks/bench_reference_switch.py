@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from tuibench.tui.app import TuibenchApp
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine

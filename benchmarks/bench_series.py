@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from tuibench.core.series.changepoints import detect
-from tuibench.core.series.data import from_values, series_data
-from tuibench.core.series.scaling import families
+from tuibench.analysis.series.changepoints import detect
+from tuibench.analysis.series.data import from_values, series_data
+from tuibench.analysis.series.scaling import families
 
 
 def simulate(systems: int, metrics: int, iterations: int) -> tuple[np.ndarray, ...]:
@@ -79,9 +79,9 @@ def measure(label: str, fn, repeats: int) -> object:
 
 
 def full(y, m, s, systems: int, k: pl.DataFrame, repeats: int) -> None:
-    from tuibench.core.compare import Analysis
-    from tuibench.core.load import load
-    from tuibench.core.series.ranking import rank_metrics
+    from tuibench.analysis.compare import Analysis
+    from tuibench.analysis.series.ranking import rank_metrics
+    from tuibench.ingest.load import load
 
     names = [f"build-{i:02d}" for i in range(systems)]
     iterations = len(y) // (k.height * systems)

@@ -17,7 +17,7 @@ import time
 import numpy as np
 from scipy import special as reference
 
-from tuibench.core.stats import special
+from tuibench.stats import special
 
 
 def cases(n: int, rng: np.random.Generator) -> dict[str, tuple]:

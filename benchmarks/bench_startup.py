@@ -14,7 +14,7 @@ PYTHONDONTWRITEBYTECODE, so the warm-up writes it) and files in the page cache.
   header names the reference or counts the systems). Then `q` quits it. Target: first frame under
   0.3 s.
 - For scale: a bare interpreter, importing the libraries a report needs (numpy and polars),
-  and with scipy.special, which the statistics no longer import (tuibench.core.stats.special
+  and with scipy.special, which the statistics no longer import (tuibench.stats.special
   has the t and normal distributions): a line says whether the report or the explorer's
   start imported any scipy module at all (python -X importtime).
 With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)

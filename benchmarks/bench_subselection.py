@@ -20,7 +20,7 @@ from pathlib import Path
 
 VALUE = """
 import sys, numpy as np
-from tuibench.core import stats
+from tuibench import stats
 n, b = int(sys.argv[1]), int(sys.argv[2])
 x = np.random.default_rng(0).lognormal(3, 0.3, n)
 v = stats.iteration_values(x, np.array([0]), np.array([n]), np.array([False]), b)

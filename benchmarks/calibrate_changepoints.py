@@ -35,8 +35,8 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuibench.core.series.changepoints import detect
-from tuibench.core.series.data import from_values
+from tuibench.analysis.series.changepoints import detect
+from tuibench.analysis.series.data import from_values
 
 ALPHA = 0.05
 TAUS = (0.0, 0.5, 1.0)  # in units of sigma

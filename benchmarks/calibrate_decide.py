@@ -33,8 +33,8 @@ from scipy import stats as sps
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tuibench.core.sequential import half_width
-from tuibench.core.stopping import sequence_verdicts
+from tuibench.analysis.stopping import sequence_verdicts
+from tuibench.stats.sequential import half_width
 
 ALPHA, THRESHOLD, LAST, FIRST, BY = 0.05, 2.0, 30, 3, 15
 REGIMES = ("gaussian", "bursts", "bimodal", "shared")

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
 
 REGIMES = ("gaussian", "iteration", "bursts", "bimodal", "shared")
 SAMPLES = (1, 5, 20, 50)

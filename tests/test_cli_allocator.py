@@ -39,7 +39,7 @@ def test_polars_default_is_still_what_polars_sets():
     out = subprocess.run(
         [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
     )
-    from tuibench.cli import POLARS_JEMALLOC_DEFAULT
+    from tuibench.process_settings import POLARS_JEMALLOC_DEFAULT
 
     assert out.stdout.strip() == POLARS_JEMALLOC_DEFAULT
 
@@ -59,11 +59,11 @@ GLIBC = (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
 def test_report_keeps_freed_heap_unless_the_user_set_malloc(given, want):
     """`report` serves large arrays from glibc's heap and keeps freed memory, unless the
     user's environment says how malloc should behave."""
-    from tuibench.cli import GLIBC_MALLOC_SETTINGS
+    from tuibench.process_settings import GLIBC_MALLOC_SETTINGS
 
     unset = (*GLIBC_MALLOC_SETTINGS, "GLIBC_TUNABLES")
     env = {k: v for k, v in os.environ.items() if k not in unset} | given
-    show = "import tuibench.cli as c; print(c._reuse_freed_heap())"
+    show = "import tuibench.process_settings as c; print(c.reuse_freed_heap())"
     out = subprocess.run(
         [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
     )

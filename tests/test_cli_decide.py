@@ -141,7 +141,7 @@ def test_a_single_system_is_an_error(tmp_path, make_system, capsys):
 
 
 def test_pairs_by_position_up_to_the_shorter_side(tmp_path, make_system, capsys):
-    from tuibench.core.sequential import half_width
+    from tuibench.stats.sequential import half_width
 
     base = [10.0, 10.2, 9.9, 10.1]
     new = [11.0, 10.9, 11.3, 11.1, 50.0, 60.0]  # the last two wait for their pairs

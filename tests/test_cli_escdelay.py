@@ -42,8 +42,8 @@ def test_the_input_thread_waits_no_longer_than_escdelay(monkeypatch):
 
     from textual import constants
 
-    from tuibench.tui import driver
     from tuibench.tui.app import TuibenchApp
+    from tuibench.tui.terminal import driver
 
     if sys.platform.startswith("linux"):
         assert TuibenchApp(["x"]).get_driver_class() is driver.PromptEscapeDriver

@@ -50,7 +50,7 @@ def test_unexpected_errors_are_one_line_and_exit_2(results, capsys, monkeypatch,
     def boom(*_args, **_kw):
         raise error
 
-    monkeypatch.setattr("tuibench.core.load.load", boom)
+    monkeypatch.setattr("tuibench.ingest.load.load", boom)
     for command in ("report", "inspect"):
         assert main([command, str(results)]) == 2
         line = _one_line(capsys.readouterr().err)
@@ -61,7 +61,7 @@ def test_interrupt_is_one_line(results, capsys, monkeypatch):
     def interrupted(*_args, **_kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("tuibench.core.load.load", interrupted)
+    monkeypatch.setattr("tuibench.ingest.load.load", interrupted)
     assert main(["report", str(results)]) == cli.EXIT_INTERRUPTED
     assert _one_line(capsys.readouterr().err) == "tuibench: interrupted"
 

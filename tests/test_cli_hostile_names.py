@@ -107,7 +107,7 @@ def test_inspect_escapes_names(hostile, capsys):
 
 
 def test_problem_str_escapes_path_and_reason():
-    from tuibench.core.problems import Problem
+    from tuibench.model.problems import Problem
 
     p = Problem("/r/a\x1b]52;c;eA==\x07", "value 'x\x9b' bad", line=3, where="k\r")
     assert str(p) == r"/r/a\x1b]52;c;eA==\x07:3 (at k\x0d): value 'x\x9b' bad"

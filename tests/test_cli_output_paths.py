@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tuibench.cli import main
-from tuibench.core.output_paths import refusal, resolve
+from tuibench.output.paths import refusal, resolve
 
 
 @pytest.fixture
@@ -95,6 +95,6 @@ def test_output_elsewhere_is_written(tmp_path, results, capsys):
 
 
 def test_refusal_is_shared_with_the_explorer():
-    from tuibench.tui import export_files
+    from tuibench.tui.view import export_files
 
     assert export_files.refusal is refusal and export_files.resolve is resolve

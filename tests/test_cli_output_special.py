@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tuibench.cli import main
-from tuibench.core.writing import NotRegularFile, write_atomic
+from tuibench.output.writing import NotRegularFile, write_atomic
 
 ROOT = os.geteuid() == 0
 

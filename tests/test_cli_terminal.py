@@ -33,7 +33,7 @@ RESTORE = (
     b"\x1b[?1006l",
 )
 SLOW_LOAD = (  # every file takes 0.4 s to read: loading 120 files would take 48 s
-    "import time, tuibench.core.load as load\n"
+    "import time, tuibench.ingest.load as load\n"
     "read = load.read_file\n"
     "load.read_file = lambda path: (time.sleep(0.4), read(path))[1]\n"
     "from tuibench.cli import main\n"
@@ -270,7 +270,7 @@ def test_stdout_that_is_not_a_terminal_says_the_same(results):
 
 
 def test_load_lets_the_cancel_exception_through(results):
-    from tuibench.core.load import LoadCancelled, load
+    from tuibench.ingest.load import LoadCancelled, load
 
     seen = []
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from tests.chromium import chromium, needs_chromium
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench.ingest.load import load
 
 HOSTILE = "x<b>&y"  # a benchmark name that must stay text
 

@@ -7,7 +7,7 @@ check it against a fresh solve).
 
 import numpy as np
 
-from tuibench.core.stats.power import (
+from tuibench.stats.power import (
     DEFAULT_ALPHA,
     POWER,
     SHIPPED_NC_TABLE,

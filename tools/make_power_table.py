@@ -6,7 +6,7 @@ scipy's noncentral t; tests check it against a fresh solve and against statsmode
 
 import numpy as np
 
-from tuibench.core.stats.power import DEFAULT_ALPHA, POWER, SHIPPED_TABLE, solve_effect_table
+from tuibench.stats.power import DEFAULT_ALPHA, POWER, SHIPPED_TABLE, solve_effect_table
 
 table, nc = solve_effect_table(DEFAULT_ALPHA, POWER)
 np.save(SHIPPED_TABLE, np.r_[nc, table])

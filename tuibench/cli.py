@@ -13,47 +13,9 @@ import shlex
 import sys
 from pathlib import Path
 
-# polars' allocator (jemalloc) keeps freed pages for seconds, where numpy's allocations
-# cannot reuse them: at 10^7 samples the text columns of a file read once stayed resident
-# beside the analysis (peak 1.25 to 1.54 GB; with pages returned after 0.1 s, 1.0 to 1.15 GB
-# at the same speed). Read when polars loads, so set before any command imports it. A value
-# given by the user stands; polars' own default, which a process started from one that
-# imported polars inherits, does not.
-POLARS_JEMALLOC_DEFAULT = "dirty_decay_ms:500,muzzy_decay_ms:1000"
-if os.environ.get("_RJEM_MALLOC_CONF", "") in ("", POLARS_JEMALLOC_DEFAULT):
-    os.environ["_RJEM_MALLOC_CONF"] = "dirty_decay_ms:100,muzzy_decay_ms:0"
-    # Under `ulimit -v` address space is the budget: jemalloc then gives back what it
-    # freed instead of keeping it mapped (a report mapped 8 GB with it kept, 4.35 without).
-    from tuibench.core.memory_limits import address_space_limited
+from tuibench import process_settings
 
-    if address_space_limited():
-        os.environ["_RJEM_MALLOC_CONF"] += ",retain:false"
-
-# glibc's malloc (numpy's arrays) maps every allocation above 32 MB afresh and unmaps it when
-# freed: each temporary of 10^7 values costs page faults on zeroed pages, and a 10 M-sample
-# report spent 1.3 to 1.9 s of its 3.3 s in the kernel. Serving them from the heap and keeping
-# freed memory for the next ones: 2.7 to 2.9 s, the same peak (the arrays alive at the peak
-# are the same). For `report` only: a one-shot process (the explorer would keep its
-# largest heap for good). Settings the user gave (environment) stand.
-GLIBC_MALLOC_SETTINGS = ("MALLOC_MMAP_MAX_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_")
-M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4  # mallopt parameters (malloc.h)
-
-
-def _reuse_freed_heap() -> bool:
-    """Large allocations from glibc's heap, freed memory kept; whether it was set."""
-    if any(k in os.environ for k in GLIBC_MALLOC_SETTINGS) or "glibc.malloc" in os.environ.get(
-        "GLIBC_TUNABLES", ""
-    ):
-        return False
-    import ctypes
-
-    try:
-        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
-            return False
-        mallopt = ctypes.CDLL(None).mallopt
-    except (ValueError, OSError, AttributeError):  # no such name here: not glibc
-        return False
-    return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+process_settings.return_freed_pages()  # before any command imports polars
 
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
@@ -68,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _alpha(text: str) -> float:
-    from tuibench.core.options import alpha_problem
+    from tuibench.model.options import alpha_problem
 
     try:
         v = float(text)
@@ -246,7 +208,7 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
 
 
 def report_parser() -> argparse.ArgumentParser:
-    from tuibench.core.output_formats import FORMATS
+    from tuibench.output.formats import FORMATS
 
     p = _Parser(
         prog="tuibench report",
@@ -398,8 +360,7 @@ def run() -> None:
       to find them (`defrag` set to `madvise`, the usual setting) a page fault can stall,
       and a 10 M-sample report took 2.26 to 2.74 s run to run with them, 2.35 to 2.46 s
       without (user time the same)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    process_settings.numpy_settings()
     os._exit(main())
 
 
@@ -459,7 +420,7 @@ def _dispatch(argv: list[str] | None) -> int:
 
 def _say(message: str) -> None:
     """One line for a person on stderr; names in it are data and shown escaped."""
-    from tuibench.core.text import printable
+    from tuibench.util.text import printable
 
     if sys.stderr is None:  # started with stderr closed: print() would use stdout
         return
@@ -478,7 +439,7 @@ def _missing_paths(paths: list[str]) -> bool:
 
 def _print_problems(problems: list) -> None:
     """Each problem on a line; past a few hundred, the first ones and counts by kind."""
-    from tuibench.core.problem_summary import summarise
+    from tuibench.present.problem_summary import summarise
 
     summary = summarise(problems)
     for p in summary.listed:
@@ -488,7 +449,7 @@ def _print_problems(problems: list) -> None:
 
 
 def _print_set_aside(items: list) -> None:
-    from tuibench.core.set_aside import set_aside_line
+    from tuibench.model.set_aside import set_aside_line
 
     if line := set_aside_line(items):
         _say(f"tuibench: {line} (`tuibench inspect PATH` lists them)")
@@ -504,7 +465,7 @@ def _linked(output: str, rs) -> str | None:
 
 
 def _output_refusal(output: str, paths: list[str], files: list | None = None) -> str | None:
-    from tuibench.core.output_paths import output_refusal
+    from tuibench.output.paths import output_refusal
 
     return output_refusal(output, paths, input_files=[f.path for f in files or ()])
 
@@ -524,7 +485,7 @@ def _nothing_matches(cmp, benchmark: str | None, metric: str | None) -> str | No
 
 def _reference_note(rs, args: argparse.Namespace) -> list[str]:
     """What the report's header says when the reference is first only by its name."""
-    from tuibench.core.reference import chosen_by_name, reference_note
+    from tuibench.analysis.reference import chosen_by_name, reference_note
 
     reference = args.reference or rs.default_reference
     if not chosen_by_name(rs, reference, args.reference):
@@ -535,8 +496,8 @@ def _reference_note(rs, args: argparse.Namespace) -> list[str]:
 def _warnings(cmp, whole) -> list[str]:
     """What the verdicts of each system must be read with (not robust, two iterations, a
     direction its name contradicts, chance), as the answer says it."""
-    from tuibench.core.answer import build_answer, warning_lines
-    from tuibench.core.text import printable
+    from tuibench.present.answer import build_answer, warning_lines
+    from tuibench.util.text import printable
 
     answer = build_answer(cmp, limit=0, whole=whole)
     lines = []
@@ -548,11 +509,11 @@ def _warnings(cmp, whole) -> list[str]:
 
 
 def report(args: argparse.Namespace) -> int:
-    from tuibench.core.compare import Analysis
-    from tuibench.core.export import render, report_json, write_atomic
-    from tuibench.core.load import load
-    from tuibench.core.output_paths import means_stdout
-    from tuibench.core.tables import rows_table, summary_table, system_summary_table
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
+    from tuibench.output.export import render, report_json, write_atomic
+    from tuibench.output.paths import means_stdout
+    from tuibench.present.tables import rows_table, summary_table, system_summary_table
 
     if _missing_paths(args.paths):
         return EXIT_USAGE
@@ -561,7 +522,7 @@ def report(args: argparse.Namespace) -> int:
     if args.output is not None and (why := _output_refusal(args.output, args.paths)):
         _say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
-    _reuse_freed_heap()
+    process_settings.reuse_freed_heap()
     rs = load(args.paths)
     _print_problems(rs.problems)
     _print_set_aside(rs.set_aside)
@@ -593,7 +554,7 @@ def report(args: argparse.Namespace) -> int:
         cmp = cmp.filter(only_significant=True)
     series = None
     if args.series:
-        from tuibench.core.series.report import render_series, series_report
+        from tuibench.output.series_report import render_series, series_report
 
         series = series_report(analysis, matching, args.alpha)
         text = render_series(series, args.format, rs.problems)
@@ -602,7 +563,7 @@ def report(args: argparse.Namespace) -> int:
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
     elif args.format in ("markdown", "latex", "html"):
-        from tuibench.core.shareable import Shareable, render_shareable, run_facts
+        from tuibench.output.shareable import Shareable, render_shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)
         whole = matching if args.only_significant else None  # counts over every metric
@@ -634,10 +595,10 @@ def report(args: argparse.Namespace) -> int:
 
 
 def decide(args: argparse.Namespace) -> int:
-    from tuibench.core.compare import Analysis
-    from tuibench.core.load import load
-    from tuibench.core.stopping import decide_rows
-    from tuibench.core.stopping_output import render_decision, summary_line
+    from tuibench.analysis.compare import Analysis
+    from tuibench.analysis.stopping import decide_rows
+    from tuibench.ingest.load import load
+    from tuibench.output.stopping import render_decision, summary_line
 
     if _missing_paths(args.paths):
         return EXIT_USAGE
@@ -660,9 +621,9 @@ def decide(args: argparse.Namespace) -> int:
 
 
 def inspect(args: argparse.Namespace) -> int:
-    from tuibench.core.load import load
-    from tuibench.core.set_aside import set_aside_line
-    from tuibench.core.text import printable
+    from tuibench.ingest.load import load
+    from tuibench.model.set_aside import set_aside_line
+    from tuibench.util.text import printable
 
     def out(line: str) -> None:  # every line holds names: show them escaped
         _emit(printable(line) + "\n")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from tuibench.core.compare import Analysis, Comparison, decide
-from tuibench.core.model import ResultSet, SystemInfo
+from tuibench.analysis.compare import Analysis, Comparison, decide
+from tuibench.model.results import ResultSet, SystemInfo
 
 from .regimes import Simulated
 

@@ -14,9 +14,9 @@ import polars as pl
 import pytest
 
 from tuibench.cli import main
-from tuibench.core import load as load_module
-from tuibench.core.load import load
-from tuibench.core.set_aside import VCS_FOLDERS, set_aside_line
+from tuibench.ingest import load as load_module
+from tuibench.ingest.load import load
+from tuibench.model.set_aside import VCS_FOLDERS, set_aside_line
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DISCOVERY = DATA / "discovery"

@@ -9,10 +9,10 @@ import re
 import numpy as np
 import pytest
 
-from tuibench.core.answer import answer_lines, build_answer
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable, render_shareable
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.present.answer import answer_lines, build_answer
 
 # app/<name>: (factor of patched against base, noise between iterations, unit)
 METRICS = {

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.answer import answer_lines, build_answer
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable, render_shareable
+from tuibench.ingest.load import load
+from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.present.answer import answer_lines, build_answer
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from tuibench.cli import main
-from tuibench.core.load import load
+from tuibench.ingest.load import load
 
 CSV = "benchmark,metric,iteration,value\nx,t,0,10\nx,t,1,11\nx,t,2,12\n"
 
@@ -145,7 +145,7 @@ def test_many_small_parquet_files_of_a_wrong_type_each_say_so(tmp_path):
 
 
 def test_reader_errors_never_dump_an_expression(tmp_path, monkeypatch):
-    from tuibench.core import formats
+    from tuibench.ingest import formats
 
     root = _two_systems(tmp_path / "r")
 
@@ -235,7 +235,7 @@ def test_a_series_of_three_says_no_change_points(tmp_path, capsys):
 
 def test_found_by_the_corpus(tmp_path, capsys):
     """Each once stopped a report or lost a file without a word (tests/hostile)."""
-    from tuibench.core.model import natural_key
+    from tuibench.model.results import natural_key
 
     assert sorted(["a²", "a10", "a9"], key=natural_key) == ["a9", "a10", "a²"]
     root = _two_systems(tmp_path / "r")

@@ -1,4 +1,4 @@
-"""The answer (core/answer.py) against counts, orders and intervals computed by hand."""
+"""The answer (present/answer.py) against counts, orders and intervals computed by hand."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ import math
 import polars as pl
 import pytest
 
-from tuibench.core.answer import (
+from tuibench.analysis.compare import Analysis, Comparison
+from tuibench.ingest.load import load
+from tuibench.present.answer import (
     Answer,
     answer_lines,
     build_answer,
     change_text,
     counts_text,
 )
-from tuibench.core.compare import Analysis, Comparison
-from tuibench.core.load import load
 
 ITERATION = [1.0, 1.01, 0.99, 1.005, 0.995]
 SAMPLE = [0.998, 1.0, 1.002]
@@ -260,8 +260,8 @@ def test_sizes_are_finite_or_none(comparison):
 def test_a_geomean_without_interval_says_why_in_a_few_words():
     import dataclasses
 
-    from tuibench.core.answer import SystemAnswer, geomean_text
-    from tuibench.core.compare.summary import NO_INTERVAL
+    from tuibench.analysis.compare.summary import NO_INTERVAL
+    from tuibench.present.answer import SystemAnswer, geomean_text
 
     fields = {f.name: None for f in dataclasses.fields(SystemAnswer)}
     a = SystemAnswer(**{**fields, "geomean": 1.014, "geomean_note": NO_INTERVAL["aligned"]})

@@ -1,4 +1,4 @@
-"""The best-system mark (core/best.py) on hand-built comparisons."""
+"""The best-system mark (analysis/best.py) on hand-built comparisons."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tuibench.core.best import GLYPH, best_systems
-from tuibench.core.compare import Analysis
-from tuibench.core.export import render
-from tuibench.core.load import load
-from tuibench.core.tables import detail_table, summary_table
+from tuibench.analysis.best import GLYPH, best_systems
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.output.export import render
+from tuibench.present.tables import detail_table, summary_table
 from tuibench.tui.format import compact_cell
 
 NOISE = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])  # one value per iteration, five iterations

@@ -10,10 +10,10 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from tuibench.core.compare import ROW_COLUMNS, Analysis
-from tuibench.core.load import load
-from tuibench.core.numbers import metric_scales
-from tuibench.core.tables import summary_table
+from tuibench.analysis.compare import ROW_COLUMNS, Analysis
+from tuibench.ingest.load import load
+from tuibench.present.numbers import metric_scales
+from tuibench.present.tables import summary_table
 
 
 def _rows(samples: dict[str, list[list[float]]], bench="b", metric="time", unit="s"):

@@ -13,11 +13,11 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
+from tuibench import stats
+from tuibench.analysis.compare import ROW_COLUMNS, Analysis, decide
 from tuibench.cli import explorer_parser, main
-from tuibench.core import stats
-from tuibench.core.compare import ROW_COLUMNS, Analysis, decide
-from tuibench.core.load import load
-from tuibench.core.tables import detail_table, noise_table, system_summary_table
+from tuibench.ingest.load import load
+from tuibench.present.tables import detail_table, noise_table, system_summary_table
 
 
 def _write(tmp_path, make_system, data: dict[str, dict[tuple[str, str], list[list[float]]]]):
@@ -651,7 +651,7 @@ def test_summary_interval_covers_one_on_identical_systems(tmp_path, make_system)
 
 
 def test_tables_fit_and_hold_the_new_columns(mixed):
-    from tuibench.core.export import render
+    from tuibench.output.export import render
 
     cmp = Analysis(mixed, trim_outliers=True).compare("base", fdr=True, threshold=2)
     detail = detail_table(cmp, "b", "time")
@@ -722,7 +722,7 @@ def test_option_errors_and_the_explorer_takes_the_same_options(mixed, capsys, tm
 
 
 def test_fmt_change_shows_the_gain_like_mmtests():
-    from tuibench.core.tables import fmt_change
+    from tuibench.present.tables import fmt_change
 
     # An 8 % slowdown of a time: mmtests prints -8.18 % (pndiff); so does tuibench's gain.
     assert fmt_change(0.0818, True, -0.0818, "lower") == "*  -8.18%*"

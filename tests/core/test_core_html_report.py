@@ -8,11 +8,11 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core import html_report
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable, render_shareable
+from tuibench.ingest.load import load
+from tuibench.output import html_report
+from tuibench.output.shareable import Shareable, render_shareable
 
 HOSTILE = "\x1b[31m<script>alert(1)</script>"
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.config import infer_better
-from tuibench.core.formats import native
-from tuibench.core.load import _changes, load
+from tuibench.ingest.config import infer_better
+from tuibench.ingest.formats import native
+from tuibench.ingest.load import _changes, load
 
 
 def _csv(path, text):
@@ -82,7 +82,7 @@ def test_tsv_jsonl_parquet(tmp_path):
 def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, monkeypatch, batched):
     """A file name is a name, not a pattern ("run[1]" once failed: no file matches it), and
     headers are matched as in CSV (stripped, any case); small files read together or alone."""
-    from tuibench.core import small_files
+    from tuibench.ingest import small_files
 
     monkeypatch.setattr(small_files, "BATCHED", batched)
     (tmp_path / "s").mkdir()
@@ -93,7 +93,7 @@ def test_parquet_named_with_glob_characters_and_mixed_case_columns(tmp_path, mon
     assert rs.problems == []
     assert rs.samples.height == 6 and set(rs.samples["benchmark"]) == {"d"}
     if batched:  # the batch takes them too (their names are no patterns there either)
-        from tuibench.core.discover import discover
+        from tuibench.ingest.discover import discover
 
         units = discover([tmp_path]).units
         small = small_files.SmallFiles()
@@ -328,8 +328,8 @@ def test_bad_directions_decided_per_value_keep_rows_without_one():
 def test_catalogue_in_columns_as_the_loop_per_metric_gives_it():
     """Without overrides the catalogue is built in columns; an override that matches nothing
     takes the loop per metric: same rows, same problems."""
-    from tuibench.core.config import Override
-    from tuibench.core.load import _catalogue
+    from tuibench.ingest.config import Override
+    from tuibench.ingest.load import _catalogue
 
     rng = np.random.default_rng(5)
     n = 400

@@ -1,4 +1,4 @@
-"""Readable numbers: one scale and one count of decimals per metric (core/numbers.py)."""
+"""Readable numbers: one scale and one count of decimals per metric (present/numbers.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.numbers import Scale, metric_scales, scale_for
+from tuibench.present.numbers import Scale, metric_scales, scale_for
 
 
 def shown(values, unit):

@@ -148,8 +148,8 @@ def test_output_file(results, capsys, tmp_path_factory):
 
 def test_core_and_report_do_not_import_textual(results):
     code = (
-        "import sys, tuibench.core, tuibench.core.load, tuibench.core.compare, "
-        "tuibench.core.export\n"
+        "import sys, tuibench.ingest.load, tuibench.analysis.compare, "
+        "tuibench.output.export\n"
         "from tuibench.cli import main\n"
         f"rc = main(['report', {str(results)!r}, '--format', 'json'])\n"
         "assert 'textual' not in sys.modules, 'textual was imported'\n"

@@ -11,14 +11,14 @@ import stat
 import numpy as np
 import pytest
 
+from tuibench.analysis.best import best_systems
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.best import best_systems
-from tuibench.core.compare import Analysis
-from tuibench.core.export import md_escape
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable, render_shareable, system_lines
-from tuibench.core.writing import file_in_the_way, write_atomic
-from tuibench.tui.export_files import format_of, refusal, resolve, with_extension
+from tuibench.ingest.load import load
+from tuibench.output.export import md_escape
+from tuibench.output.shareable import Shareable, render_shareable, system_lines
+from tuibench.output.writing import file_in_the_way, write_atomic
+from tuibench.tui.view.export_files import format_of, refusal, resolve, with_extension
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_markdown_holds_words_gain_interval_and_p(cmp):
         assert lo <= centre <= hi
         assert float(cells[6]) == pytest.approx(r["p_welch"], rel=1e-3, abs=1e-4)
     assert "positive = better" in text and "Welch" in text
-    # The best system of a metric (core/best.py) is marked after its name.
+    # The best system of a metric (analysis/best.py) is marked after its name.
     best = best_systems(cmp)
     assert best  # patched is clearly best somewhere
     for (bench, metric), system in best.items():
@@ -147,7 +147,7 @@ def test_format_of_a_typed_name(name, fmt):
 def test_a_single_iteration_change_says_it_is_not_counted(cmp):
     import dataclasses
 
-    from tuibench.core.shareable import verdict_words
+    from tuibench.output.shareable import verdict_words
 
     row = {"verdict": "better", "significant": True, "is_reference": False}
     assert verdict_words({**row, "single_iteration": False}, cmp) == "better"

@@ -1,4 +1,4 @@
-"""tuibench.core.stats against independent computations."""
+"""tuibench.stats against independent computations."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from tuibench.core import stats
+from tuibench import stats
 
 
 def _naive_iteration_value(x: np.ndarray, b: int, seed: int, hmean: bool, shift: int) -> float:
@@ -55,7 +55,7 @@ def test_vectorised_values_equal_the_plain_method():
 def test_group_shift_hashes_every_group_whole_across_pieces():
     """The hashes are summed a piece of HASH_CHUNK samples at a time: a group cut by a
     piece's end gets the same shift as from one sum over its samples."""
-    from tuibench.core.stats import subselection
+    from tuibench.stats.samples import subselection
 
     rng = np.random.default_rng(4)
     chunk = subselection.HASH_CHUNK
@@ -201,7 +201,7 @@ def test_segment_moments_piece_by_piece_equal_whole_arrays_bit_for_bit(monkeypat
     """Sums and moments are computed a piece of segments at a time, with reciprocals taken
     there: the same numbers as from whole arrays of every sample (empty segments, gaps,
     segments longer than a piece, non-positive samples on the reciprocal scale)."""
-    from tuibench.core.stats import moments
+    from tuibench.stats import moments
 
     monkeypatch.setattr(moments, "PIECE", piece)
     rng = np.random.default_rng(6)

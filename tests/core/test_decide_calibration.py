@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from tuibench.core.sequential import half_width, log_mixture, more_iterations
+from tuibench.stats.sequential import half_width, log_mixture, more_iterations
 
 ALPHA = 0.05
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "calibrate_decide.py"

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from scipy import optimize
 from scipy import stats as sps
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.stats import power
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.stats import power
 
 
 def _power(nc: float, df: float, alpha: float) -> float:

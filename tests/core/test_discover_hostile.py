@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tuibench.core.load import load
+from tuibench.ingest.load import load
 
 CSV = "benchmark,metric,value\nb,t,1\nb,t,2\n"
 _written = [0]

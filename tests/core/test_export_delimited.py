@@ -13,8 +13,8 @@ import json
 import pytest
 
 from tuibench.cli import main
-from tuibench.core.export import render
-from tuibench.core.tables import Table
+from tuibench.output.export import render
+from tuibench.present.tables import Table
 
 # Names a spreadsheet would run as formulas, or that split a row when written raw.
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+2", "-2+3", "@SUM(A1:A9)", "\tcmd", "\rcmd"]

@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tuibench.core.text import printable
+from tuibench.util.text import printable
 
 # What must never reach a terminal: every C0/C1 control and DEL, plus the separators,
 # bidirectional controls and lone surrogates that printable also escapes.

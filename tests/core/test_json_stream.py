@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tuibench.core import formats
-from tuibench.core.formats import json_stream, read_file
+from tuibench.ingest import formats
+from tuibench.ingest.formats import json_stream, read_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "gbench"
 

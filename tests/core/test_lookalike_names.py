@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 
 from tuibench.cli import main
-from tuibench.core import small_files
-from tuibench.core.load import load
-from tuibench.core.lookalikes import collisions
+from tuibench.ingest import small_files
+from tuibench.ingest.load import load
+from tuibench.ingest.lookalikes import collisions
 
 NFC = unicodedata.normalize("NFC", "café")
 NFD = unicodedata.normalize("NFD", "café")

@@ -8,10 +8,10 @@ import resource
 import subprocess
 import sys
 
-from tuibench.core import memory_limits
+from tuibench.util import memory_limits
 
 PROBE = (
-    "import json, polars, numpy; from tuibench.core import memory_limits as m; "
+    "import json, polars, numpy; from tuibench.util import memory_limits as m; "
     "print(json.dumps([m.address_space_left(), m._kib_field(m.PROC / 'self' / 'status', "
     "'VmSize:')]))"
 )
@@ -117,8 +117,8 @@ def _gbench(path, n: int) -> None:
 
 
 def test_json_beyond_the_memory_left_is_a_problem(tmp_path, monkeypatch):
-    from tuibench.core.formats import JSON_MEMORY_PER_BYTE
-    from tuibench.core.load import load
+    from tuibench.ingest.formats import JSON_MEMORY_PER_BYTE
+    from tuibench.ingest.load import load
 
     (tmp_path / "a").mkdir()
     _gbench(tmp_path / "a" / "g.json", 2000)
@@ -133,8 +133,8 @@ def test_json_beyond_the_memory_left_is_a_problem(tmp_path, monkeypatch):
 
 
 def test_running_out_of_memory_in_a_reader_is_a_problem(tmp_path, monkeypatch):
-    from tuibench.core.formats import gbench
-    from tuibench.core.load import load
+    from tuibench.ingest.formats.json_readers import gbench
+    from tuibench.ingest.load import load
 
     (tmp_path / "a").mkdir()
     _gbench(tmp_path / "a" / "g.json", 3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tuibench.core.stats import power
+from tuibench.stats import power
 
 
 def test_shipped_table_is_the_solved_one():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tuibench.cli import main
-from tuibench.core.problem_summary import LISTED, SUMMARISE_FROM, problem_kinds, summarise
-from tuibench.core.problems import Problem
+from tuibench.model.problems import Problem
+from tuibench.present.problem_summary import LISTED, SUMMARISE_FROM, problem_kinds, summarise
 
 
 def test_a_few_problems_are_all_listed():

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from tuibench.core.formats import base
-from tuibench.core.load import load
+from tuibench.ingest.formats import base
+from tuibench.ingest.load import load
 
 CSV = "benchmark,metric,value\nb,t,1\nb,t,2\n"
 
@@ -109,8 +109,8 @@ def test_xz_bomb_is_capped_like_gzip(tmp_path, small_ceiling):
 
 
 def test_native_file_larger_than_free_memory_is_one_problem(tmp_path, monkeypatch):
-    from tuibench.core import memory_limits
-    from tuibench.core.formats import native
+    from tuibench.ingest.formats import native
+    from tuibench.util import memory_limits
 
     path = tmp_path / "big.csv"
     path.write_text(CSV * 100)

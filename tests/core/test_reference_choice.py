@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tuibench.analysis.reference import chosen_by_name, named_like_baseline, reference_note
 from tuibench.cli import main
-from tuibench.core.load import load
-from tuibench.core.reference import chosen_by_name, named_like_baseline, reference_note
+from tuibench.ingest.load import load
 
 
 @pytest.mark.parametrize(

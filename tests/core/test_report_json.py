@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.compare import Analysis
-from tuibench.core.export import report_document, report_json
-from tuibench.core.load import load
+from tuibench.ingest.load import load
+from tuibench.output.export import report_document, report_json
 
 
 def _reject(name: str):

@@ -7,10 +7,10 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.series.changepoints import CHANGE_COLUMNS, detect
-from tuibench.core.series.data import from_values, series_data
+from tuibench.analysis.compare import Analysis
+from tuibench.analysis.series.changepoints import CHANGE_COLUMNS, detect
+from tuibench.analysis.series.data import from_values, series_data
+from tuibench.ingest.load import load
 
 ALPHA = 0.05
 

@@ -7,11 +7,11 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.series.data import series_data
-from tuibench.core.series.ranking import rank_metrics, rank_summary, ranking_text
-from tuibench.core.series.scaling import curves, families, log_axis, parameters
+from tuibench.analysis.compare import Analysis
+from tuibench.analysis.series.data import series_data
+from tuibench.analysis.series.ranking import rank_metrics, rank_summary, ranking_text
+from tuibench.analysis.series.scaling import curves, families, log_axis, parameters
+from tuibench.ingest.load import load
 
 # Per system, iteration values (one sample each): A clearly best, B and C alike, D worst.
 LEVELS = {
@@ -120,7 +120,7 @@ def test_curves_carry_gain_per_value(tmp_path, make_system):
 
 
 def test_ranking_lines_per_metric(four):
-    from tuibench.core.series.ranking import ranking_lines
+    from tuibench.analysis.series.ranking import ranking_lines
 
     lines = ranking_lines(rank_metrics(four, series_data(four)))
     by = {m: t for _, m, t in lines.select("benchmark", "metric", "ranking").iter_rows()}

@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
+from tuibench.analysis.series.changepoints import CHANGE_COLUMNS
 from tuibench.cli import EXIT_OK, EXIT_REGRESSION, main
-from tuibench.core.output_formats import FORMATS
-from tuibench.core.series.changepoints import CHANGE_COLUMNS
+from tuibench.output.formats import FORMATS
 
 
 @pytest.fixture

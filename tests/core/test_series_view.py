@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.series.display import step_size
-from tuibench.core.series.view import SeriesModel
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.present.series_display import step_size
+from tuibench.present.series_view import SeriesModel
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_step_size_reads_gain_change_and_unknown():
 
 
 def test_tree_marks_drop_the_prefix_every_system_shares():
-    from tuibench.core.series.view import _shared_prefix
+    from tuibench.present.series_view import _shared_prefix
 
     names = ["linux-6.9", "linux-6.10", "linux-6.10-tuned"]
     assert [n[_shared_prefix(names) :] for n in names] == ["6.9", "6.10", "6.10-tuned"]
@@ -68,7 +68,7 @@ def test_tree_marks_drop_the_prefix_every_system_shares():
 
 
 def test_scaling_table_under_fdr_shows_the_adjusted_p_its_verdicts_use(analysis):
-    from tuibench.core.tables import fmt_p
+    from tuibench.present.tables import fmt_p
 
     model = SeriesModel.build(analysis)
     plain = model.scaling_table(analysis.compare("v1"), "q/clients:*", "clients", "latency")

@@ -11,11 +11,11 @@ import numpy as np
 import polars as pl
 import pytest
 
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.output_formats import FORMATS
-from tuibench.core.shareable import Shareable, render_shareable
+from tuibench.ingest.load import load
+from tuibench.output.formats import FORMATS
+from tuibench.output.shareable import Shareable, render_shareable
 
 # `patched vs base: ▼2 worse · ▲1 better · 6 same · ...` up to the end of its line or tag
 COUNTS = re.compile(r"[\w-]+ vs base: ▼\d+ worse · ▲\d+ better · \d+ same[^<\n|]*")

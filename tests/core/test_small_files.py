@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from tuibench.core import small_files
-from tuibench.core.load import load
+from tuibench.ingest import small_files
+from tuibench.ingest.load import load
 
 H = "benchmark,metric,value,unit\n"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core import collect, small_files
-from tuibench.core import load as load_module
-from tuibench.core.formats import base, native
-from tuibench.core.load import load
+from tuibench.ingest import collect, small_files
+from tuibench.ingest import load as load_module
+from tuibench.ingest.formats import base, native
+from tuibench.ingest.load import load
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO.parent / "shared" / "fixtures"  # absent from a fresh clone: skipped

@@ -1,4 +1,4 @@
-"""tuibench.core.stats.special against scipy.special (the independent reference) and closed
+"""tuibench.stats.special against scipy.special (the independent reference) and closed
 forms; scipy's own last digits are off in places (noted where they are), so some checks use
 the closed forms of df 1 and 2 or the round trip instead."""
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special as ref
 
-from tuibench.core.stats import special
+from tuibench.stats import special
 
 DFS = [0.5, 1, 1.3, 2, 3, 4.7, 10, 30, 100, 1e4, 1e7, np.inf]
 TAIL_P = np.geomspace(1e-300, 1e-10, 60)

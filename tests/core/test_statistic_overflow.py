@@ -9,12 +9,12 @@ import threading
 import numpy as np
 import polars as pl
 
+from tuibench import stats
+from tuibench.analysis.compare import Analysis
+from tuibench.analysis.compare.frames import whole_numbers
 from tuibench.cli import main
-from tuibench.core import stats
-from tuibench.core.compare import Analysis
-from tuibench.core.compare.frames import whole_numbers
-from tuibench.core.load import load
-from tuibench.core.stats.power import MAX_ITERATIONS
+from tuibench.ingest.load import load
+from tuibench.stats.power import MAX_ITERATIONS
 
 # The same timings written in us by one system and in ms by the other: once converted the
 # values differ by float rounding alone (about 1e-16 relative).

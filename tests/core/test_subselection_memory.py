@@ -7,9 +7,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from tuibench import cli
-from tuibench.core import stats
-from tuibench.core.stats import subselection
+from tuibench import cli, stats
+from tuibench.stats.samples import subselection
 
 
 def _plain(x: np.ndarray, b: int, seed: int, hmean: bool, shift: int) -> float:
@@ -89,8 +88,8 @@ def test_subselections_are_capped(tmp_path, make_system, capsys):
         cli.main(["report", str(tmp_path), "--subselections", "10001"])
     assert exc.value.code == 2
     assert "--subselections: at most 10,000" in capsys.readouterr().err
-    from tuibench.core.compare import Analysis
-    from tuibench.core.load import load
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
 
     with pytest.raises(ValueError, match="between 1 and 10000"):
         Analysis(load([tmp_path]), subselections=10_001)

@@ -9,9 +9,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tuibench.core import stats
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench import stats
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

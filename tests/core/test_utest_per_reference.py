@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.formats import criterion, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.json_readers import criterion
 
 TREE = Path(__file__).parents[1] / "data" / "criterion" / "target" / "criterion"
 FIB = TREE / "fib" / "recursive" / "20"

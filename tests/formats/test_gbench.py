@@ -8,7 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.formats import gbench, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.json_readers import gbench
 
 NAME = "Google Benchmark JSON"
 DATA = Path(__file__).resolve().parents[1] / "data" / "gbench"
@@ -308,8 +309,8 @@ def test_real_aggregates_only_file_loads_each_mean_with_a_note() -> None:
 
 
 def test_real_aggregates_only_files_are_iterations_and_rows_say_so() -> None:
-    from tuibench.core.compare import Analysis
-    from tuibench.core.load import load
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
 
     rs = load([DATA / "aggregates-only"])
     assert rs.problems == [] and rs.system_names == ["base", "patched"]

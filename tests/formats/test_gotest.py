@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.formats import gotest, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.text_readers import gotest
 
 DATA = Path(__file__).parents[1] / "data" / "gotest"
 NAME = "Go benchmark text"
@@ -291,7 +292,7 @@ def test_cpu_settings_stay_apart_as_benchstat_keeps_them(name):
 
 
 def test_cpu_settings_form_a_scaling_family():
-    from tuibench.core.series.scaling import families
+    from tuibench.analysis.series.scaling import families
 
     r = read_file(DATA / "cpu" / "cpu-1-2-4.txt")
     fam = families(sorted(set(r.frame["benchmark"])))
@@ -310,7 +311,7 @@ def test_a_single_cpu_setting_is_dropped_from_the_name():
 def test_cpu_settings_of_one_system_in_several_files_stay_apart(tmp_path):
     """`go test -cpu 2 > a.txt; go test -cpu 4 > b.txt` in one system: two benchmarks per
     name, as one file with `-cpu 2,4` gives, not one benchmark with two iterations."""
-    from tuibench.core.load import load
+    from tuibench.ingest.load import load
 
     for system, files in {"a": ["cpu-2.txt", "cpu-4.txt"], "b": ["cpu-1-2-4.txt"]}.items():
         (tmp_path / system).mkdir()

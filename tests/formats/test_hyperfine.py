@@ -8,7 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.formats import hyperfine, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.json_readers import hyperfine
 
 NAME = "hyperfine JSON"
 DATA = Path(__file__).resolve().parents[1] / "data" / "hyperfine"

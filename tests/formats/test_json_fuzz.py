@@ -16,8 +16,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.formats import read_file
-from tuibench.core.formats.base import READER_SCHEMA, ReadResult
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.base import READER_SCHEMA, ReadResult
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

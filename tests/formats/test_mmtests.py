@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tuibench.core.formats import mmtests, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.text_readers import mmtests
 
 DATA = Path(__file__).parents[1] / "data" / "mmtests"
 NAME = "mmtests"
@@ -365,7 +366,7 @@ def test_shellpack_yaml_preferhigher_and_other_tests_yaml_do_not_mix(tmp_path):
 
 
 def test_shellpack_metric_block_wins_over_the_file_wide_preference():
-    from tuibench.core.formats import shellpack
+    from tuibench.ingest.formats.text_readers import shellpack
 
     spec = shellpack.parse(
         "preferhigher: true\nmetrics:\n  - lat\n  - tput\n  - fails\n"
@@ -415,7 +416,7 @@ def test_shellpack_top_level_preferhigher_reaches_ops_named_without_factors(tmp_
 
 
 def test_shellpack_yaml_keys_follow_mmtests_graph_lookup():
-    from tuibench.core.formats import shellpack
+    from tuibench.ingest.formats.text_readers import shellpack
 
     assert shellpack.yaml_keys("udpstream-send-64", "udpstream") == [
         "udpstream-send-64",

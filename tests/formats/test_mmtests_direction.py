@@ -80,9 +80,9 @@ def test_the_contradiction_is_unknown_in_text_markdown_and_html(tmp_path, capsys
 
 
 def test_the_contradiction_is_unknown_in_the_explorers_tables(tmp_path):
-    from tuibench.core.compare import Analysis
-    from tuibench.core.load import load
-    from tuibench.core.tables import detail_table, summary_table
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
+    from tuibench.present.tables import detail_table, summary_table
 
     cmp = Analysis(load([_extract(tmp_path)])).compare("5.8-vanilla")
     detail = detail_table(cmp, "dbench4", "tput-1")  # the explorer's metric view

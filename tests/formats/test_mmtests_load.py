@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
 
 REAL = Path(__file__).parents[1] / "data" / "mmtests-real"
 RUNS = ["5.8-vanilla", "5.8-patched", "5.9-vanilla"]

@@ -6,7 +6,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.formats import native
+from tuibench.ingest.formats import native
 
 NAMES = st.sampled_from(["a", " a", "a\t", "b", "", "  ", None])
 UNITS = st.sampled_from(["ms", " ms", "", None])

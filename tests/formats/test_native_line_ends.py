@@ -11,9 +11,9 @@ import gzip
 import polars as pl
 import pytest
 
-from tuibench.core import small_files
-from tuibench.core.formats import read_file
-from tuibench.core.load import load
+from tuibench.ingest import small_files
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.load import load
 
 ENDS = {"lf": "\n", "crlf": "\r\n", "cr": "\r"}
 

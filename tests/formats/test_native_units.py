@@ -7,10 +7,10 @@ import gzip
 import polars as pl
 import pytest
 
-from tuibench.core.compare import Analysis
-from tuibench.core.formats import read_file
-from tuibench.core.load import load
-from tuibench.core.units import common_unit
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.load import load
+from tuibench.model.units import common_unit
 
 HEADER = "benchmark,metric,iteration,value,unit\n"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.formats import read_file
+from tuibench.ingest.formats import read_file
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

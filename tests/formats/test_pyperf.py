@@ -10,7 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.formats import pyperf, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.json_readers import pyperf
 
 NAME = "pyperf JSON"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pyperf"

@@ -9,7 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuibench.core.formats import pytest_benchmark, read_file
+from tuibench.ingest.formats import read_file
+from tuibench.ingest.formats.json_readers import pytest_benchmark
 
 DATA = Path(__file__).parents[1] / "data" / "pytest_benchmark"
 NAME = "pytest-benchmark JSON"

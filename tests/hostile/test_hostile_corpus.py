@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.hostile import corpus
 from tuibench.cli import main
-from tuibench.core import load as load_module
-from tuibench.core.load import load
+from tuibench.ingest import load as load_module
+from tuibench.ingest.load import load
 
 CI = os.environ.get("CI", "").lower() == "true"
 SETTINGS = settings(

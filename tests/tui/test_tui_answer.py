@@ -9,11 +9,11 @@ import threading
 import pytest
 from textual.widgets import Input
 
-from tuibench.core.answer import build_answer
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.present.answer import build_answer
 from tuibench.tui.app import TuibenchApp
-from tuibench.tui.state import Node, sort_keys
+from tuibench.tui.view.state import Node, sort_keys
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -126,7 +126,7 @@ async def test_n_and_shift_n_follow_the_severity_order(make_app, loaded):
 
 
 async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
-    import tuibench.core.load as load_module
+    import tuibench.ingest.load as load_module
 
     gate = threading.Event()
     real = load_module.load

@@ -6,11 +6,11 @@ import json
 
 from textual.widgets import Input, OptionList, Static
 
+from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.numbers import scale_for
-from tuibench.core.tables import detail_table
+from tuibench.ingest.load import load
+from tuibench.present.numbers import scale_for
+from tuibench.present.tables import detail_table
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.keys import APP_KEYS
 from tuibench.tui.screens.help import HelpScreen
@@ -18,7 +18,7 @@ from tuibench.tui.screens.marked import MarkedScreen
 from tuibench.tui.screens.number_input import AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine
@@ -610,7 +610,7 @@ async def test_options_from_the_command_line(make_app, loaded):
 async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
     """The per-metric noise table and the per-system summary show the core's numbers, and
     follow the reference and the outlier trimming."""
-    from tuibench.core.tables import noise_table, system_summary_table
+    from tuibench.present.tables import noise_table, system_summary_table
     from tuibench.tui.widgets.table_view import cell_text
 
     def text(table):

@@ -3,9 +3,9 @@ after `n` goes back to where `n` was pressed from."""
 
 from __future__ import annotations
 
-from tuibench.core.answer import answer_lines
-from tuibench.core.answer_markdown import answer_markdown
-from tuibench.tui.state import Node
+from tuibench.output.answer_markdown import answer_markdown
+from tuibench.present.answer import answer_lines
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -53,8 +53,8 @@ async def test_y_on_the_answer_copies_the_answer_not_the_table(make_app, loaded)
 
 
 async def test_y_elsewhere_copies_that_pane(make_app, loaded):
-    from tuibench.core.shareable import render_shareable
-    from tuibench.tui.export_files import shareable
+    from tuibench.output.shareable import render_shareable
+    from tuibench.tui.view.export_files import shareable
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,14 +11,14 @@ import stat
 import polars as pl
 from textual.widgets import Input, Select, Static
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.shareable import Shareable, render_shareable, run_facts
-from tuibench.core.tables import detail_table, summary_table
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.output.shareable import Shareable, render_shareable, run_facts
+from tuibench.present.tables import detail_table, summary_table
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 
 SIZE = (120, 40)
 DB_READ_TPS = Node.of_metric("db/read", "tps")
@@ -227,7 +227,7 @@ async def test_copy_menu_tsv_and_row(make_app, loaded):
 
 
 async def test_copy_row_under_the_cursor_of_the_answer(make_app, loaded):
-    from tuibench.core.shareable import row_sentences
+    from tuibench.output.shareable import row_sentences
     from tuibench.tui.widgets.detail_pane import DetailPane
 
     app = make_app()
@@ -275,7 +275,7 @@ async def test_marked_html_needs_one_reference(make_app, loaded, tmp_path):
 
 
 def test_copy_notice_says_where_and_what_to_do():
-    from tuibench.tui.export_files import copy_notice
+    from tuibench.tui.view.export_files import copy_notice
 
     small = copy_notice("t as Markdown", "a\nb\n")
     assert "(2 lines)" in small and "OSC 52" in small and "press e" in small

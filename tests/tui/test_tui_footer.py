@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.key_footer import KeyFooter
 

@@ -23,7 +23,7 @@ async def test_units_differing_by_rounding_load_and_switch(tmp_path, loaded):
 async def test_many_problems_list_the_first_and_count_the_rest(tmp_path, loaded):
     from textual.widgets import OptionList, Static
 
-    from tuibench.core.problem_summary import LISTED
+    from tuibench.present.problem_summary import LISTED
     from tuibench.tui.screens.problems import ProblemsScreen
 
     root = _same_timings_two_units(tmp_path / "results")
@@ -43,7 +43,7 @@ async def test_many_problems_list_the_first_and_count_the_rest(tmp_path, loaded)
 
 
 async def test_a_failing_comparison_keeps_the_explorer_up(tmp_path, loaded, monkeypatch):
-    from tuibench.core.compare import Analysis
+    from tuibench.analysis.compare import Analysis
 
     root = _same_timings_two_units(tmp_path / "results")
     real = Analysis.compare

@@ -8,11 +8,11 @@ import threading
 import pytest
 from textual.widgets import DataTable, Static
 
-from tuibench.core.series.view import SeriesModel
+from tuibench.present.series_view import SeriesModel
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.scaling import ScalingScreen
 from tuibench.tui.screens.series import SeriesScreen
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 
 SIZE = (100, 32)

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from tests.tui.test_tui_series import wait_for
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.series import SeriesScreen
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 
 Q8 = Node.of_metric("q/clients:8", "latency")
 

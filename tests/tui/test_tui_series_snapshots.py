@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from tuibench.tui.app import TuibenchApp
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 
 SIZES = [(80, 24), (160, 48)]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tuibench.core.compare import Analysis
-from tuibench.core.load import load
-from tuibench.core.tables import detail_table
-from tuibench.tui.export_files import (
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.present.tables import detail_table
+from tuibench.tui.view.export_files import (
     default_path,
     refusal,
     resolve,
@@ -21,8 +21,8 @@ from tuibench.tui.export_files import (
     suggest_name,
     with_extension,
 )
-from tuibench.tui.session import Session
-from tuibench.tui.state import Node, ViewState, name_matcher
+from tuibench.tui.view.session import Session
+from tuibench.tui.view.state import Node, ViewState, name_matcher
 from tuibench.tui.widgets.iteration_plot import axis_labels
 
 
@@ -96,7 +96,7 @@ def test_polars_filter_is_the_python_matcher(pattern):
     """The explorer filters all names at once with polars; one name at a time with Python's
     `re` must give the same answer."""
 
-    from tuibench.tui.state import name_regex
+    from tuibench.tui.view.state import name_regex
 
     full = pl.Series([f"{b}/{m}" for b, m in NAMES])
     expected = [name_matcher(pattern)(b, m) for b, m in NAMES]
@@ -190,7 +190,7 @@ def test_detail_is_the_cores_table(session):
 
 
 def test_best_system_is_the_cores(session):
-    from tuibench.core.best import best_systems
+    from tuibench.analysis.best import best_systems
 
     core = best_systems(session.cmp)
     assert core[("db/read", "tps")] == "patched"  # +6 %, apart from base and tuned
@@ -236,7 +236,7 @@ def test_refusal(tmp_path):
 
 
 def test_tick_labels():
-    # The prefix goes into the axis unit, in the scale of core/numbers.py.
+    # The prefix goes into the axis unit, in the scale of present/numbers.py.
     assert axis_labels([1.9e10, 1.95e10, 2e10], "B/s") == (["19.0", "19.5", "20.0"], "GB/s")
     assert axis_labels([2.1e-5, 2.15e-5, 2.2e-5], "s") == (["21.0", "21.5", "22.0"], "µs")
     assert axis_labels([9800, 9850, 9900], None) == (["9.80", "9.85", "9.90"], "k")
@@ -258,8 +258,8 @@ def test_report_and_view_state_stay_headless(tmp_path):
     """The report, the core and the explorer's state module never import Textual."""
     results = Path(__file__).resolve().parents[1] / "data" / "tui" / "results"
     code = (
-        "import sys, tuibench.core, tuibench.tui.session, tuibench.tui.state\n"
-        "import tuibench.tui.export_files\n"
+        "import sys, tuibench.tui.view.session, tuibench.tui.view.state\n"
+        "import tuibench.tui.view.export_files\n"
         "from tuibench.cli import main\n"
         f"rc = main(['report', {str(results)!r}, '--format', 'json'])\n"
         "assert 'textual' not in sys.modules, 'textual was imported'\n"
@@ -361,7 +361,7 @@ def test_restricting_a_comparison_keeps_the_rows_of_those_metrics_in_their_order
 
 @pytest.mark.parametrize("significant", [False, True])
 def test_the_systems_summary_of_a_group_takes_its_rows_whatever_their_order(session, significant):
-    from tuibench.core.tables import system_summary_table
+    from tuibench.present.tables import system_summary_table
 
     session.state.significant_only = significant
     session.state.sort = "worst"

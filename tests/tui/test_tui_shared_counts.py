@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from tuibench.core.output_formats import EXTENSIONS, FORMATS
+from tuibench.output.formats import EXTENSIONS, FORMATS
 from tuibench.tui.screens.export_dialog import ExportDialog
 
 COUNTS = re.compile(r"\w+ vs base: ▼\d+ worse · ▲\d+ better · \d+ same[^<\n|]*")

@@ -30,16 +30,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, ProgressBar, Static
 
-from tuibench.core.problems import Problem
-from tuibench.core.set_aside import set_aside_line
-from tuibench.core.text import printable
+from tuibench.model.problems import Problem
+from tuibench.model.set_aside import set_aside_line
 from tuibench.tui import worker_pool
 from tuibench.tui.commands import TuibenchCommands
-from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
-from tuibench.tui.quitting import Quitting
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.help import HelpScreen
@@ -48,20 +45,23 @@ from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.series_actions import SeriesActions
-from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
-from tuibench.tui.terminal_watch import CHECK_EVERY, input_gone
+from tuibench.tui.terminal.quitting import Quitting
+from tuibench.tui.terminal.watch import CHECK_EVERY, input_gone
 from tuibench.tui.typeahead import TypeAhead
+from tuibench.tui.view.export_files import copy_notice, marked_shareables, shareable
+from tuibench.tui.view.state import Node, ViewState, sort_keys, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.key_footer import KeyFooter
 from tuibench.tui.widgets.status_line import StatusLine
 from tuibench.tui.widgets.still_input import StillInput
 from tuibench.tui.widgets.table_view import TableView
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
-    from tuibench.core.compare import Analysis
-    from tuibench.core.model import ResultSet
-    from tuibench.tui.session import Session
+    from tuibench.analysis.compare import Analysis
+    from tuibench.model.results import ResultSet
+    from tuibench.tui.view.session import Session
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 SIGNAL_GRACE = 3.0  # seconds a signal leaves for restoring the terminal before a hard exit
@@ -180,7 +180,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         from textual.drivers.linux_driver import LinuxDriver
 
         if driver is LinuxDriver:
-            from tuibench.tui.driver import PromptEscapeDriver
+            from tuibench.tui.terminal.driver import PromptEscapeDriver
 
             return PromptEscapeDriver
         return driver
@@ -301,7 +301,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.loader.start()
 
     def _load(self) -> None:
-        from tuibench.core.load import LoadCancelled
+        from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
 
@@ -314,8 +314,8 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
                 self.post_message(LoadProgress(done, total, path))
 
         try:
-            from tuibench.core.compare import Analysis
-            from tuibench.core.load import load
+            from tuibench.analysis.compare import Analysis
+            from tuibench.ingest.load import load
 
             rs = load(self.paths, progress=progress)
             analysis = session = None
@@ -337,7 +337,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         """The session of the first screen, with what it draws first (the tree's shape, the
         answer and its per-system summary), made here in the loading thread: at a few
         hundred thousand metrics that takes seconds the keys must not wait for."""
-        from tuibench.tui.session import Session
+        from tuibench.tui.view.session import Session
 
         reference = self.requested_reference or rs.default_reference
         if reference not in rs.system_names:  # on_loaded says so
@@ -717,7 +717,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def action_cycle_iteration_value(self) -> None:
         if self.session is None:
             return
-        from tuibench.tui.state import ITERATION_LABELS
+        from tuibench.tui.view.state import ITERATION_LABELS
 
         kinds = list(ITERATION_LABELS)
         state = self.session.state
@@ -735,7 +735,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     @work(thread=True, exclusive=True, group="analyse")
     def reanalyse(self, options: dict) -> None:
-        from tuibench.core.compare import Analysis
+        from tuibench.analysis.compare import Analysis
 
         session = self.session
         try:
@@ -904,7 +904,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.push_screen(ExportDialog(request), done)
 
     def run_facts(self) -> list[tuple[str, str]]:
-        from tuibench.core.shareable import run_facts
+        from tuibench.output.shareable import run_facts
 
         return run_facts(self.paths, self.subselections, self.seed)
 
@@ -920,7 +920,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         if table is None:
             self.say("Nothing to copy here.", severity="warning")
             return
-        from tuibench.core.shareable import render_shareable, row_sentences
+        from tuibench.output.shareable import render_shareable, row_sentences
 
         if what == "row":
             row = self.row_node()
@@ -939,7 +939,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     def _copy_answer(self) -> None:
         """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
-        from tuibench.core.answer_markdown import answer_markdown
+        from tuibench.output.answer_markdown import answer_markdown
 
         session = self.session
         ranking = session.ranking() if len(session.systems) > 2 else []

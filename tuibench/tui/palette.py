@@ -30,7 +30,7 @@ class Palette:
             return Style(color=_hex(self.worse), bold=True)
         if meaning == "better":
             return Style(color=_hex(self.better), bold=True)
-        if meaning == "best":  # the metric's best system (core/best.py), beside its ★
+        if meaning == "best":  # the metric's best system (analysis/best.py), beside its ★
             return Style(color=_hex(self.better), bold=True)
         if meaning == "reference":
             return Style(bold=True, dim=True)

@@ -14,10 +14,10 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 
 if TYPE_CHECKING:
-    from tuibench.core.series.view import SeriesModel
+    from tuibench.present.series_view import SeriesModel
     from tuibench.tui.app import TuibenchApp
 
 AUTO_SYSTEMS = 4
@@ -49,7 +49,7 @@ class SeriesActions:
         self.run_worker(work, thread=True, exclusive=True, group="series", exit_on_error=False)
 
     def _build_series(self: TuibenchApp, analysis, alpha: float, percent: str, key: tuple):
-        from tuibench.core.series.view import SeriesModel
+        from tuibench.present.series_view import SeriesModel
 
         try:
             model = SeriesModel.build(analysis, alpha, percent)

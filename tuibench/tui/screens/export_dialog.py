@@ -22,8 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Select, Static
 from textual.widgets.input import Selection
 
-from tuibench.core.text import printable
-from tuibench.tui.export_files import (
+from tuibench.tui.screens.confirm import ConfirmScreen
+from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.view.export_files import (
     default_path,
     format_of,
     means_stdout,
@@ -33,14 +34,13 @@ from tuibench.tui.export_files import (
     suggest_name,
     with_extension,
 )
-from tuibench.tui.screens.confirm import ConfirmScreen
-from tuibench.tui.state import Mark, Node
-from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.view.state import Mark, Node
 from tuibench.tui.widgets.still_input import StillInput
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.shareable import Shareable
-    from tuibench.core.tables import Table
+    from tuibench.output.shareable import Shareable
+    from tuibench.present.tables import Table
 
 
 @dataclass
@@ -91,7 +91,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
 
     # -- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        from tuibench.core.output_formats import FORMATS
+        from tuibench.output.formats import FORMATS
 
         r = self.request
         with Vertical(classes="dialog", id="export-dialog"):
@@ -147,7 +147,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
         return [self.request.current[1]] if self.request.current else []
 
     def text(self, fmt: str) -> str:
-        from tuibench.core.shareable import render_shareable
+        from tuibench.output.shareable import render_shareable
 
         return render_shareable(self.request.shareables(self.marked), fmt)
 
@@ -227,7 +227,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
         self._write(target, fmt, overwrite=False)
 
     def _write(self, target: Path, fmt: str, overwrite: bool) -> None:
-        from tuibench.core.writing import write_atomic
+        from tuibench.output.writing import write_atomic
 
         error = self.query_one("#export-error", Static)
         try:

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tuibench.core.text import printable
-from tuibench.tui.state import Mark
+from tuibench.tui.view.state import Mark
+from tuibench.util.text import printable
 
 
 class MarksChanged(Message):

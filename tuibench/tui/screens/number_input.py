@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tuibench.core.options import MIN_ALPHA, alpha_problem
+from tuibench.model.options import MIN_ALPHA, alpha_problem
 from tuibench.tui.typeahead import TypedAhead
 from tuibench.tui.widgets.still_input import StillInput
 

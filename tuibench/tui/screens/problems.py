@@ -12,8 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tuibench.core.problems import Problem
-from tuibench.core.text import printable
+from tuibench.model.problems import Problem
+from tuibench.util.text import printable
 
 
 def problem_text(p: Problem) -> Text:
@@ -40,7 +40,7 @@ class ProblemsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         n = len(self.problems)
         # Past a few hundred, the first ones and counts by kind: 100,000 took 14.5 s to list.
-        from tuibench.core.problem_summary import summarise  # polars: after the first frame
+        from tuibench.present.problem_summary import summarise  # polars: after the first frame
 
         summary = summarise(self.problems)
         with Vertical(classes="dialog wide", id="problems-dialog"):

@@ -12,10 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tuibench.core.text import printable
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.model import SystemInfo
+    from tuibench.model.results import SystemInfo
 
 
 class ReferencePicker(ModalScreen[str | None]):

@@ -16,14 +16,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
 from tuibench.tui.screens.series import fill
 from tuibench.tui.widgets.series_plot import ScalingPlot
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.compare import Comparison
-    from tuibench.core.series.view import SeriesModel
+    from tuibench.analysis.compare import Comparison
+    from tuibench.present.series_view import SeriesModel
 
 
 class ScalingScreen(Screen[None]):
@@ -67,7 +67,7 @@ class ScalingScreen(Screen[None]):
         self._show()
 
     def _show(self) -> None:
-        from tuibench.core.series.scaling import log_axis
+        from tuibench.analysis.series.scaling import log_axis
 
         family, parameter = self.families[self.index]
         curve = self.model.curve(self.cmp, family, parameter, self.metric)

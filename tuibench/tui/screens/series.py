@@ -18,14 +18,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.series_plot import SeriesPlot
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.series.view import SeriesModel
-    from tuibench.core.tables import Table
+    from tuibench.present.series_view import SeriesModel
+    from tuibench.present.tables import Table
 
 POLL = 0.2  # seconds between looks at whether the series analysis is done
 

@@ -19,14 +19,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tuibench.core.text import printable
 from tuibench.tui.format import shorten_distinct, shorten_middle
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.repaint import PaintedWhole
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.answer import Answer, SystemAnswer
+    from tuibench.present.answer import Answer, SystemAnswer
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]
 
 
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
-    from tuibench.core.answer import (  # polars: after the first frame
+    from tuibench.present.answer import (  # polars: after the first frame
         flag_marks,
         fmt_p,
         size_parts,
@@ -93,7 +93,7 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
 
 
 def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> list:
-    from tuibench.core.answer import geomean_text
+    from tuibench.present.answer import geomean_text
 
     parts: list[tuple[str, Style | None]] = []
     if rank:

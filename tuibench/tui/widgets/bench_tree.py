@@ -10,13 +10,13 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from tuibench.core.text import printable
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.tui.session import Session, TreeShape
+    from tuibench.tui.view.session import Session, TreeShape
 
 # Above this many nodes only the first level starts expanded, and only while that makes at
 # most EXPAND_FIRST_UP_TO lines (a rebuild costs the lines that are expanded).

@@ -11,16 +11,16 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Static
 
-from tuibench.core.text import printable
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import VIEW_ROWS, Node, sort_label
+from tuibench.tui.view.state import VIEW_ROWS, Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.tui.session import Session
+    from tuibench.tui.view.session import Session
 
 WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
 
@@ -151,7 +151,7 @@ class DetailPane(VerticalScroll):
         title.append(printable(node.benchmark), "bold")
         title.append(" › ", palette.muted)
         title.append(printable(node.metric or ""), "bold")
-        from tuibench.core.tables import MEAN_LABEL
+        from tuibench.present.tables import MEAN_LABEL
 
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
         facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
@@ -181,7 +181,7 @@ class DetailPane(VerticalScroll):
         self._set("#pane-notes", notes)
 
     def _show_answer(self, session: Session, palette: Palette) -> None:
-        from tuibench.core.answer import legend
+        from tuibench.present.answer import legend
 
         answer = session.answer()
         self._mode("answer")

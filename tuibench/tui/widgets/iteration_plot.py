@@ -11,8 +11,8 @@ import math
 
 from textual_plotext import PlotextPlot
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
+from tuibench.util.text import printable
 
 PICTURES_KEPT = 12
 SPREAD = 0.3  # width of the cloud of iteration values around each system's position
@@ -24,9 +24,9 @@ def _finite(x: object) -> bool:
 
 
 def axis_labels(ticks: list[float], unit: str | None) -> tuple[list[str], str]:
-    """Tick labels and the unit they are in, in the one scale of core/numbers.py
+    """Tick labels and the unit they are in, in the one scale of present/numbers.py
     (`21.5` and `µs`): the ticks told apart, the prefix moved into the unit."""
-    from tuibench.core.numbers import scale_for  # numpy: not before the first frame
+    from tuibench.present.numbers import scale_for  # numpy: not before the first frame
 
     scale = scale_for(ticks, unit or None)
     return [scale.number(t) for t in ticks], scale.unit

@@ -9,8 +9,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
+from tuibench.util.text import printable
 
 SEP = " │ "
 GAP = "  "

@@ -13,9 +13,9 @@ import math
 
 from textual_plotext import PlotextPlot
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import DARK, Palette, system_styles
 from tuibench.tui.widgets.iteration_plot import axis_labels
+from tuibench.util.text import printable
 
 MAX_LABELS = 12  # system names written under the axis; the others are numbered in the table
 

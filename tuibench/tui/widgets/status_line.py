@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tuibench.core.text import printable
 from tuibench.tui.palette import Palette
+from tuibench.util.text import printable
 
 SEP = " │ "
 

@@ -17,14 +17,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tuibench.core.text import printable
 from tuibench.tui.format import compact_cell, shorten_distinct, shorten_middle, text_width
 from tuibench.tui.palette import Palette
-from tuibench.tui.state import Node
+from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.repaint import PaintedWhole
+from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.core.tables import Table
+    from tuibench.present.tables import Table
 
 PAD = 1  # blank cells either side of every column
 

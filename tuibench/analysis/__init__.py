@@ -1,0 +1,1 @@
+"""What the numbers say: comparisons against a reference, summaries, series, decisions."""

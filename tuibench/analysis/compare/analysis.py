@@ -1,0 +1,614 @@
+"""ResultSet + reference + options -> the comparison table.
+
+`Analysis` does everything that does not depend on the reference, once per load: the outlier
+fences (and the trim, when asked), the per-iteration values, the per-system centres,
+intervals, noise figures and variance components, and the Mann-Whitney U statistics of every
+pair of systems. `Analysis.compare()` only gathers every row's reference and runs the
+vectorised tests on moments, so a reference switch is cheap.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+
+import numpy as np
+import polars as pl
+
+from tuibench import stats
+from tuibench.analysis.compare.against import (
+    changes,
+    gather_reference,
+    interval_overlap,
+    mmtests_cidiff,
+    outliers_of_reference,
+    power,
+    ratio_interval,
+    row_notes,
+    single_iteration,
+    utest,
+    utest_shift,
+    welch_test,
+    with_median_values,
+)
+from tuibench.analysis.compare.columns import (
+    GROUP,
+    METRIC,
+    PRIVATE_COLUMNS,
+    ROW_COLUMNS,
+    RSD_NOISY,
+    RSD_VERY_NOISY,
+)
+from tuibench.analysis.compare.comparison import Comparison
+from tuibench.analysis.compare.decide import decide, gain_expr
+from tuibench.analysis.compare.frames import (
+    DIRECTION_UNKNOWN,
+    join_notes,
+    notes,
+    rle_groups,
+    whole_numbers,
+    with_reader_notes,
+)
+from tuibench.analysis.compare.summary import BootstrapData, SummarySource, duplicate_metrics
+from tuibench.model.results import ResultSet
+from tuibench.util.worker import in_worker
+
+# Undefined numbers (NaN) leave as null, so that they never read as numbers.
+NAN_IS_NULL = (
+    "center",
+    "ci_low",
+    "ci_high",
+    "change",
+    "ratio",
+    "ratio_ci_low",
+    "ratio_ci_high",
+    "p_welch",
+    "p_utest",
+    "utest_min_p",
+    "utest_shift",
+    "mmtests_cidiff",
+    "rsd",
+    "center_raw",
+    "change_raw",
+    "rsd_raw",
+    "var_within",
+    "var_between",
+    "detectable_change",
+)
+
+
+def rsd_flag() -> pl.Expr:
+    return (
+        pl.when(pl.col("rsd").is_nan())
+        .then(None)
+        .when(pl.col("rsd") > RSD_VERY_NOISY)
+        .then(pl.lit("very-noisy"))
+        .when(pl.col("rsd") > RSD_NOISY)
+        .then(pl.lit("noisy"))
+        .otherwise(pl.lit("ok"))
+        .alias("rsd_flag")
+    )
+
+
+def _group_spans(it_counts: np.ndarray, gid: np.ndarray, ng: int) -> tuple[np.ndarray, np.ndarray]:
+    """First sample and sample count of every group, from its iterations' counts."""
+    counts = np.bincount(gid, weights=it_counts, minlength=ng).astype(np.int64)
+    return np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if ng else counts, counts
+
+
+def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
+    """Rows whose centre or spread went infinite or undefined through overflow."""
+    out = np.isinf(centre)
+    for a in spreads:
+        out |= np.isinf(a)
+    return out
+
+
+class Analysis:
+    """Reference-independent statistics of a ResultSet.
+
+    iteration_value: what stands for an iteration (`stats.ITERATION_VALUES`):
+    `subselection` (the median of B subselection means, mmtests' method), `mean`, `median`,
+    or `trimmed` (the mean of the samples inside the iteration's mild Tukey fences, 1.5 IQR;
+    every other figure then also comes from the kept samples, and the rows carry the centre,
+    change and RSD of all samples beside: `center_raw`, `change_raw`, `rsd_raw`).
+    trim_outliers: the same as iteration_value="trimmed".
+    """
+
+    # Values near the float range overflow in sums and squares: they become NaN or inf and a
+    # row note (not numpy warnings on stderr).
+    @np.errstate(all="ignore")
+    def __init__(
+        self,
+        rs: ResultSet,
+        subselections: int = 100,
+        seed: int = 0,
+        trim_outliers: bool = False,
+        iteration_value: str = "subselection",
+    ):
+        if not 1 <= subselections <= stats.MAX_SUBSELECTIONS:
+            raise ValueError(
+                f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
+                f"not {subselections}"
+            )
+        if iteration_value not in stats.ITERATION_VALUES:
+            raise ValueError(
+                f"unknown iteration value {iteration_value!r}; choose one of "
+                + ", ".join(stats.ITERATION_VALUES)
+            )
+        self.rs = rs
+        self.subselections = subselections
+        self.seed = seed
+        self.iteration_value = "trimmed" if trim_outliers else iteration_value
+        self.trim_outliers = self.iteration_value == "trimmed"
+        self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
+        clock = time.perf_counter()
+        self.iterations = self._iterations()
+        self.timings["iterations"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.groups = self._groups()
+        self.timings["systems and u-test layout"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
+        self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
+        self.timings["summary data"] = time.perf_counter() - clock
+        # The samples are not needed once everything above is computed.
+        del self._raw, self._values
+
+    # -- step 1: outliers, then one robust value per iteration ----------------------------
+    def _iterations(self) -> pl.DataFrame:
+        samples = self.rs.samples
+        it_keys = [*GROUP, "iteration"]
+        ids, starts = rle_groups(samples, it_keys)
+        counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
+        keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
+        keys = keys.join(
+            self.rs.metrics.select(*METRIC, "mean_kind"),
+            on=METRIC,
+            how="left",
+            maintain_order="left",
+        )
+        hmean = (keys["mean_kind"] == "hmean").to_numpy()
+        values = samples["value"].to_numpy()
+        kind = self.iteration_value
+        if kind == "subselection":  # the costliest step: in a worker, while the rest runs
+            self._pending = in_worker(
+                stats.iteration_values,
+                values,
+                starts,
+                counts,
+                hmean,
+                self.subselections,
+                self.seed,
+            )
+        # Beside the chosen value, always: the median (is the verdict robust?; from the same
+        # sort as the fences) and the plain mean of every sample (the untrimmed centre;
+        # finding duplicate metrics).
+        low, high, n_low, n_high, n_ext, median = stats.tukey_and_medians(values, starts, counts)
+        out = {"outliers_low": n_low, "outliers_high": n_high, "outliers_extreme": n_ext}
+        self._hmean_it = hmean
+        self._raw = (values, starts, counts)
+        mean_raw = stats.iteration_means(values, starts, counts, hmean)
+        if kind == "trimmed":
+            keep = (values >= np.repeat(low, counts)) & (values <= np.repeat(high, counts))
+            values = values[keep]
+            counts = counts - n_low - n_high
+            starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64) if len(starts) else starts
+            v = stats.iteration_means(values, starts, counts, hmean)
+        elif kind == "mean":
+            v = mean_raw
+        elif kind == "median":
+            v = median
+        if kind != "subselection":
+            self._pending = Future()
+            self._pending.set_result(v)
+        self._values = values  # the analysed samples, iteration after iteration
+        self._it_starts, self._it_counts = starts, counts
+        # The value of every iteration joins them in `_with_values`.
+        return keys.drop("mean_kind").with_columns(
+            pl.Series("samples", counts, dtype=pl.Int64),
+            pl.Series("rounding", self._rounding(), dtype=pl.Float64),
+            pl.Series("median", median, dtype=pl.Float64),
+            pl.Series("mean_raw", mean_raw, dtype=pl.Float64),
+            *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+        )
+
+    def _rounding(self) -> np.ndarray:
+        """How far printing may have moved each iteration's mean, relative: half a unit of
+        the last digit (the smallest among its first three samples: a trailing zero hides a
+        digit of a tenth of the values) over its smallest sample. Bounds a sample's error
+        when a producer prints a fixed number of decimals (Go's MB/s) or of significant
+        digits, and so the error of a mean, arithmetic or harmonic (`duplicate_metrics`)."""
+        values, starts, counts = self._raw
+        q = np.full(len(starts), np.inf)
+        for k in range(3):
+            has = counts > k
+            q[has] = np.fmin(q[has], stats.printed_quantum(values[starts[has] + k]))
+        low = np.abs(stats.segment_min(np.abs(values), starts, counts))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return 0.5 * q / low
+
+    # -- step 2: centre, interval and noise per system ------------------------------------
+    def _sample_moments(
+        self, x: np.ndarray, starts: np.ndarray, counts: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """Count, mean and variance of every group's samples `x` (contiguous, tiling x) on
+        the scale where the mean is arithmetic, and whether an Hmean group has a
+        non-positive (or NaN) sample."""
+        hmean = self._hmean_g
+        n, mean, var = stats.segment_moments(x, starts, counts, reciprocal=hmean)
+        nonpos = hmean & ~(stats.segment_min(x, starts, counts) > 0)
+        return {"n": n, "mean": mean, "var": var, "nonpos": nonpos}
+
+    def _centres(
+        self, v: np.ndarray, samples: dict[str, np.ndarray], gid: np.ndarray, ng: int
+    ) -> dict[str, np.ndarray]:
+        """Centre and interval from iteration values `v` and the moments of the samples
+        (`_sample_moments`, of any sample set)."""
+        hmean = self._hmean_g
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.where(hmean[gid], 1.0 / v, v)  # the scale on which means are arithmetic
+        k, y_mean, y_var = stats.group_moments(y, gid, ng)
+        # Raw samples on the same scale: the interval for one iteration, and Welch's
+        # fallback when either side has a single iteration. A non-positive sample has no
+        # reciprocal: the moments are undefined.
+        nonpos = samples["nonpos"]
+        n_s = samples["n"]
+        s_mean = np.where(nonpos, np.nan, samples["mean"])
+        s_var = np.where(nonpos, np.nan, samples["var"])
+        lo_it, hi_it = stats.t_interval(y_mean, y_var, k)
+        lo_s, hi_s = stats.t_interval(y_mean, s_var, n_s)  # centred on the iteration value
+        one = k == 1
+        lo_y, hi_y = np.where(one, lo_s, lo_it), np.where(one, hi_s, hi_it)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            centre = np.where(hmean, 1.0 / y_mean, y_mean)
+            # Reciprocals reverse the order; a non-positive lower bound means unbounded.
+            ci_low = np.where(hmean, np.where(hi_y > 0, 1.0 / hi_y, np.nan), lo_y)
+            ci_high = np.where(hmean, np.where(lo_y > 0, 1.0 / lo_y, np.inf), hi_y)
+        return {
+            "k": k,
+            "y_mean": y_mean,
+            "y_var": y_var,
+            "n_s": n_s,
+            "s_mean": s_mean,
+            "s_var": s_var,
+            "centre": np.where(nonpos, np.nan, centre),
+            "ci_low": np.where(nonpos, np.nan, ci_low),
+            "ci_high": np.where(nonpos, np.nan, ci_high),  # inf: unbounded above
+            "nonpos": nonpos,
+        }
+
+    def _it_centre(self, v: np.ndarray, gid: np.ndarray, ng: int) -> dict[str, np.ndarray]:
+        """Mean and variance of iteration values on the arithmetic scale, and the centre."""
+        hmean = self._hmean_g
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.where(hmean[gid], 1.0 / v, v)
+            _, y_mean, y_var = stats.group_moments(y, gid, ng)
+            centre = np.where(hmean, 1.0 / y_mean, y_mean)
+        return {"y_mean": y_mean, "y_var": y_var, "centre": centre}
+
+    def _with_values(self) -> pl.DataFrame:
+        """The iterations with their values (waiting for the worker that computes them)."""
+        v = self._pending.result()
+        del self._pending
+        it = self.iterations
+        return it.insert_column(
+            it.columns.index("samples") + 1, pl.Series("value", v, dtype=pl.Float64)
+        )
+
+    def _groups(self) -> pl.DataFrame:
+        it = self.iterations
+        gid, gstarts = rle_groups(it, GROUP)
+        ng = len(gstarts)
+        keys = it.select(GROUP)[gstarts] if ng else it.select(GROUP)
+        keys = keys.join(self.rs.metrics, on=METRIC, how="left", maintain_order="left")
+        self._hmean_g = hmean = (keys["mean_kind"] == "hmean").to_numpy()
+
+        # Every group's samples are contiguous (iterations are, in group order).
+        x, it_starts, it_counts = self._values, self._it_starts, self._it_counts
+        s_starts, s_counts = _group_spans(it_counts, gid, ng)
+        raw_values, _, raw_it_counts = self._raw
+        r_starts, r_counts = _group_spans(raw_it_counts, gid, ng)
+        # Every group's samples sorted, once: mmtests' statistics, the medians and the U
+        # test's shift (in `_pairs`).
+        self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
+        # The rows' order (by metric, then system) needs only the names: the U tests' ranking
+        # starts now, in a worker, beside the subselections and the rest of this step.
+        self._gid, self._gstarts = gid, gstarts
+        order, m_id, s_id = self._row_layout(keys)
+        self._pairs(order, m_id, s_id)
+        raw = self._sample_moments(self._ordered, r_starts, r_counts)
+        # Untrimmed, the analysed samples are every sample: their moments are the same.
+        sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
+        # Noise: RSD of the samples, outliers, variance components (on the measured values).
+        it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
+        self.iterations = it = self._with_values()
+        c = self._centres(it["value"].to_numpy(), sampled, gid, ng)
+        one, n_s = c["k"] == 1, c["n_s"]
+
+        rsd = stats.relative_sd(*stats.pooled_moments(it_n, it_mean, it_var, gid, ng))
+        var_within, var_between, inv_n = stats.variance_components(it_n, it_mean, it_var, gid, ng)
+        out = {
+            k: stats.group_sums(it[k].to_numpy(), gid, ng)
+            for k in ("outliers_low", "outliers_high", "outliers_extreme")
+        }
+        if self.trim_outliers:  # the same figures from every sample, for comparison
+            _, m_r, v_r = stats.segment_moments(raw_values, r_starts, r_counts)
+            rsd_raw = stats.relative_sd(m_r, v_r)
+            centre_raw = self._it_centre(it["mean_raw"].to_numpy(), gid, ng)["centre"]
+            centre_raw = np.where(c["nonpos"], np.nan, centre_raw)
+        else:
+            rsd_raw, centre_raw = rsd, c["centre"]
+        med = self._it_centre(it["median"].to_numpy(), gid, ng)
+        higher = (keys["better"] == "higher").fill_null(False).to_numpy()
+        moments = (raw["mean"], raw["var"])
+        spread = stats.pooled_spread(self._ordered, r_starts, r_counts, hmean, higher, moments)
+
+        nonpos, ci_high = c["nonpos"], c["ci_high"]
+        # 80 % of two samples is one: each subset is a single sample, so the iteration's value
+        # is (nearly always) one of its two samples, picked by the draw.
+        pairs = stats.group_sums((it["samples"] == 2).to_numpy(), gid, ng) > 0
+        pairs &= self.iteration_value == "subselection"
+        note = notes(
+            (
+                pairs,
+                "two samples in an iteration: a subselection of 80 % keeps one of them, so "
+                "that iteration's value is one sample; --iteration-value mean uses both",
+            ),
+            (one & (n_s == 1), "one iteration with one sample: no interval and no test"),
+            (
+                one & (n_s > 1),
+                "one iteration: interval from its samples, which understates run-to-run variation",
+            ),
+            (hmean & nonpos, "non-positive values: the harmonic mean is undefined"),
+            (
+                hmean & ~nonpos & np.isinf(ci_high),
+                "interval too wide for a harmonic mean: upper bound unbounded",
+            ),
+            (
+                ~nonpos
+                & _overflowed(c["centre"], c["y_mean"], c["y_var"], c["s_mean"], c["s_var"], rsd),
+                "values too large for 64-bit floats (or, for a harmonic mean, too small): "
+                "the mean or variance overflows, so the centre, interval or test is undefined",
+            ),
+        )
+        values_list = it.group_by(GROUP, maintain_order=True).agg(
+            pl.col("value").alias("iteration_values"),
+            pl.col("samples").sum().alias("samples"),
+        )
+        frame = (
+            keys.with_columns(
+                pl.Series("iterations", c["k"].astype(np.int64)),
+                pl.Series("center", c["centre"]),
+                pl.Series("ci_low", c["ci_low"]),
+                pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
+                pl.Series("rsd", rsd),
+                *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+                pl.Series("center_raw", centre_raw),
+                pl.Series("rsd_raw", rsd_raw),
+                pl.Series("var_within", var_within),
+                pl.Series("var_between", var_between),
+                pl.Series("_inv_n", inv_n),
+                pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
+                pl.Series("_y_mean", c["y_mean"]),
+                pl.Series("_y_var", c["y_var"]),
+                pl.Series("_s_n", c["n_s"]),
+                pl.Series("_s_mean", c["s_mean"]),
+                pl.Series("_s_var", c["s_var"]),
+                pl.Series("_g", np.arange(ng, dtype=np.int64)),
+                pl.Series("_y_mean_med", med["y_mean"]),
+                pl.Series("_y_var_med", med["y_var"]),
+                pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
+                *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
+                note.alias("_note"),
+            )
+            .with_columns(values_list["iteration_values"], values_list["samples"])
+            # Rows by metric in natural order, then by system: every table's order (the
+            # Enum codes are that order, `_row_layout`); names leave the core as strings.
+            .pipe(lambda f: f[order])
+            .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
+        )
+        frame = with_reader_notes(frame, self.rs.notes)
+        frame = frame.with_columns(
+            pl.Series("_m", m_id),
+            pl.Series("_s", s_id),
+            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
+        )
+        # Everything compare() reads, as numpy once.
+        wanted = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
+        wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
+        self._a = {
+            col: frame[col].to_numpy()
+            for col in frame.columns
+            if (col.startswith("_") and col != "_note") or col in wanted
+        }
+        del self._ordered
+        return frame
+
+    def _row_layout(self, keys: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows' order (every table's: metric in natural order, then system; the Enum
+        codes are that order) as group ids, and each row's metric id and system position."""
+        b, m, sy = (keys[c].to_physical().to_numpy() for c in ("benchmark", "metric", "system"))
+        order = np.lexsort((sy, m, b))
+        b, m = b[order], m[order]
+        m_id = np.cumsum(np.r_[True, (b[1:] != b[:-1]) | (m[1:] != m[:-1])]) - 1
+        names = {n: i for i, n in enumerate(self.rs.system_names)}
+        position = np.array([names.get(n, -1) for n in keys["system"].dtype.categories])
+        s_id = position[sy[order]] if len(order) else np.zeros(0, dtype=np.int64)
+        return order, m_id[: len(order)].astype(np.int64), s_id.astype(np.int64)
+
+    # -- Mann-Whitney U of every pair of systems, per metric -------------------------------
+    def _pairs(self, g: np.ndarray, m_id: np.ndarray, s_id: np.ndarray) -> None:
+        """g: frame row -> group id in sample order; m_id, s_id: every row's metric id and
+        system position (`_row_layout`)."""
+        ng, s = len(g), max(1, len(self.rs.system_names))
+        nm = int(m_id.max()) + 1 if ng else 0
+        counts = np.zeros(ng, dtype=np.int64)
+        first = np.zeros(ng, dtype=np.int64)
+        if ng:
+            n_per_group = np.bincount(self._gid, weights=self._it_counts, minlength=ng)
+            counts = n_per_group[g].astype(np.int64)
+            first = self._it_starts[self._gstarts][g]  # first sample of every group
+        # The analysed samples rearranged metric by metric (rows are in that order).
+        new_starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+        idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
+        labels = np.repeat(s_id.astype(np.int8 if s < 128 else np.int64), counts)
+        blocks = np.bincount(m_id, weights=counts, minlength=nm).astype(np.int64)
+        bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
+        # Every row's samples, sorted within the row: medians and the U test's shift.
+        # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
+        if self.trim_outliers:
+            self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
+        else:
+            self._sorted = self._ordered[idx]
+        # Sorted once, in a worker while the summary data and a comparison's other tests are
+        # computed; the U tests against a reference are computed when it is first asked for
+        # (`_utest_against`): a report needs one reference's pairs, not every pair.
+        self._ranked = in_worker(stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s)
+        self._utest_p: dict[int, np.ndarray] = {}
+        # Samples per metric and system (the ranking's own count, without waiting for it).
+        cell = m_id * s + s_id
+        self._pooled = np.bincount(cell, weights=counts, minlength=nm * s).reshape(nm, s)
+        self._shifts: dict[str, np.ndarray] = {}
+        self._row_start, self._row_n = new_starts, counts
+
+    def prepare_references(self, stop: Callable[[], bool] | None = None) -> None:
+        """Compute and keep the U tests against every system (for an explorer: each first
+        switch to a reference would otherwise pay for them). From the last system: the
+        first is the default reference, which the first comparison computes. Ends early
+        once `stop()` is true (quitting: 10,000 systems take minutes)."""
+        for r in reversed(range(len(self.rs.system_names))):
+            if stop is not None and stop():
+                return
+            self._utest_against(r)
+
+    def _utest_against(self, r: int) -> np.ndarray:
+        """p-values of the U test of every system against system r, metrics x systems."""
+        if r not in self._utest_p:
+            n = self._pooled
+            u, tie = self._ranked.result().against(r)
+            self._utest_p[r] = stats.mwu_pvalue(u, n, n[:, r : r + 1], tie)
+        return self._utest_p[r]
+
+    # -- step 3: against the reference ---------------------------------------------------
+    @np.errstate(all="ignore")
+    def compare(
+        self,
+        reference: str,
+        alpha: float = 0.05,
+        fdr: bool = False,
+        threshold: float | None = None,
+        trust_single_iteration: bool = False,
+    ) -> Comparison:
+        """Every row against `reference`.
+
+        fdr: significance (the marks and verdicts) from the Benjamini-Hochberg adjusted Welch
+        p-values over all non-reference rows instead of the raw ones. threshold: a practical
+        margin in percent (2 means +/-2 %); verdicts are then worse, better, equivalent or
+        inconclusive from the ratio's 95 % interval (see `decide`).
+        trust_single_iteration: count rows where a side has one iteration as better or worse
+        (in `regressions` and the summary) like any other; by default they are set apart.
+        """
+        if reference not in self.rs.system_names:
+            raise ValueError(
+                f"unknown reference system {reference!r}; systems are: "
+                + ", ".join(self.rs.system_names)
+            )
+        if threshold is not None and not threshold > 0:
+            raise ValueError(f"threshold must be a positive percentage, not {threshold}")
+        x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
+        w = welch_test(x)
+        change, change_raw = changes(x)
+        ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
+        if reference not in self._shifts:  # the costliest step: kept per reference
+            self._shifts[reference] = utest_shift(x, self._sorted, self._row_start, self._row_n)
+        shift = self._shifts[reference]
+        pw = power(x, w, alpha, threshold)
+        med = with_median_values(x)  # the same test on per-iteration medians
+        mm_cidiff = mmtests_cidiff(x)
+        single = single_iteration(x)
+        na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
+        # Last: the first time, the ranking for the U tests may still be running (`_pairs`).
+        u = utest(x, self._utest_against(x.r), self._pooled, w.p)
+        rows = self.groups.with_columns(
+            pl.Series("is_reference", x.is_ref),
+            pl.Series("change", change),
+            pl.Series("ratio", ratio),
+            pl.Series("ratio_ci_low", r_lo),
+            pl.Series("ratio_ci_high", r_hi),
+            pl.Series("p_welch", w.p),
+            pl.Series("ci_overlap", interval_overlap(x)).fill_nan(None).cast(pl.Boolean),
+            pl.Series("p_utest", u.p),
+            pl.Series("utest_min_p", u.min_p),
+            pl.Series("utest_shift", shift),
+            pl.Series("single_iteration", single),
+            pl.Series("mmtests_cidiff", mm_cidiff),
+            pl.Series("mmtests_sig", np.abs(mm_cidiff) > 1),
+            rsd_flag(),
+            pl.lit(self.trim_outliers).alias("trimmed"),
+            pl.lit(self.iteration_value).alias("iteration_value"),
+            pl.Series("change_raw", change_raw),
+            pl.Series("detectable_change", pw.detectable),
+            whole_numbers("iterations_for_threshold", pw.for_threshold),
+            pl.Series("_ref_out", outliers_of_reference(x)),
+            pl.Series("_na", na),
+            pl.Series("_p_med", med["p"]),
+            pl.Series("_change_med", med["change"]),
+            pl.Series("_rlo_med", med["ratio_ci_low"]),
+            pl.Series("_rhi_med", med["ratio_ci_high"]),
+            join_notes(
+                self.groups["_note"],
+                row_notes(
+                    x,
+                    w,
+                    u,
+                    unbounded,
+                    pw,
+                    alpha,
+                    self.groups["benchmark"],
+                    self.groups["metric"],
+                    threshold,
+                    self.groups["_note"]
+                    .str.contains(DIRECTION_UNKNOWN, literal=True)
+                    .fill_null(False)
+                    .to_numpy(),
+                ),
+            ).alias("_note_base"),
+        ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)
+        rows = rows.with_columns(gain_expr())
+        # mmtests' judgement exists only against a reference with a value.
+        rows = rows.with_columns(
+            pl.when(pl.col("mmtests_cidiff").is_null() & ~pl.col("is_reference"))
+            .then(None)
+            .otherwise(pl.col("mmtests_sig"))
+            .alias("mmtests_sig")
+        )
+        # Reference first within each metric, then the systems in their order.
+        rows = rows[np.argsort(x.m * 2 + ~x.is_ref, kind="stable")]
+        systems = [reference] + [n for n in self.rs.system_names if n != reference]
+        rows = decide(
+            rows.with_columns(
+                pl.lit(None, pl.Float64).alias("p_adjusted"),
+                pl.lit(False).alias("significant"),
+                pl.lit("", pl.String).alias("verdict"),
+                pl.lit(None, pl.Boolean).alias("robust"),
+                pl.lit(None, pl.String).alias("note"),
+            ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS),
+            alpha,
+            fdr,
+            threshold,
+        )
+        return Comparison(
+            reference,
+            alpha,
+            systems,
+            rows.select(ROW_COLUMNS),
+            fdr,
+            threshold,
+            self.trim_outliers,
+            iteration_value=self.iteration_value,
+            trust_single_iteration=trust_single_iteration,
+            source=SummarySource(rows, self._boot, self.duplicates),
+            private=rows.select(*GROUP, *PRIVATE_COLUMNS),
+        )

@@ -1,0 +1,108 @@
+"""A comparison against one reference: its rows, filters and per-system summary."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import polars as pl
+
+from tuibench.analysis.compare.columns import GROUP, METRIC
+from tuibench.analysis.compare.decide import decide
+from tuibench.analysis.compare.frames import glob
+from tuibench.analysis.compare.summary import SummarySource, summarise
+
+PERCENTS = ("gain", "change")
+
+
+@dataclass
+class Comparison:
+    reference: str
+    alpha: float
+    systems: list[str]
+    rows: pl.DataFrame  # ROW_COLUMNS, grouped by benchmark and metric, systems in order
+    fdr: bool = False
+    threshold: float | None = None  # percent
+    trim_outliers: bool = False
+    iteration_value: str = "subselection"
+    # Rows where a side has one iteration count as better / worse only when trusted.
+    trust_single_iteration: bool = False
+    # How people read sizes: "gain" (positive = better) or "change" (positive = bigger).
+    percent: str = "gain"
+    source: SummarySource | None = dataclasses.field(default=None, repr=False, compare=False)
+    # PRIVATE_COLUMNS of the rows, keyed by GROUP (None for rows built by hand): joined back
+    # on those keys, so that copies with rows reordered or cut keep them right.
+    private: pl.DataFrame | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def full_rows(self) -> pl.DataFrame:
+        """The rows with their private columns beside."""
+        if self.private is None:
+            return self.rows
+        return self.rows.join(self.private, on=GROUP, how="left", maintain_order="left")
+
+    def filter(
+        self,
+        benchmark: str | None = None,
+        metric: str | None = None,
+        only_significant: bool = False,
+    ) -> Comparison:
+        """The rows of matching benchmarks and metrics.
+
+        The kept rows are the family of the false discovery rate: p_adjusted, significant
+        and verdict are recomputed over them. `only_significant` then keeps the metrics
+        where some system is significant, without changing that family (a family chosen by
+        its own results would make the adjustment meaningless). The per-system summary
+        stays over every metric of the comparison.
+        """
+        rows = self.full_rows()
+        if benchmark:
+            rows = rows.filter(glob(pl.col("benchmark"), benchmark))
+        if metric:
+            rows = rows.filter(glob(pl.col("metric"), metric))
+        if self.private is not None:
+            rows = decide(rows, self.alpha, self.fdr, self.threshold)
+        if only_significant:
+            hit = rows.filter(pl.col("significant")).select(METRIC).unique()
+            rows = rows.join(hit, on=METRIC, how="semi", maintain_order="left")
+        return self.with_full_rows(rows)
+
+    def with_full_rows(self, rows: pl.DataFrame) -> Comparison:
+        """A copy holding `rows` (public and private columns together)."""
+        if self.private is None:
+            return dataclasses.replace(self, rows=rows)
+        private = [c for c in self.private.columns if c not in GROUP]
+        return dataclasses.replace(
+            self, rows=rows.drop(private), private=rows.select(*GROUP, *private)
+        )
+
+    def counted(self) -> pl.Expr:
+        """Rows whose better / worse verdict counts: all, unless a side has one iteration
+        and that is not trusted."""
+        if self.trust_single_iteration or "single_iteration" not in self.rows.columns:
+            return pl.lit(True)
+        return ~pl.col("single_iteration").fill_null(False)
+
+    @property
+    def regressions(self) -> int:
+        """Significantly worse rows that count (for --fail-on-regression)."""
+        return self.rows.filter((pl.col("verdict") == "worse") & self.counted()).height
+
+    @property
+    def comparisons(self) -> int:
+        """How many tests these rows hold (non-reference rows with a p-value)."""
+        return self.rows.filter(~pl.col("is_reference") & pl.col("p_welch").is_not_null()).height
+
+    def summary(self) -> pl.DataFrame:
+        """Per non-reference system against the reference (see summary.py), over every
+        metric of the comparison whatever the filters."""
+        cache = self.source.cache if self.source is not None else {}
+        key = ("summary", self.trust_single_iteration)
+        if key not in cache:
+            cache[key] = summarise(
+                self.full_rows(),
+                self.reference,
+                self.systems,
+                self.source,
+                self.trust_single_iteration,
+            )
+        return cache[key]

@@ -1,0 +1,1 @@
+"""A metric across an ordered series of systems: data, change points, ranking, scaling."""

@@ -1,1 +1,0 @@
-"""Series of systems: change points, scaling curves and rankings (headless)."""

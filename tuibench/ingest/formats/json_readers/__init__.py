@@ -1,0 +1,1 @@
+"""Readers of producers' JSON documents, one module per producer."""

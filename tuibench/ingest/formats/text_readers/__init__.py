@@ -1,0 +1,1 @@
+"""Readers of producers' text, CSV and XML output, one module per producer."""

@@ -1,0 +1,1 @@
+"""What results are: the result set, its systems, problems, units and options (no I/O)."""

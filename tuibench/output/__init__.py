@@ -1,0 +1,1 @@
+"""Renderers (text, CSV, Markdown, LaTeX, JSON, HTML), output paths and atomic writes."""

@@ -1,0 +1,96 @@
+"""`tuibench decide` as text, Markdown or JSON (the report's renderers and JSON writer)."""
+
+from __future__ import annotations
+
+from tuibench.analysis.stopping import METHOD, Decision
+from tuibench.model.problems import Problem
+from tuibench.output.export import _json, _ndjson, _one_per_line, render
+from tuibench.present.tables import Table, fmt_ratio_change
+
+VERDICTS = ("worse", "better", "changed", "same", "undecided", "n/a")
+
+
+def verdict_words(r: dict) -> str:
+    v = r["verdict"]
+    if v == "same":
+        return f"same within ±{r['within'] * 100:.3g} %"
+    if v == "undecided":
+        more = r["more_iterations"]
+        if more is None:
+            return "undecided: a second iteration is needed for any estimate"
+        if more < 0:
+            return "undecided: more than 1,000 more iterations"
+        return f"undecided: about {more} more iteration{'s' if more != 1 else ''}"
+    return v
+
+
+def _final_mark(r: dict) -> str:
+    return " (fixed-sample, last look)" if r["final"] else ""
+
+
+def summary_line(dec: Decision) -> str:
+    counts = [f"{dec.count(v)} {v}" for v in VERDICTS if dec.count(v)]
+    return "; ".join(counts) if counts else "nothing to compare"
+
+
+def decision_table(dec: Decision) -> Table:
+    rows = [
+        [
+            r["benchmark"],
+            r["metric"],
+            r["system"],
+            r["pairs"],
+            fmt_ratio_change(
+                None if r["change"] is None else 1 + r["change"],
+                r["ratio_low"],
+                r["ratio_high"],
+                r["better"],
+                "change",
+            ),
+            verdict_words(r) + _final_mark(r),
+        ]
+        for r in dec.rows.iter_rows(named=True)
+    ]
+    marks = {(i, 5): r[5].split(" ")[0].rstrip(":") for i, r in enumerate(rows)}
+    notes = [
+        f"vs {dec.reference}: {summary_line(dec)}",
+        f"Method: {METHOD}; alpha {dec.alpha:g}, same = within ±{dec.threshold:g} %.",
+        "Iterations: pairs of iterations (the system's i-th with the reference's i-th); "
+        "change: the ratio of geometric means - 1, with its confidence-sequence interval.",
+    ]
+    if dec.max_iterations is not None:
+        notes.append(
+            f"From {dec.max_iterations} iterations, an undecided metric gets a fixed-sample "
+            f"paired t verdict ({100 * (1 - dec.alpha):g} % interval), marked as the last look."
+        )
+    return Table(
+        f"tuibench decide: vs {dec.reference}",
+        ["benchmark", "metric", "system", "iterations", "change [interval]", "verdict"],
+        rows,
+        notes=notes,
+        marks=marks,
+        numeric={3},
+        slug="decide",
+    )
+
+
+def decision_json(dec: Decision, problems: list[Problem]) -> str:
+    """One line per row and problem, as `tuibench report --format json`."""
+    settings = {
+        "reference": dec.reference,
+        "alpha": dec.alpha,
+        "threshold": dec.threshold,
+        "max_iterations": dec.max_iterations,
+        "method": METHOD,
+        "counts": {v: dec.count(v) for v in VERDICTS},
+    }
+    parts = {k: _json(v).replace("\n", "\n  ") for k, v in settings.items()}
+    parts["rows"] = _ndjson(dec.rows)
+    parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
+    return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
+
+
+def render_decision(dec: Decision, fmt: str, problems: list[Problem]) -> str:
+    if fmt == "json":
+        return decision_json(dec, problems)
+    return render(decision_table(dec), fmt)

@@ -1,0 +1,1 @@
+"""Numbers and tables for people: formatting, the answer, the tables every output shows."""

@@ -1,0 +1,630 @@
+"""The tables people read: built once here, shown by the explorer, rendered by export.py.
+
+- `summary_table`: the mmtests compare layout, one row per metric and one column per
+  system (reference first), each cell `value (  -1.08%)` or, when significant,
+  `value *  -1.08%*`.
+- `detail_table`: one metric, one row per system: centre, change with its interval, verdict.
+- `noise_table`: one metric, one row per system: data, U test, RSD, outliers, advice.
+- `system_summary_table`: one row per system: geometric mean of its ratios to the reference.
+- `iterations_table`: one metric, the per-iteration values, one column per system.
+- `rows_table`: the comparison rows with every field (csv/tsv/json of `tuibench report`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from tuibench.analysis.best import GLYPH, LEGEND, best_systems
+from tuibench.analysis.compare import ROW_COLUMNS, Comparison
+from tuibench.ingest.formats.text_readers.mmtests import CONTRADICTED
+from tuibench.present.numbers import Scale, metric_scales, scale_for
+from tuibench.util.text import printable
+
+MEAN_LABEL = {"amean": "Amean", "hmean": "Hmean"}
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[object]]  # display strings, or raw numbers/bools/None for data tables
+    notes: list[str] = field(default_factory=list)
+    # Per-cell meaning for colouring: (row, column) -> "worse" | "better" | "reference" |
+    # "best" (the metric's best system, analysis/best.py) | ...
+    marks: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Columns whose cells are right-aligned in text renderings.
+    numeric: set[int] = field(default_factory=set)
+    # Stable name for suggested file names (benchmark, metric, ...).
+    slug: str = "table"
+
+
+def fmt_change(
+    change: float | None,
+    significant: bool,
+    gain: float | None = None,
+    better: str | None = "lower",
+    percent: str = "gain",
+    single: bool = False,
+) -> str:
+    """An mmtests cell: `(   1.08%)`, or when significant `*   1.08%*`.
+
+    percent "gain" (the default, as mmtests prints it): positive = better; "change": the
+    signed change, positive = a bigger number. Where the direction is unknown the size is
+    always the signed change, marked `(? +1.08%)`, or `?  +1.08%?` when significant. A
+    significant change where a side has one iteration (and that is not trusted) is marked
+    `~   1.08%~`: not a star.
+    """
+    known = better in ("lower", "higher")
+    size = gain if percent == "gain" and known else change
+    if size is None or not math.isfinite(size):
+        return "(    n/a)"
+    size = size * 100 + 0.0  # never -0.00%
+    if not known:
+        return f"?{size:+7.2f}%?" if significant else f"(?{size:+6.2f}%)"
+    pct = f"{size:7.2f}%"
+    if significant:
+        return f"~{pct}~" if single else f"*{pct}*"
+    return f"({pct})"
+
+
+def size_word(percent: str) -> str:
+    """What a table's sizes are: `gain` (positive = better) or `change` (positive = bigger)."""
+    return "gain" if percent == "gain" else "change"
+
+
+def cell_meaning(verdict: str, single: bool) -> str | None:
+    """The colour meaning of a verdict cell: worse, better, changed, or none."""
+    if verdict in ("worse", "better"):
+        return "single" if single else verdict
+    if verdict == "changed":
+        return "changed"
+    return None
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None or not math.isfinite(p):
+        return "-"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+STAT_ROWS = {  # --stats: mmtests' spread rows, from the pooled samples
+    "min": ("Min", "_mm_min"),
+    "max": ("Max", "_mm_max"),
+    "stddev": ("Stddev", "_mm_sd"),
+    "coeffvar": ("CoeffVar", "_mm_coeffvar"),
+    "bmean95": ("B{mean}.95", "_mm_bmean95"),
+}
+
+
+def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | None = None) -> Table:
+    """mmtests compare layout for every metric in `cmp` (already filtered by the caller).
+
+    extra_stats: names of STAT_ROWS to add under each metric, as mmtests prints them.
+    """
+    systems = cmp.systems
+    col = {s: i + 2 for i, s in enumerate(systems)}
+    rows: list[list[object]] = []
+    marks: dict[tuple[int, int], str] = {}
+    extra = [k for k in (extra_stats or []) if k in STAT_ROWS]
+    percent = cmp.percent
+    trusted = cmp.trust_single_iteration
+    # One pass over the rows (they come grouped by metric): a group_by per table costs
+    # more than the table itself at thousands of metrics.
+    fields = [
+        "benchmark",
+        "metric",
+        "mean_kind",
+        "better",
+        "system",
+        "center",
+        "change",
+        "gain",
+        "significant",
+        "verdict",
+        "single_iteration",
+    ]
+    frame = cmp.full_rows() if extra else cmp.rows
+    scales = metric_scales(frame)
+    best = best_systems(cmp)
+    stat_cols = [STAT_ROWS[k][1] for k in extra]
+    key = None
+    n_extra = len(extra)
+    unknown_seen = single_seen = False
+    for r in frame.select(fields + stat_cols).iter_rows():
+        bench, metric, mean_kind, better, system, centre, change, gain = r[:8]
+        sig, verdict, single = r[8:11]
+        if (bench, metric) != key:
+            key = (bench, metric)
+            scale = scales[key]
+            label = MEAN_LABEL.get(mean_kind, mean_kind)
+            # The unit once, in the name: one scale per row makes it the same in every
+            # cell, and at 80 columns a unit in each cell would push a system off screen.
+            name = scale.named(f"{bench} {metric}")
+            rows.append([label, name] + ["-"] * len(systems))
+            for k in extra:
+                head = STAT_ROWS[k][0].format(mean=label)
+                if k in ("stddev", "coeffvar") and mean_kind == "hmean":
+                    head = "H" + head
+                rows.append([head, name] + ["-"] * len(systems))
+        c = col[system]
+        main = len(rows) - 1 - n_extra
+        single_mark = bool(single) and not trusted
+        # The best system's cell starts with the glyph (no space: compact cells split
+        # the value from the change at the first space).
+        star = GLYPH if best.get(key) == system else ""
+        rows[main][c] = (
+            f"{star}{scale.number(centre)} "
+            f"{fmt_change(change, sig, gain, better, percent, single_mark)}"
+        )
+        unknown_seen |= better not in ("lower", "higher")
+        single_seen |= single_mark and bool(sig)
+        meaning = "best" if star else cell_meaning(verdict, single_mark)
+        if meaning:
+            marks[(main, c)] = meaning
+        for i, value in enumerate(r[11:]):
+            coeffvar = extra[i] == "coeffvar"  # a percentage, not in the metric's unit
+            rows[main + 1 + i][c] = _fmt_plain(value) if coeffvar else scale.number(value)
+    return Table(
+        title or f"Comparison against {cmp.reference}",
+        ["", "metric", *systems],
+        rows,
+        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best)),
+        marks,
+        numeric=set(col.values()),
+        slug="summary",
+    )
+
+
+ITERATION_VALUE_WORDS = {
+    "subselection": "mmtests' median of subset means",
+    "mean": "the mean of its samples",
+    "median": "the median of its samples",
+    "trimmed": "the mean of its samples inside Tukey's fences",
+}
+
+
+def centre_method(cmp: Comparison, interval: bool = True) -> str:
+    """How a centre (and its interval) are made, for the legends."""
+    kind = ITERATION_VALUE_WORDS.get(cmp.iteration_value, cmp.iteration_value)
+    text = f"centre: the Amean or Hmean of the per-iteration values (each iteration: {kind})"
+    if not interval:
+        return text + "."
+    return (
+        f"{text}; its 95% interval: Student's t across those values (across the samples "
+        "where there is one iteration)."
+    )
+
+
+# How the pairwise numbers are made (the legends of the per-row tables).
+SIZE_METHOD = "95% interval by Fieller's method on the per-iteration means and variances"
+P_METHOD = (
+    "Welch's t-test on the per-iteration values (on the samples where a side has one iteration)"
+)
+
+
+def direction_notes(cmp: Comparison) -> list[str]:
+    """Why some directions are unknown where a producer gave one: mmtests ops whose mark
+    (lower-is-better) contradicts their name (a throughput). The tables show no notes."""
+    said = cmp.rows.filter(
+        pl.col("better").is_null() & pl.col("note").str.contains(CONTRADICTED, literal=True)
+    )
+    names = said.select(pl.format("{} {}", "benchmark", "metric")).unique(maintain_order=True)
+    if names.height == 0:
+        return []
+    names = names.to_series().to_list()
+    listed = ", ".join(printable(n) for n in names[:5])
+    if len(names) > 5:
+        listed += f" and {len(names) - 5} more"
+    return [
+        f"Direction unknown for {listed}: mmtests marks these ops lower-is-better but their "
+        "names say throughput (an extract without --sub-heading marks every op of a test "
+        "alike), so neither better nor worse is claimed. Extract them with --sub-heading "
+        "<metric>, or set their direction in tuibench.toml."
+    ]
+
+
+def _fmt_plain(x: float | None) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
+
+
+def _summary_notes(
+    cmp: Comparison, unknown: bool, single: bool, extra: bool, best: bool
+) -> list[str]:
+    test = "Welch's t-test across iterations"
+    if cmp.fdr:
+        test += ", Benjamini-Hochberg adjusted over all rows shown"
+    if cmp.percent == "gain":
+        size = "gain against the reference, positive = better, as mmtests prints it"
+    else:
+        size = "signed change against the reference, positive = a bigger number"
+    notes = [
+        f"Reference: {cmp.reference}. Each cell: centre, in the unit after the metric's "
+        f"name ({size}). "
+        f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
+        "(  x.xx%) is not significant.",
+        "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
+        "unknown. Hmean: harmonic mean, for rates, higher is better. "
+        + centre_method(cmp, interval=False),
+    ]
+    if unknown:
+        notes.append(
+            "(? +x.xx%): the direction is unknown (nothing says whether lower or higher is "
+            "better): the signed change; ?  +x.xx%? when significant (changed, neither better "
+            'nor worse). Set it in tuibench.toml: [metrics."bench:metric"] better = "lower".'
+        )
+        notes += direction_notes(cmp)
+    if single:
+        notes.append(
+            "~  x.xx%~: significant on the samples of a single iteration (one process): the "
+            "test cannot know how much separate runs differ; not counted as better or worse "
+            "(--trust-single-iteration counts it)."
+        )
+    if best:
+        notes.append(LEGEND)
+    if extra:
+        notes.append(
+            "Min, Max, Stddev, CoeffVar (percent), B*mean.95 (the mean of the best 95%): "
+            "mmtests' statistics of all samples pooled (harmonic SD for Hmean)."
+        )
+    notes += chance_notes(cmp)
+    if cmp.threshold is not None:
+        notes.append(
+            f"Colours follow the verdicts against a practical margin of ±{cmp.threshold:g}%: "
+            "worse or better only when the whole 95% interval of the change lies beyond it."
+        )
+    return notes
+
+
+def chance_notes(cmp: Comparison) -> list[str]:
+    """How many flags chance alone would give, and why --fdr left nothing (if it did)."""
+    n = cmp.comparisons
+    if n < 20:
+        return []
+    flagged = int(cmp.rows["significant"].sum())
+    if not cmp.fdr:
+        return [
+            f"{n} comparisons at alpha {cmp.alpha:g}: about {cmp.alpha * n:.0f} would be "
+            f"flagged by chance alone even with no real change ({flagged} are). --fdr "
+            "controls the false discovery rate over all of them."
+        ]
+    if flagged:
+        return []
+    p = cmp.rows["p_adjusted"].drop_nulls()
+    its = cmp.rows.filter(~pl.col("is_reference"))["iterations"]
+    smallest = f"{p.min():.2g}" if p.len() else "-"
+    return [
+        f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
+        f"{smallest}, not below {cmp.alpha:g}. With {its.min()} to {its.max()} iterations "
+        "per system a real change rarely reaches the p that so many comparisons require; "
+        "10 or more iterations per system suit suites of hundreds of metrics."
+    ]
+
+
+def _text(x: object) -> str:
+    return "" if x is None else str(x)
+
+
+def fmt_detectable(x: float | None) -> str:
+    """`3.4%`, `12%`, `<.1%`: a smallest detectable change in four cells (a size, no sign)."""
+    if x is None or not math.isfinite(x):
+        return ""
+    v = 100 * x
+    if v < 0.05:
+        return "<.1%"
+    return f"{v:.1f}%" if v < 9.95 else f"{v:.0f}%"
+
+
+def fmt_pct(x: float | None, decimals: int = 1) -> str:
+    """A signed percentage: `+3.1%`, `-0.42%`; '-' when undefined."""
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{x * 100 + 0.0:+.{decimals}f}%"
+
+
+def fmt_ratio_change(
+    ratio: float | None,
+    lo: float | None,
+    hi: float | None,
+    better: str | None = None,
+    percent: str = "change",
+) -> str:
+    """The ratio of centres as a size with its interval: `-3.1% [-4.0%, -2.2%]`.
+
+    percent "change": ratio - 1; "gain": oriented so that positive is better (1 - ratio for
+    lower-is-better metrics). Unknown direction: the change, marked `?`.
+    """
+    if ratio is None or not math.isfinite(ratio):
+        return "n/a"
+    spread = [abs(v - 1) for v in (ratio, lo, hi) if v is not None and math.isfinite(v)]
+    decimals = 2 if max(spread) < 0.01 else 1
+    flip = percent == "gain" and better == "lower"
+    mark = "?" if better not in ("lower", "higher") else ""
+
+    def size(r: float) -> str:
+        return fmt_pct((1 - r) if flip else (r - 1), decimals)
+
+    centre = mark + size(ratio)
+    if lo is None or hi is None:
+        return f"{centre} [unbounded]"
+    a, b = (hi, lo) if flip else (lo, hi)
+    return f"{centre} [{size(a)}, {size(b)}]"
+
+
+def oriented(size: float | None, better: str | None, percent: str) -> float | None:
+    """A change-like fraction in the table's convention (gain: positive = better)."""
+    if size is None or percent != "gain" or better == "higher":
+        return size
+    return -size if better == "lower" else size
+
+
+def fmt_half_width(centre: float | None, lo: float | None, hi: float | None) -> str:
+    """Half the interval's width relative to the centre: `±1.2%` ('' when undefined)."""
+    if centre is None or lo is None or hi is None or centre == 0:
+        return ""
+    return f"±{abs(hi - lo) / 2 / abs(centre) * 100:.1f}%"
+
+
+def _detail_part(cmp: Comparison, benchmark: str, metric: str) -> pl.DataFrame:
+    return cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
+
+
+def _scale(part: pl.DataFrame) -> Scale:
+    """One metric's scale, from its systems' centres (see present/numbers.py)."""
+    unit = part["unit"][0] if part.height else None
+    return scale_for(part["center"].to_list(), unit)
+
+
+def _system_label(r: dict) -> str:
+    return f"{r['system']} (ref)" if r["is_reference"] else r["system"]
+
+
+def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
+    """One metric, one row per system: the centre and how each system compares.
+
+    Columns: the centre with the half-width of its 95 % interval, the change as a ratio of
+    centres with its 95 % (Fieller) interval, the p-value that decides (Welch's, or its
+    Benjamini-Hochberg adjustment under --fdr), the verdict and, beside it, whether the two
+    95 % intervals overlap (mmtests' reading). More numbers per system: `noise_table`.
+    """
+    part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
+    best = best_systems(cmp, part).get((benchmark, metric))
+    rows: list[list[object]] = []
+    marks: dict[tuple[int, int], str] = {}
+    notes: list[str] = []
+    mean_kind = None
+    p_key = "p_adjusted" if cmp.fdr else "p_welch"
+    trusted = cmp.trust_single_iteration
+    for r in part.iter_rows(named=True):
+        mean_kind = r["mean_kind"]
+        ref = r["is_reference"]
+        centre = scale.text(r["center"])
+        half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
+        overlap = r["ci_overlap"]
+        single = bool(r["single_iteration"]) and not trusted and not ref
+        size = fmt_ratio_change(
+            r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], cmp.percent
+        )
+        verdict = r["verdict"] + ("~" if single and r["significant"] else "")
+        verdict += "!" if r["robust"] is False else ""
+        if r["system"] == best:
+            marks[(len(rows), 0)] = "best"
+        rows.append(
+            [
+                _system_label(r) + (f" {GLYPH}" if r["system"] == best else ""),
+                f"{centre} {half}" if half else centre,
+                "" if ref else size,
+                "" if ref else fmt_p(r[p_key]),
+                verdict,
+                "" if overlap is None else ("overlap" if overlap else "apart"),
+            ]
+        )
+        meaning = "reference" if ref else cell_meaning(r["verdict"], single)
+        if meaning:
+            marks[(len(rows) - 1, 2)] = meaning
+            marks[(len(rows) - 1, 4)] = meaning
+        if r["note"]:
+            notes.append(f"{r['system']}: {r['note']}")
+    centre_head = MEAN_LABEL.get(mean_kind or "", "")
+    p_head = "p (BH)" if cmp.fdr else "p Welch"
+    word = size_word(cmp.percent)
+    columns = ["system", centre_head, f"{word} [95% CI]", p_head, "verdict", "CIs"]
+    what = (
+        "gain: the change oriented so that positive is better"
+        if cmp.percent == "gain"
+        else "change: ratio of centres - 1 (positive = a bigger number)"
+    )
+    notes.append(
+        f"±: half the centre's 95% interval, relative to it; {centre_method(cmp)} {what}, "
+        f"with its {SIZE_METHOD}. p: {P_METHOD}"
+        + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+        + "; ?: direction unknown, the signed change. verdict~: significant on one "
+        "iteration's samples only (not counted); verdict!: per-iteration medians give "
+        "another verdict. CIs: do the 95% intervals of the system and the reference "
+        "overlap (not mmtests' rule: see mmtests_sig)?"
+    )
+    if best is not None:
+        notes.append(LEGEND)
+    if cmp.threshold is not None:
+        notes.append(
+            f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "
+            "change's 95% interval lies inside it, worse or better when the change is "
+            "significant and the whole interval lies beyond it, inconclusive otherwise."
+        )
+    return Table(
+        f"{benchmark} {metric}",
+        columns,
+        rows,
+        notes,
+        marks,
+        numeric={1, 2, 3},
+        slug=f"{benchmark}-{metric}",
+    )
+
+
+def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
+    """One metric, one row per system: how much data there is and how noisy it is.
+
+    Columns: iterations x samples per iteration, the centre's 95 % interval, the Mann-Whitney
+    U p-value on all samples, the relative standard deviation of the samples with its flag,
+    the Tukey outliers (low/high, and how many of them are extreme), and the smallest change
+    these iterations detect with power 0.8 (with --threshold, also the iterations per system
+    to detect the threshold). With --trim-outliers, also the centre of the untrimmed samples.
+    """
+    part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
+    trimmed = cmp.trim_outliers
+    rows: list[list[object]] = []
+    for r in part.iter_rows(named=True):
+        rsd = "-" if r["rsd"] is None else f"{r['rsd']:.1f}%"
+        if r["rsd_flag"] not in (None, "ok"):
+            rsd += f" {r['rsd_flag']}"
+        outliers = f"{r['outliers_low']}/{r['outliers_high']} ({r['outliers_extreme']})"
+        detect = r["detectable_change"]
+        needed = r["iterations_for_threshold"]
+        row = [
+            _system_label(r),
+            f"{r['iterations']}x{_per_iter(r)}",
+            scale.interval(r["ci_low"], r["ci_high"]),
+            "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
+            rsd,
+            outliers,
+            fmt_detectable(detect) if cmp.threshold is None else _text(needed),
+        ]
+        if trimmed:
+            row.append(scale.text(r["center_raw"]))
+        rows.append(row)
+    # One column for what more iterations would buy (the table fits 80 cells).
+    power = "MDE" if cmp.threshold is None else "need"
+    columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", power]
+    if trimmed:
+        columns.append("raw")
+    notes = [
+        "n: iterations x samples per iteration. p U: Mann-Whitney U test on all samples, "
+        f"and shift: the shift it tests ({size_word(cmp.percent)}, Hodges-Lehmann, relative to "
+        "the reference's median). "
+        "RSD: relative standard deviation of all samples (flagged noisy above 10%, "
+        "very-noisy above 25%). out: outliers beyond Tukey's 1.5 IQR fences in their "
+        "iteration, low/high (beyond 3 IQR). "
+        + (
+            "MDE: the smallest change Welch's test on these iterations detects with power "
+            "0.8 (noncentral t on the spread of the iteration values; never the change seen)."
+            if cmp.threshold is None
+            else f"need: iterations per system for a t-test to detect a {cmp.threshold:g}% "
+            "change with power 0.8 (the JSON and CSV also hold detectable_change)."
+        )
+    ]
+    if trimmed:
+        notes.append(
+            "Outliers trimmed: every figure comes from the samples inside the fences; "
+            "raw: the centre of all samples."
+        )
+    return Table(
+        f"{benchmark} {metric}: data and noise",
+        columns,
+        rows,
+        notes,
+        numeric=set(range(1, len(columns))) - {2, 5},
+        slug=f"{benchmark}-{metric}-noise",
+    )
+
+
+def _p_with_shift(r: dict, percent: str) -> str:
+    p = fmt_p(r["p_utest"])
+    shift = oriented(r["utest_shift"], r["better"], percent)
+    if shift is None or not math.isfinite(shift):
+        return p
+    mark = "" if r["better"] in ("lower", "higher") else "?"
+    return f"{p} {mark}{fmt_pct(shift)}"
+
+
+def system_summary_table(cmp: Comparison, title: str = "") -> Table:
+    """Per system against the reference: the geometric mean of its ratios over every metric
+    of the comparison that can speak for it (above 1 is better), with its 95 % interval
+    (or why none), and how many of those metrics are better, worse or the same."""
+    summary = cmp.summary()
+    rows: list[list[object]] = []
+    marks: dict[tuple[int, int], str] = {}
+    for r in summary.iter_rows(named=True):
+        g, lo, hi = r["geomean_ratio"], r["geomean_ci_low"], r["geomean_ci_high"]
+        if g is None:
+            cell = "-"
+        elif lo is None or hi is None:
+            cell = f"{g:.3f}"
+        else:
+            cell = f"{g:.3f} [{lo:.3f}, {hi:.3f}]"
+        rows.append(
+            [r["system"], r["metrics"], r["left_out"], cell, r["better"], r["worse"], r["same"]]
+        )
+        if lo is not None and lo > 1:
+            marks[(len(rows) - 1, 3)] = "better"
+        elif hi is not None and hi < 1:
+            marks[(len(rows) - 1, 3)] = "worse"
+    reasons: dict[str, int] = {}
+    for r in summary.iter_rows(named=True):
+        for why, n in (r["left_out_reasons"] or {}).items():
+            reasons[why] = reasons.get(why, 0) + n
+    why = ", ".join(f"{why} {n}" for why, n in reasons.items() if n)
+    notes = [
+        f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
+        "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
+        "better (reference/system for lower-is-better metrics); its 95% interval is Welch's t "
+        "on the suite summaries of each side's iterations (each iteration one run of the "
+        "suite), so it reflects the run-to-run noise of this suite, not how other benchmarks "
+        "would move.",
+        *(
+            f"{r['system']}: {r['geomean_ci_note']}."
+            for r in summary.iter_rows(named=True)
+            if r.get("geomean_ci_note")
+        ),
+        "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
+        "iteration on a side, duplicates of another metric of the same benchmark (a constant "
+        "multiple or reciprocal of it) and constants" + (f" ({why})." if why else "."),
+    ]
+    return Table(
+        title or f"Systems against {cmp.reference}",
+        ["system", "metrics", "left out", "geomean [95% CI]", "better", "worse", "same"],
+        rows,
+        notes,
+        marks,
+        numeric={1, 2, 3, 4, 5, 6},
+        slug="systems",
+    )
+
+
+def _per_iter(r: dict) -> str:
+    """Samples per iteration: one number when all iterations have the same count."""
+    its, n = r["iterations"], r["samples"]
+    return str(n // its) if its and n % its == 0 else f"~{n / its:.1f}"
+
+
+def iterations_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
+    part = _detail_part(cmp, benchmark, metric)
+    scale = _scale(part)
+    systems = part["system"].to_list()
+    values = part["iteration_values"].to_list()
+    depth = max((len(v) for v in values), default=0)
+    rows = [
+        [str(i)] + [scale.text(v[i]) if i < len(v) else "" for v in values] for i in range(depth)
+    ]
+    return Table(
+        f"{benchmark} {metric}: per-iteration values",
+        ["iteration", *systems],
+        rows,
+        numeric=set(range(1, len(systems) + 1)),
+        slug=f"{benchmark}-{metric}-iterations",
+    )
+
+
+def rows_table(cmp: Comparison) -> Table:
+    """Every comparison row with raw values: the machine-readable table."""
+    rows = []
+    for r in cmp.rows.select(ROW_COLUMNS).iter_rows():
+        r = list(r)
+        i = ROW_COLUMNS.index("iteration_values")
+        r[i] = " ".join(repr(v) for v in r[i])
+        rows.append(r)
+    return Table(f"Comparison against {cmp.reference}", list(ROW_COLUMNS), rows, slug="rows")

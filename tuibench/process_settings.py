@@ -1,0 +1,63 @@
+"""Settings of the process, made before polars and numpy load: allocators and threads.
+
+Each is measured (the comments say on what) and each yields to a value the user set in
+the environment. `cli` applies them; nothing else should.
+"""
+
+from __future__ import annotations
+
+import os
+
+# polars' allocator (jemalloc) keeps freed pages for seconds, where numpy's allocations
+# cannot reuse them: at 10^7 samples the text columns of a file read once stayed resident
+# beside the analysis (peak 1.25 to 1.54 GB; with pages returned after 0.1 s, 1.0 to 1.15 GB
+# at the same speed). Read when polars loads, so set before any command imports it. A value
+# given by the user stands; polars' own default, which a process started from one that
+# imported polars inherits, does not.
+POLARS_JEMALLOC_DEFAULT = "dirty_decay_ms:500,muzzy_decay_ms:1000"
+
+
+def return_freed_pages() -> None:
+    """jemalloc gives freed pages back after 0.1 s (unless the user set it)."""
+    if os.environ.get("_RJEM_MALLOC_CONF", "") not in ("", POLARS_JEMALLOC_DEFAULT):
+        return
+    os.environ["_RJEM_MALLOC_CONF"] = "dirty_decay_ms:100,muzzy_decay_ms:0"
+    # Under `ulimit -v` address space is the budget: jemalloc then gives back what it
+    # freed instead of keeping it mapped (a report mapped 8 GB with it kept, 4.35 without).
+    from tuibench.util.memory_limits import address_space_limited
+
+    if address_space_limited():
+        os.environ["_RJEM_MALLOC_CONF"] += ",retain:false"
+
+
+# glibc's malloc (numpy's arrays) maps every allocation above 32 MB afresh and unmaps it when
+# freed: each temporary of 10^7 values costs page faults on zeroed pages, and a 10 M-sample
+# report spent 1.3 to 1.9 s of its 3.3 s in the kernel. Serving them from the heap and keeping
+# freed memory for the next ones: 2.7 to 2.9 s, the same peak (the arrays alive at the peak
+# are the same). For `report` only: a one-shot process (the explorer would keep its
+# largest heap for good). Settings the user gave (environment) stand.
+GLIBC_MALLOC_SETTINGS = ("MALLOC_MMAP_MAX_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_")
+M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4  # mallopt parameters (malloc.h)
+
+
+def reuse_freed_heap() -> bool:
+    """Large allocations from glibc's heap, freed memory kept; whether it was set."""
+    if any(k in os.environ for k in GLIBC_MALLOC_SETTINGS) or "glibc.malloc" in os.environ.get(
+        "GLIBC_TUNABLES", ""
+    ):
+        return False
+    import ctypes
+
+    try:
+        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+            return False
+        mallopt = ctypes.CDLL(None).mallopt
+    except (ValueError, OSError, AttributeError):  # no such name here: not glibc
+        return False
+    return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+
+
+def numpy_settings() -> None:
+    """BLAS on one thread and no transparent huge pages (see `cli.run`), unless set."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")

@@ -1,0 +1,164 @@
+"""Iterations per system needed to detect an effect with a two-sample t-test."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from tuibench.stats import special
+
+POWER = 0.8
+POWER_TABLE_MAX = 1000  # beyond this many iterations the normal approximation is used
+DEFAULT_ALPHA = 0.05
+# More iterations than anyone runs: a difference that needs more is rounding (the same
+# timings in us and in ms), not a change, and the count would not fit a 64-bit integer.
+MAX_ITERATIONS = 10**9
+# The table of the defaults, solved ahead (tools/make_power_table.py): solving it takes
+# about 0.1 s, most of a small report. [noncentrality, d*(2), ..., d*(POWER_TABLE_MAX)].
+SHIPPED_TABLE = Path(__file__).with_name("power_table_0.05_0.8.npy")
+
+
+def _ttest_power(d: np.ndarray, n: np.ndarray, alpha: float) -> np.ndarray:
+    """Power of the two-sided two-sample t-test, n per group, standardised effect d."""
+    # The noncentral t comes from scipy, imported here: only a table for other than the
+    # default alpha and power is solved, never at start-up (scipy.special costs 0.1 s).
+    from scipy.special import nctdtr
+
+    df = 2 * n - 2
+    crit = special.stdtrit(df, 1 - alpha / 2)
+    nc = d * np.sqrt(n / 2)
+    # The far tail is tiny and can underflow to NaN in the noncentral t: count it as 0.
+    far = np.nan_to_num(nctdtr(df, nc, -crit), nan=0.0)
+    return 1 - nctdtr(df, nc, crit) + far
+
+
+@lru_cache(maxsize=16)
+def _effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
+    """The table of (alpha, power): shipped for the defaults, else solved (once)."""
+    if (alpha, power) == (DEFAULT_ALPHA, POWER):
+        shipped = np.load(SHIPPED_TABLE)
+        table = shipped[1:]
+        table.flags.writeable = False
+        return table, float(shipped[0])
+    return solve_effect_table(alpha, power)
+
+
+def solve_effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
+    """d*(n) for n = 2..POWER_TABLE_MAX: the smallest effect detected with that power.
+
+    Solved once per (alpha, power) by bisection over all n at once; decreasing in n. Also
+    the noncentrality at which the two-sided z test has that power (both tails), for the
+    normal approximation beyond the table.
+    """
+    n = np.arange(2, POWER_TABLE_MAX + 1, dtype=np.float64)
+    za, zb = special.ndtri(1 - alpha / 2), special.ndtri(power)
+    start = (za + zb) / np.sqrt(n / 2)  # the normal answer
+    d = _smallest_nc(lambda nc: _ttest_power(nc, n, alpha), start, power, steps=40)
+    return d, _normal_nc(za, power)
+
+
+def _smallest_nc(power_at, start: np.ndarray, power: float, steps: int) -> np.ndarray:
+    """Per element, the smallest noncentrality at which `power_at` reaches `power` (power
+    rises with it): widen from `start` until the upper end has the power, then bisect, all
+    elements at once. Read-only, as the tables are shared."""
+    lo, hi = np.zeros_like(start), start.copy()
+    for _ in range(64):
+        short = power_at(hi) < power
+        if not short.any():
+            break
+        lo[short], hi[short] = hi[short], 2 * hi[short]
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        ok = power_at(mid) >= power
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    hi.flags.writeable = False
+    return hi
+
+
+def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
+    """Iterations per system for a two-sided two-sample t-test to detect effect size d.
+
+    d = |difference| / pooled standard deviation. Exact (noncentral t, same as statsmodels'
+    `TTestIndPower().solve_power`, rounded up) up to 1000 iterations, through a table solved
+    once per alpha; beyond, the normal approximation (both tails) with Guenther's
+    correction, 2 (nc / d)^2 + z_a/2^2 / 4. At least 2; inf for d = 0 and beyond
+    MAX_ITERATIONS (no run could detect it); NaN for NaN.
+    """
+    d = np.abs(np.asarray(d, dtype=np.float64))
+    table, nc = _effect_table(float(alpha), float(power))
+    idx = np.searchsorted(-table, -np.nan_to_num(d, nan=0.0), side="left")
+    out = (idx + 2).astype(np.float64)
+    za = special.ndtri(1 - alpha / 2)
+    with np.errstate(divide="ignore"):
+        approx = np.ceil(2 * (nc / d) ** 2 + za * za / 4)
+    beyond = idx >= len(table)
+    out[beyond] = np.maximum(approx[beyond], POWER_TABLE_MAX + 1)
+    out[(d == 0) | (out > MAX_ITERATIONS)] = np.inf
+    out[np.isnan(d)] = np.nan
+    return out
+
+
+# -- the smallest change a comparison would detect -------------------------------------------
+# Noncentrality at which Welch's test (approximated, as usual, by a noncentral t with the
+# Welch-Satterthwaite df) has the power: solved on a grid of df, interpolated in log df.
+DF_GRID = np.geomspace(1.0, 1e4, 2001)
+SHIPPED_NC_TABLE = Path(__file__).with_name("noncentrality_0.05_0.8.npy")
+
+
+def _welch_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
+    """Power of the two-sided t test with df degrees of freedom at noncentrality nc."""
+    from scipy.special import nctdtr  # see _ttest_power
+
+    crit = special.stdtrit(df, 1 - alpha / 2)
+    far = np.nan_to_num(nctdtr(df, nc, -crit), nan=0.0)
+    return 1 - nctdtr(df, nc, crit) + far
+
+
+def solve_noncentrality_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
+    """nc*(df) on DF_GRID, the noncentrality at which the test has `power` (bisection over
+    the whole grid at once), and the normal test's nc* for df beyond the grid."""
+    za, zb = special.ndtri(1 - alpha / 2), special.ndtri(power)
+    start = np.full_like(DF_GRID, za + zb)
+    nc = _smallest_nc(lambda x: _welch_power(x, DF_GRID, alpha), start, power, steps=60)
+    return nc, _normal_nc(za, power)
+
+
+def _normal_nc(za: float, power: float) -> float:
+    """nc at which the two-sided z test has `power` (both tails)."""
+    a, b = 0.0, za + special.ndtri(power) + 1.0
+    for _ in range(60):
+        nc = (a + b) / 2
+        if special.ndtr(nc - za) + special.ndtr(-nc - za) >= power:
+            b = nc
+        else:
+            a = nc
+    return b
+
+
+@lru_cache(maxsize=16)
+def _nc_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
+    if (alpha, power) == (DEFAULT_ALPHA, POWER):
+        shipped = np.load(SHIPPED_NC_TABLE)
+        table = shipped[1:]
+        table.flags.writeable = False
+        return table, float(shipped[0])
+    return solve_noncentrality_table(alpha, power)
+
+
+def detectable_noncentrality(df: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
+    """The noncentrality nc*(df) a two-sided t test at `alpha` detects with `power`.
+
+    The smallest detectable difference is nc* times the standard error of the difference.
+    From a table over df in [1, 1e4] (log-linear interpolation; relative error below 1e-5);
+    beyond, the normal test's nc* plus the table's last excess shrinking as 1/df. NaN for
+    df < 1 or NaN.
+    """
+    df = np.asarray(df, dtype=np.float64)
+    table, normal = _nc_table(float(alpha), float(power))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.interp(np.log(df), np.log(DF_GRID), table)
+        beyond = normal + (table[-1] - normal) * DF_GRID[-1] / df
+    out = np.where(df > DF_GRID[-1], beyond, out)
+    return np.where(np.isnan(df) | (df < DF_GRID[0]), np.nan, out)

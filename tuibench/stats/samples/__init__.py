@@ -1,0 +1,1 @@
+"""Statistics within iterations: blocks of samples, subselection, medians, outliers."""

@@ -1,0 +1,270 @@
+"""The per-iteration value: the median of B subselection means (mmtests' method).
+
+Per iteration, B subsets of 80 % of its samples (without replacement), the mean of each (of
+the iteration's kind: arithmetic, or harmonic for rates), and the median of those B means.
+Groups of one size share one B x n selection matrix; each group rotates its samples by a
+shift derived from its own values, so every number depends only on that group's data.
+Small groups use the whole matrix (cached); large ones draw the same rows a block at a time,
+so memory stays of the order of the samples whatever B.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from functools import lru_cache
+
+import numpy as np
+
+from tuibench.stats.samples.blocks import CHUNK, one_blas_thread
+
+SUBSET_FRACTION = 0.8
+MAX_SUBSELECTIONS = 10_000  # B: time grows with it (memory does not, see selection_blocks)
+CACHED_MAX = 1 << 16  # B x n up to this: one cached selection matrix (512 KB)
+SMALL_CHUNK = 1 << 16  # gathered samples per block of small groups: fits in cache
+HASH_CHUNK = 1 << 16  # samples hashed at once
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser: a stable, well-spread hash of uint64 values (a new array)."""
+    out = np.array(x, dtype=np.uint64)
+    _mix_inplace(out, np.empty_like(out))
+    return out
+
+
+def _mix_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
+    """`_mix` in place, with a scratch array of the same shape (unsigned ops wrap)."""
+    x += _GOLDEN
+    for shift, mult in ((30, _M1), (27, _M2)):
+        np.right_shift(x, np.uint64(shift), out=tmp)
+        x ^= tmp
+        x *= mult
+    np.right_shift(x, np.uint64(31), out=tmp)
+    x ^= tmp
+
+
+def subset_size(n: int | np.ndarray) -> int | np.ndarray:
+    return np.maximum(1, np.floor(SUBSET_FRACTION * np.asarray(n) + 1e-9).astype(np.int64))
+
+
+def _rng(n: int, b: int, seed: int) -> np.random.Generator:
+    return np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, n, b])
+
+
+@lru_cache(maxsize=256)
+def selection_matrix(n: int, b: int, seed: int) -> np.ndarray:
+    """B x n matrix of 0/1: row j selects a uniformly random subset of floor(0.8 n) samples.
+
+    Depends only on (n, B, seed), never on what else is loaded. Row j is the floor(0.8 n)
+    smallest of n uniform keys, the j-th n keys drawn from a generator seeded by (seed, n, B).
+    Cached: only for small n (B n <= CACHED_MAX); larger sizes go through `selection_blocks`.
+    """
+    m = int(subset_size(n))
+    picks = np.argsort(_rng(n, b, seed).random((b, n)), axis=1)[:, :m]
+    sel = np.zeros((b, n))
+    np.put_along_axis(sel, picks, 1.0, axis=1)
+    sel.flags.writeable = False
+    return sel
+
+
+def selection_blocks(n: int, b: int, seed: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The rows of `selection_matrix(n, b, seed)` a few at a time: (first row, k x n block).
+
+    Memory is bounded by CHUNK elements per block whatever n and B (the whole matrix is
+    B x n: 19 GB for 24 million samples). The same keys are drawn in the same order, and
+    each row selects the same floor(0.8 n) smallest keys (see `_smallest`).
+    """
+    if b * n <= CACHED_MAX:
+        yield 0, selection_matrix(n, b, seed)
+        return
+    m = int(subset_size(n))
+    rng = _rng(n, b, seed)
+    rows = max(1, CHUNK // n)
+    for lo in range(0, b, rows):
+        k = min(rows, b - lo)
+        block = np.empty((k, n))
+        for i in range(k):  # one row of keys at a time: n doubles, not k n
+            block[i] = _smallest(rng.random(n), m)
+        yield lo, block
+        del block  # the caller has let go of it too: one block alive at a time
+
+
+def _smallest(keys: np.ndarray, m: int) -> np.ndarray:
+    """Mask of the m smallest of n uniform keys, without sorting them all.
+
+    The m-th smallest lies within a few standard deviations of m / n: every key below that
+    window is in, and only the keys inside it are partitioned. Exactly the m smallest (as
+    argsort's first m); the full partition is the fallback when the window misses or keys
+    tie (probability about n / 2^53).
+    """
+    n = len(keys)
+    p = m / n
+    half = 10.0 * math.sqrt(p * (1 - p) / n) + 2.0 / n
+    low, high = p - half, p + half
+    below = keys < low
+    need = m - int(np.count_nonzero(below))
+    if need > 0:
+        window = (keys >= low) & (keys < high)
+        inside = keys[window]
+        if len(inside) >= need:
+            t = np.partition(inside, need - 1)[need - 1]
+            window &= keys <= t
+            window |= below
+            if int(np.count_nonzero(window)) == m:
+                return window
+    mask = np.zeros(n, dtype=bool)
+    mask[np.argpartition(keys, m - 1)[:m]] = True
+    return mask
+
+
+def group_shift(
+    values: np.ndarray, starts: np.ndarray, counts: np.ndarray, seed: int
+) -> np.ndarray:
+    """A per-group rotation in [0, n) derived from the seed and the group's own values.
+
+    Rotating a group's samples before applying the shared selection matrix gives each group
+    its own subsets, while keeping every number a function of that group's data only.
+    Groups tile `values` from starts[0]; each hash sums its group's in wrapping uint64.
+    """
+    bits = np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
+    salt = _mix(np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
+    total = np.zeros(len(starts), dtype=np.uint64)
+    if len(starts):
+        h = np.empty(min(len(bits), HASH_CHUNK), dtype=np.uint64)
+        tmp = np.empty_like(h)
+        # A cache-sized piece at a time, summed into the groups it covers: no hash of every
+        # sample at once (an 80 MB array of fresh pages at 10^7 samples).
+        for lo in range(int(starts[0]), len(bits), HASH_CHUNK):
+            part = h[: min(HASH_CHUNK, len(bits) - lo)]
+            np.bitwise_xor(bits[lo : lo + len(part)], salt, out=part)
+            _mix_inplace(part, tmp[: len(part)])
+            first = np.searchsorted(starts, lo, side="right") - 1  # the group holding lo
+            last = np.searchsorted(starts, lo + len(part))  # groups starting before the end
+            cuts = np.r_[0, starts[first + 1 : last] - lo]
+            total[first:last] += np.add.reduceat(part, cuts)
+    return (_mix(total) % counts.astype(np.uint64)).astype(np.int64)
+
+
+def _rotated(x: np.ndarray, starts: np.ndarray, shift: np.ndarray, n: int) -> np.ndarray:
+    """groups x n: each group's samples rotated left by its shift."""
+    if len(starts) == 1:  # one (large) group: two slices, no index array
+        s, r = int(starts[0]), int(shift[0])
+        return np.concatenate((x[s + r : s + n], x[s : s + r]))[None, :]
+    cols = np.arange(n) + shift[:, None]
+    cols[cols >= n] -= n
+    cols += starts[:, None]
+    return x[cols]
+
+
+def _reciprocal_rows(rows: np.ndarray, harmonic: np.ndarray) -> np.ndarray:
+    """Groups' samples (a fresh copy, one group per row) on the scale where their mean is
+    arithmetic: reciprocals in harmonic rows, NaN for a non-positive sample there (no
+    harmonic mean). In place, block by block: no reciprocal copy of every sample."""
+    if harmonic.any():
+        h = rows[harmonic]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = 1.0 / h
+        r[~(h > 0)] = np.nan
+        rows[harmonic] = r
+    return rows
+
+
+def _median_of_means(sums: np.ndarray, m: int, harmonic: np.ndarray) -> np.ndarray:
+    """Per row, the median of the subset means: sums / m, or m / sums on the reciprocal
+    scale of harmonic rows.
+
+    np.median's own steps, in place: a partition at the middle, then the mean of the middle
+    two (B even), NaN for a row holding a NaN (NaNs sort last). The partition is of the
+    sums: dividing by m keeps their order and the reciprocal reverses it, which maps the
+    middle pair onto itself, so only the two middle sums are turned into means (the same
+    numbers as turning all B first)."""
+    b = sums.shape[1]
+    middle = sorted({(b - 1) // 2, b // 2})
+    sums.partition(middle, axis=1)
+    lo, hi = sums[:, middle[0]] / m, sums[:, middle[-1]] / m
+    if harmonic.any():
+        with np.errstate(divide="ignore"):
+            lo[harmonic], hi[harmonic] = 1.0 / lo[harmonic], 1.0 / hi[harmonic]
+    out = 0.5 * (lo + hi)
+    out[np.isnan(sums[:, -1])] = np.nan
+    return out
+
+
+def _values_of_size(
+    x: np.ndarray,
+    starts: np.ndarray,
+    shift: np.ndarray,
+    harmonic: np.ndarray,
+    n: int,
+    b: int,
+    seed: int,
+) -> np.ndarray:
+    """The iteration values of the groups that all have n samples."""
+    m = int(subset_size(n))
+    step = max(1, SMALL_CHUNK // n)  # groups per block: the gathered samples stay in cache
+    out = np.empty(len(starts))
+    if b * n <= CACHED_MAX:  # the common case: one small matrix, one pass
+        sel_t = selection_matrix(n, b, seed).T
+        for lo in range(0, len(starts), step):
+            part = slice(lo, lo + step)
+            rows = _reciprocal_rows(_rotated(x, starts[part], shift[part], n), harmonic[part])
+            out[part] = _median_of_means(rows @ sel_t, m, harmonic[part])
+        return out
+    # Large n: the subsets a block at a time, every group's B sums kept (B n > CACHED_MAX:
+    # fewer sums than samples).
+    step = max(1, CHUNK // n)
+    sums = np.empty((len(starts), b))
+    single = len(starts) <= step
+    rotated = _reciprocal_rows(_rotated(x, starts, shift, n), harmonic) if single else None
+    for j, block in selection_blocks(n, b, seed):
+        rows = slice(j, j + len(block))
+        for lo in range(0, len(starts), step):
+            part = slice(lo, lo + step)
+            xr = (
+                rotated
+                if single
+                else _reciprocal_rows(_rotated(x, starts[part], shift[part], n), harmonic[part])
+            )
+            sums[part, rows] = (block @ xr.T).T  # no transposed copy of the block
+        del block  # before the generator makes the next one
+    for lo in range(0, len(starts), step):
+        part = slice(lo, lo + step)
+        out[part] = _median_of_means(sums[part], m, harmonic[part])
+    return out
+
+
+def iteration_values(
+    values: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    hmean: np.ndarray,
+    b: int = 100,
+    seed: int = 0,
+) -> np.ndarray:
+    """The robust value of every iteration: median of `b` subselection means.
+
+    values: all samples, each iteration's samples contiguous; starts/counts: one entry per
+    iteration; hmean: per iteration, True for the harmonic mean. An Hmean iteration with a
+    non-positive sample has no harmonic mean: NaN (the caller says why). Memory is bounded
+    whatever the size of an iteration (see `selection_blocks`).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    starts = np.asarray(starts, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    hmean = np.asarray(hmean, dtype=bool)
+    out = np.empty(len(starts))
+    if len(starts) == 0:
+        return out
+    shift = group_shift(values, starts, counts, seed)
+
+    single = counts == 1
+    out[single] = values[starts[single]]
+    out[single & hmean & ~(values[starts] > 0)] = np.nan
+    with one_blas_thread(len(values)):
+        for n in np.unique(counts[counts > 1]):
+            idx = np.flatnonzero(counts == n)
+            out[idx] = _values_of_size(values, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
+    return out

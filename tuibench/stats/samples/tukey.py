@@ -1,0 +1,57 @@
+"""Tukey's fences per group and how many samples lie beyond them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of
+
+MILD, EXTREME = 1.5, 3.0  # Tukey's fences, in interquartile ranges
+
+
+def tukey(
+    values: np.ndarray, starts: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Tukey's fences of every group and how many of its samples lie beyond them: see
+    `tukey_and_medians`, without the medians."""
+    return tukey_and_medians(values, starts, counts)[:5]
+
+
+def tukey_and_medians(
+    values: np.ndarray, starts: np.ndarray, counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Tukey's fences of every group and how many of its samples lie beyond them.
+
+    Quartiles by numpy's default (linear interpolation). Mild fences: Q1 - 1.5 IQR and
+    Q3 + 1.5 IQR; extreme: Q1 - 3 IQR and Q3 + 3 IQR. Returns per group (low fence, high
+    fence, samples below the low mild fence, above the high mild fence, beyond an extreme
+    fence on either side), and the median (the mean of the middle two for even counts),
+    from one sort of every group. The median always lies inside the mild fences, so removing
+    the samples beyond them never empties a group.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    ng = len(starts)
+    low, high = np.empty(ng), np.empty(ng)
+    n_low, n_high, n_ext = (np.zeros(ng, dtype=np.int64) for _ in range(3))
+    median = np.full(ng, np.nan)
+    for n in np.unique(counts[counts > 0]):
+        idx = np.flatnonzero(counts == n)
+        step = max(1, SORT_CHUNK // int(n))
+        for lo in range(0, len(idx), step):
+            part = idx[lo : lo + step]
+            x = np.sort(values[rows_of(starts, part, int(n))].reshape(len(part), n), axis=1)
+            q = []
+            for frac in (0.25, 0.75):
+                pos = frac * (n - 1)
+                i = int(np.floor(pos))
+                j = min(i + 1, int(n) - 1)
+                q.append(x[:, i] + (pos - i) * (x[:, j] - x[:, i]))
+            q1, q3 = q
+            median[part] = (x[:, (int(n) - 1) // 2] + x[:, int(n) // 2]) / 2
+            iqr = q3 - q1
+            low[part], high[part] = q1 - MILD * iqr, q3 + MILD * iqr
+            n_low[part] = (x < low[part, None]).sum(axis=1)
+            n_high[part] = (x > high[part, None]).sum(axis=1)
+            ext = (x < (q1 - EXTREME * iqr)[:, None]) | (x > (q3 + EXTREME * iqr)[:, None])
+            n_ext[part] = ext.sum(axis=1)
+    return low, high, n_low, n_high, n_ext, median

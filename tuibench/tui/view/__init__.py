@@ -1,0 +1,1 @@
+"""The explorer's state and session: what is shown and loaded, without Textual."""

@@ -1,0 +1,653 @@
+"""What the explorer shows, computed from the loaded results and the view state.
+
+Everything the user can change lives in `ViewState` (state.py); `Session.recompute()` is the
+one path from that state to what is on screen: the comparison, the metrics that pass the
+filter, the counts in the tree and the order of the summaries. A new option is one field in
+`ViewState` (passed on by `compare_options()` when the core takes it) and one key in keys.py.
+
+No Textual here: this module is tested and timed on its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import polars as pl
+
+from tuibench.analysis.best import best_systems
+from tuibench.analysis.compare import Analysis, Comparison
+from tuibench.model.results import ResultSet
+from tuibench.present import tables
+from tuibench.present.answer import Answer, build_answer
+from tuibench.present.tables import Table
+from tuibench.tui.view.state import Mark, Node, ViewState, name_regex
+
+METRIC = ["benchmark", "metric"]
+
+SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
+COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
+COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
+ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
+ANSWERS_KEPT = 4
+
+
+class Session:
+    """The loaded results, their analysis, the view state, and what follows from them."""
+
+    def __init__(self, rs: ResultSet, analysis: Analysis, state: ViewState):
+        self.rs = rs
+        self.analysis = analysis
+        self.state = state
+        self.metrics: list[tuple[str, str]] = list(rs.metrics.select(METRIC).iter_rows())
+        self._metric_ids = pl.DataFrame(
+            {"benchmark": [b for b, _ in self.metrics], "metric": [m for _, m in self.metrics]},
+            schema={"benchmark": pl.String, "metric": pl.String},
+        ).with_row_index("_mid")
+        self._nodes = NodeIndex(self.metrics)
+        self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
+        self._comparisons: dict[tuple, PerMetric] = {}  # recent comparisons, newest last
+        self._lock = threading.Lock()
+        # Each kept comparison holds every row: keep all references at a moderate size.
+        rows = len(self.metrics) * len(rs.system_names)
+        self.comparisons_kept = max(2, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
+        self._full_names: pl.Series | None = None
+        self._names: np.ndarray | None = None
+        self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
+        self._answers: dict[tuple, Answer] = {}  # the last few, newest last
+        self._system_summary: tuple[tuple, pl.DataFrame] | None = None
+        self._severity: tuple[tuple, np.ndarray, np.ndarray] | None = None
+        self.cmp: Comparison
+        self.visible_ids: np.ndarray  # ids of the shown metrics, catalogue order
+        self.order_ids: np.ndarray  # the same in the summary order of `state.sort`
+        self._visible: list[tuple[str, str]] | None = None
+        self._shape: TreeShape | None = None
+        self._ordered: list[tuple[str, str]] | None = None
+        self.counts: NodeCounts
+        self.reference_requested = False  # --reference: the reference was chosen
+        self.recompute()
+
+    def set_analysis(self, analysis: Analysis) -> None:
+        """A new analysis of the same results (another option of `Analysis`)."""
+        self.analysis = analysis
+        self._summaries.clear()
+        self._comparisons.clear()
+
+    @property
+    def systems(self) -> list[str]:
+        return self.rs.system_names
+
+    def recompute(self) -> None:
+        """State -> comparison, visible metrics, counts and order. The only update path."""
+        self.install(self.state, self.compute(self.state))
+
+    def install(self, state: ViewState, computed: dict) -> None:
+        """Show what `compute(state)` gave (on the UI thread, all at once)."""
+        self.state = state
+        for name, value in computed.items():
+            setattr(self, name, value)
+
+    def compute(self, s: ViewState) -> dict:
+        """What `s` shows, changing nothing: safe to run in a worker thread.
+
+        Vectorised over the metrics (integer ids, numpy): the comparison and what follows
+        from it per metric are kept (`_per_metric`), so a filter, sort or toggle costs a few
+        array operations, whatever the number of metrics."""
+        per = self._per_metric(s)
+        cmp = dataclasses.replace(per.cmp, percent=s.percent)
+        shown = per.compared & self._matches(s.filter_text)
+        if s.significant_only:
+            shown &= per.significant
+        ids = np.flatnonzero(shown)
+        if s.sort == "worst":
+            worst_sig, worst = per.worst_sig[ids], per.worst[ids]
+            keys = (
+                -np.nan_to_num(worst, nan=0.0),
+                np.isnan(worst),
+                -np.nan_to_num(worst_sig, nan=0.0),
+                np.isnan(worst_sig),
+            )
+            order = ids[np.lexsort(keys)]  # stable: natural order between ties
+        elif s.sort == "name":
+            order = ids[np.argsort(self._name_rank()[ids], kind="stable")]
+        elif s.sort.startswith("system:"):
+            gain = per.gains(s.sort[len("system:") :])[ids]
+            order = ids[np.lexsort((np.nan_to_num(gain, nan=0.0), np.isnan(gain)))]
+        else:
+            order = ids
+        return {
+            "cmp": cmp,
+            "_compared": per.compared,
+            "_current": per,
+            "visible_ids": ids,
+            "order_ids": order,
+            "_visible": None,
+            "_ordered": None,
+            "_shape": None,
+            "counts": self._nodes.counts(shown & per.worse, shown & per.better),
+        }
+
+    @property
+    def visible(self) -> list[tuple[str, str]]:
+        """The shown metrics in catalogue order (made when first asked for)."""
+        if self._visible is None:
+            self._visible = [self.metrics[i] for i in self.visible_ids]
+        return self._visible
+
+    @property
+    def ordered(self) -> list[tuple[str, str]]:
+        """The shown metrics in the summary order of `state.sort`."""
+        if self._ordered is None:
+            self._ordered = [self.metrics[i] for i in self.order_ids]
+        return self._ordered
+
+    def in_order(self, ids: np.ndarray) -> bool:
+        """Whether `ids` are the shown metrics in the current order."""
+        return np.array_equal(ids, self.order_ids)
+
+    def tree_shape(self) -> TreeShape:
+        """The groups and metrics of the tree in the current order (what the tree shows)."""
+        if self._shape is None:
+            self._shape = self._nodes.shape(self.order_ids)
+        return self._shape
+
+    def _per_metric(self, s: ViewState) -> PerMetric:
+        """The comparison of `s` and its verdicts per metric, kept for the last few
+        references and options: stepping back or toggling costs no new comparison."""
+        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        with self._lock:
+            per = self._comparisons.pop(key, None)
+        if per is None:
+            cmp = self.analysis.compare(s.reference, **s.compare_options())
+            per = PerMetric(cmp, self._metric_ids, len(self.metrics))
+        with self._lock:  # a worker may be preparing another reference meanwhile
+            self._comparisons[key] = per  # the newest last
+            while len(self._comparisons) > self.comparisons_kept:
+                del self._comparisons[next(iter(self._comparisons))]
+        return per
+
+    def prepare_comparisons(self, stop: Callable[[], bool] | None = None) -> None:
+        """Compare against every other reference ahead (in a worker, after loading), so the
+        first `]` or `[` to each is as quick as the next ones; only while all of them can
+        be kept. Ends early once `stop()` is true."""
+        if len(self.systems) > self.comparisons_kept:
+            return
+        state = dataclasses.replace(self.state)  # as it is now: the options of the screen
+        for name in self.systems:
+            if stop is not None and stop():
+                return
+            per = self._per_metric(dataclasses.replace(state, reference=name))
+            per.cmp.summary()  # kept by the analysis: the answer's ranking against `name`
+            per.chance()
+
+    def chance(self) -> str:
+        """The header's word on chance: how many flags alpha alone would give, or why the
+        false discovery rate left nothing."""
+        return self._current.chance()
+
+    def _name_rank(self) -> np.ndarray:
+        """Each metric's place in the order of names (benchmark, then metric)."""
+        if self._names is None:
+            order = sorted(range(len(self.metrics)), key=self.metrics.__getitem__)
+            self._names = np.empty(len(order), dtype=np.int64)
+            self._names[order] = np.arange(len(order))
+        return self._names
+
+    def _matches(self, text: str) -> np.ndarray:
+        """Which metrics the name filter lets through (the last answer is kept)."""
+        if self._match is None or self._match[0] != text:
+            regex = name_regex(text)
+            if regex is None:
+                mask = np.ones(len(self.metrics), dtype=bool)
+            else:
+                if self._full_names is None:
+                    self._full_names = pl.Series(
+                        [f"{b}/{m}" for b, m in self.metrics], dtype=pl.String
+                    )
+                mask = self._full_names.str.contains(regex).to_numpy()
+            self._match = (text, mask)
+        return self._match[1]
+
+    def is_compared(self, key: tuple[str, str]) -> bool:
+        """Whether a metric has rows in the comparison."""
+        i = self._nodes.metric_id.get(key)
+        return i is not None and bool(self._compared[i])
+
+    # -- tables -------------------------------------------------------------------------
+    def metrics_under(self, node: Node, limit: int | None = None) -> list[tuple[str, str]]:
+        """Visible metrics below `node`, in the summary order (the first `limit`)."""
+        return [self.metrics[i] for i in self._ids_under(node)[:limit]]
+
+    def count_under(self, node: Node) -> int:
+        """How many visible metrics lie below `node`."""
+        return len(self._ids_under(node))
+
+    def _ids_under(self, node: Node) -> np.ndarray:
+        if node.is_metric:
+            i = self._nodes.metric_id.get((node.benchmark, node.metric))
+            return np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
+        if node.is_root:
+            return self.order_ids
+        return self.order_ids[self._nodes.below(node, self.order_ids)]
+
+    def comparison_under(self, node: Node, limit: int | None = None) -> Comparison:
+        """The comparison restricted to the visible metrics below `node`, in summary order
+        (the first `limit` of them)."""
+        return self._restricted(self.cmp, self._ids_under(node)[:limit], self._current)
+
+    def whole_under(self, node: Node) -> Comparison:
+        """Every compared metric below `node`, whatever `f` and the filter show: what the
+        counts of an export or a copy are over, as the per-system summary is."""
+        ids = np.flatnonzero(self._current.compared)
+        if node.is_metric:
+            ids = self._ids_under(node)
+        elif not node.is_root:
+            ids = ids[self._nodes.below(node, ids)]
+        return self._among(self.cmp, ids, self._current)
+
+    def _restricted(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
+        """`cmp` (the comparison `per` keeps, whatever its display options) with the rows of
+        the metrics `ids` only, in that order: a gather by the rows' metric ids, not a join
+        over every row."""
+        position = np.full(len(self.metrics) + 1, len(ids), dtype=np.int64)
+        position[ids] = np.arange(len(ids))
+        at = position[per.row_ids()]  # a row of no listed metric: len(ids)
+        keep = np.flatnonzero(at < len(ids))
+        keep = keep[np.argsort(at[keep], kind="stable")]
+        return dataclasses.replace(cmp, rows=cmp.rows[keep])
+
+    def _among(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
+        """`cmp` with the rows of the metrics `ids` only, in its own order (for what does
+        not depend on the order): no copy when they are all of its rows."""
+        listed = np.zeros(len(self.metrics) + 1, dtype=bool)
+        listed[ids] = True
+        keep = listed[per.row_ids()]
+        if keep.all():
+            return cmp
+        return dataclasses.replace(cmp, rows=cmp.rows.filter(pl.Series(keep)))
+
+    def view_key(self) -> tuple:
+        """Everything in the state that changes what the tables show (not the cursor)."""
+        s = self.state
+        key = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
+        key += tuple(sorted(s.analysis_options().items()))
+        return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
+
+    def system_summary(self) -> pl.DataFrame:
+        """The per-system summary: it covers every metric whatever the filter, sort or view,
+        so it is computed once per reference and comparison options (it can be costly)."""
+        return self._system_summary_of(self.state, self.cmp)
+
+    def _system_summary_of(self, s: ViewState, cmp: Comparison) -> pl.DataFrame:
+        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        kept = self._system_summary
+        if kept is None or kept[0] != key:
+            kept = self._system_summary = (key, cmp.summary())
+        return kept[1]
+
+    def answer(self) -> Answer:
+        """The first screen: per system the counts and the significant changes, worst first.
+
+        Over every metric, or over those the filter shows when a name filter is set.
+        """
+        return self._answer_of(self.state, self.cmp, self._current, self.order_ids)
+
+    def _answer_of(
+        self, s: ViewState, cmp: Comparison, per: PerMetric, order_ids: np.ndarray
+    ) -> Answer:
+        # The order and `f` do not change it.
+        key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
+        key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
+        with self._lock:
+            answer = self._answers.pop(key, None)
+        if answer is None:
+            summary = self._system_summary_of(s, cmp)
+            if s.filter_text:
+                cmp = self._restricted(cmp, order_ids, per)
+            answer = build_answer(cmp, percent=s.percent, limit=ANSWER_LIMIT, summary=summary)
+        with self._lock:  # a worker may be preparing the next screen meanwhile
+            self._answers[key] = answer  # the newest last: clearing a filter costs nothing
+            while len(self._answers) > ANSWERS_KEPT:
+                del self._answers[next(iter(self._answers))]
+        return answer
+
+    def prepare(self, s: ViewState, computed: dict) -> dict:
+        """What `install(s, computed)` will draw at once, made ahead (in the worker that
+        computed it, for a large set): the tree's shape, the words on chance, the answer."""
+        computed["_shape"] = self._nodes.shape(computed["order_ids"])
+        computed["_current"].chance()
+        computed["_current"].row_ids()
+        if s.answer_first:
+            self._answer_of(s, computed["cmp"], computed["_current"], computed["order_ids"])
+        return computed
+
+    def reference_note(self) -> list[str]:
+        """Lines saying that the reference is first only by its name, and how to choose
+        (none once a reference was chosen)."""
+        from tuibench.analysis.reference import chosen_by_name, reference_note
+
+        requested = "" if self.reference_requested else None
+        if not chosen_by_name(self.rs, self.state.reference, requested):
+            return []
+        return reference_note(self.rs, self.state.reference, keys=True)
+
+    def ranking(self) -> list[tuple[str, float | None]]:
+        """Every system, best first, by the per-system summary's geometric mean of ratios
+        against the reference (above 1 is better; the reference itself is 1)."""
+        answer = self.answer()
+        scores = [(a.system, a.geomean) for a in answer.systems]
+        scores.append((answer.reference, 1.0))
+        order = {name: i for i, name in enumerate(self.systems)}
+        return sorted(scores, key=lambda s: (s[1] is None, -(s[1] or 0.0), order[s[0]]))
+
+    def best_system(self, node: Node) -> str | None:
+        """The metric's best system where the data supports one (analysis/best.py), else None."""
+        part = self.cmp.rows.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return best_systems(self.cmp, part).get((node.benchmark, node.metric or ""))
+
+    def severity_order(self) -> np.ndarray:
+        """Ids of the shown metrics where some system changed significantly: those with a
+        regression first, worst first; then those with only improvements, largest first
+        (ties in catalogue order). Worst and largest as the answer lists them: by the size
+        a change certainly has (its interval's bound nearest zero), then by its size. Array
+        work on the kept per-metric verdicts: the first `n` at a million metrics took 0.75 s
+        as lists of names."""
+        key = self.view_key()
+        if self._severity is None or self._severity[0] != key:
+            per = self._current
+            ids = self.visible_ids[per.changed[self.visible_ids]]
+            worst, best = per.worst_sig[ids], per.best_sig[ids]
+            only_better = np.isnan(worst)
+            order = ids[
+                np.lexsort(
+                    (
+                        -np.nan_to_num(best, nan=0.0),
+                        -per.best_sure[ids],
+                        np.isnan(best),
+                        -np.nan_to_num(worst, nan=0.0),
+                        -per.worst_sure[ids],
+                        only_better,
+                    )
+                )
+            ]
+            position = np.full(len(self.metrics), -1, dtype=np.int64)
+            position[order] = np.arange(len(order))
+            self._severity = (key, order, position)
+        return self._severity[1]
+
+    def severity_position(self, key: tuple[str, str] | None) -> int | None:
+        """Where the metric `key` is in `severity_order` (None: not in it)."""
+        self.severity_order()
+        i = None if key is None else self._nodes.metric_id.get(key)
+        if i is None or self._severity is None or self._severity[2][i] < 0:
+            return None
+        return int(self._severity[2][i])
+
+    def summary(self, node: Node, limit: int | None = None) -> Table | None:
+        """The mmtests-style summary of the metrics below a group (the first `limit` in the
+        current order); None when none is shown.
+
+        The last few are kept: stepping back to a reference shows its summary at once.
+        """
+        key = (node, limit, *self.view_key())
+        table = self._summaries.pop(key) if key in self._summaries else self._summary(node, limit)
+        self._summaries[key] = table
+        while len(self._summaries) > SUMMARIES_KEPT:
+            del self._summaries[next(iter(self._summaries))]
+        return table
+
+    def _summary(self, node: Node, limit: int | None) -> Table | None:
+        cmp = self.comparison_under(node, limit)
+        if cmp.rows.height == 0:
+            return None
+        title = "" if node.is_root else f"{node.benchmark}: comparison against {cmp.reference}"
+        return tables.summary_table(cmp, title)
+
+    def detail(self, node: Node) -> Table:
+        return tables.detail_table(self.cmp, node.benchmark, node.metric or "")
+
+    def noise(self, node: Node) -> Table:
+        return tables.noise_table(self.cmp, node.benchmark, node.metric or "")
+
+    def systems_summary(self, node: Node) -> Table | None:
+        """Per system over the metrics below `node`: geometric mean of ratios and counts."""
+        cmp = self._among(self.cmp, self._ids_under(node), self._current)
+        if cmp.rows.height == 0 or len(self.systems) < 2:
+            return None
+        return tables.system_summary_table(cmp)
+
+    def iterations(self, node: Node) -> Table:
+        return tables.iterations_table(self.cmp, node.benchmark, node.metric or "")
+
+    def current_table(self, node: Node) -> Table | None:
+        """The table that `mark`, `export` and `copy` act on for `node`."""
+        if node.is_metric:
+            return self.detail(node) if self.is_compared((node.benchmark, node.metric)) else None
+        return self.summary(node)
+
+    def metric_rows(self, node: Node) -> list[dict]:
+        """The comparison rows of one metric (reference first), as dictionaries."""
+        part = self.cmp.rows.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return list(part.iter_rows(named=True))
+
+    def metric_info(self, node: Node) -> dict | None:
+        """Unit, direction and mean kind of a metric."""
+        part = self.rs.metrics.filter(
+            (pl.col("benchmark") == node.benchmark) & (pl.col("metric") == node.metric)
+        )
+        return part.row(0, named=True) if part.height else None
+
+    # -- marks --------------------------------------------------------------------------
+    def toggle_mark(self, node: Node) -> tuple[str, Mark] | None:
+        """Mark the current table of `node`, or unmark it when it is marked as it is now.
+
+        Returns ("marked" | "updated" | "unmarked", mark), or None when there is no table.
+        """
+        table = self.current_table(node)
+        if table is None:
+            return None
+        s = self.state
+        new = Mark(
+            node, s.reference, s.alpha, table, self.comparison_under(node), self.whole_under(node)
+        )
+        for i, old in enumerate(s.marks):
+            if old == new:
+                if old.table.rows == table.rows and old.table.columns == table.columns:
+                    del s.marks[i]
+                    return "unmarked", old
+                s.marks[i] = new
+                return "updated", new
+        s.marks.append(new)
+        return "marked", new
+
+    def is_marked(self, node: Node) -> bool:
+        s = self.state
+        return any(m.node == node and m.reference == s.reference for m in s.marks)
+
+
+class PerMetric:
+    """One comparison and, per metric (by id), whether some system is worse, better or
+    significantly changed, and how bad its worst change is (for the orders)."""
+
+    def __init__(self, cmp: Comparison, metric_ids: pl.DataFrame, n: int):
+        self.cmp = cmp
+        self._metric_ids = metric_ids
+        self._n = n
+        self._gains: dict[str, np.ndarray] = {}
+        self._chance: str | None = None
+        direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
+        badness = pl.col("change") * direction  # > 0: worse than the reference
+        # the size a change certainly has: its interval's bound nearest zero (0 across it)
+        lo, hi = (pl.col("ratio_ci_low") - 1) * direction, (pl.col("ratio_ci_high") - 1) * direction
+        sure_bad = pl.min_horizontal(lo, hi).clip(lower_bound=0).fill_null(0.0)
+        sure_good = pl.min_horizontal(-lo, -hi).clip(lower_bound=0).fill_null(0.0)
+        per = (
+            cmp.rows.group_by(METRIC)
+            .agg(
+                ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
+                ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
+                pl.col("significant").any().alias("significant"),
+                pl.col("verdict").is_in(["worse", "better"]).any().alias("changed"),
+                badness.filter(pl.col("verdict") == "worse").max().alias("worst_sig"),
+                (-badness).filter(pl.col("verdict") == "better").max().alias("best_sig"),
+                badness.filter(~pl.col("is_reference")).max().alias("worst"),
+                sure_bad.filter(pl.col("verdict") == "worse").max().alias("worst_sure"),
+                sure_good.filter(pl.col("verdict") == "better").max().alias("best_sure"),
+            )
+            .join(metric_ids, on=METRIC, how="inner")
+        )
+        mid = per["_mid"].to_numpy()
+
+        def column(name: str, fill: float | bool) -> np.ndarray:
+            out = np.full(n, fill, dtype=type(fill) if isinstance(fill, bool) else float)
+            out[mid] = per[name].fill_null(fill).to_numpy()
+            return out
+
+        self.worse, self.better = column("worse", False), column("better", False)
+        self.significant = column("significant", False)
+        self.changed = column("changed", False)  # some verdict worse or better, counted or not
+        self.worst_sig, self.worst = column("worst_sig", np.nan), column("worst", np.nan)
+        self.best_sig = column("best_sig", np.nan)
+        self.worst_sure, self.best_sure = column("worst_sure", 0.0), column("best_sure", 0.0)
+        self.compared = np.zeros(n, dtype=bool)
+        self.compared[mid] = True
+        self._row_ids: np.ndarray | None = None
+
+    def row_ids(self) -> np.ndarray:
+        """Each comparison row's metric id (`n` where a row's metric is not in the
+        catalogue), made when first needed and kept."""
+        if self._row_ids is None:
+            ids = self.cmp.rows.select(METRIC).join(
+                self._metric_ids, on=METRIC, how="left", maintain_order="left"
+            )["_mid"]
+            self._row_ids = ids.fill_null(self._n).cast(pl.Int64).to_numpy()
+        return self._row_ids
+
+    def chance(self) -> str:
+        """See `Session.chance` (kept: the same for every filter, sort or toggle)."""
+        if self._chance is None:
+            self._chance = ""
+            cmp = self.cmp
+            if tables.chance_notes(cmp):
+                n, alpha = cmp.comparisons, cmp.alpha
+                flagged = int(cmp.rows["significant"].sum())
+                p = cmp.rows["p_adjusted"].drop_nulls()
+                if not cmp.fdr:
+                    self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
+                elif p.len():
+                    self._chance = f"FDR: none (smallest adjusted p {p.min():.2g})"
+                else:
+                    self._chance = "FDR: none"
+        return self._chance
+
+    def gains(self, system: str) -> np.ndarray:
+        """Each metric's gain of `system` against the reference (NaN where it has none)."""
+        if system not in self._gains:
+            part = self.cmp.rows.filter(pl.col("system") == system).select(*METRIC, "gain")
+            part = part.join(self._metric_ids, on=METRIC, how="inner")
+            out = np.full(self._n, np.nan)
+            out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
+            self._gains[system] = out
+        return self._gains[system]
+
+
+class TreeShape:
+    """The tree of the shown metrics in their order: each group's children (groups and
+    metrics, in the order of their first metric) and how many metrics lie below each
+    node. Made with numpy from the metric ids; a group's children are listed when asked."""
+
+    def __init__(self, index: NodeIndex, order: np.ndarray):
+        self._index = index
+        chains = index.chains[order]  # shown metrics x (leaf, groups up to the root)
+        flat = chains.ravel()
+        valid = flat >= 0
+        self._sizes = np.bincount(flat[valid], minlength=len(index.nodes))
+        # the first shown metric below each node: its place among its siblings (a
+        # minimum per node by `minimum.at`: a sort of every chain cell took 0.5 s at 10^6)
+        first = np.full(len(index.nodes), np.iinfo(np.int64).max)
+        depth = chains.shape[1] if chains.ndim == 2 else 1
+        np.minimum.at(first, flat[valid], np.flatnonzero(valid) // max(depth, 1))
+        shown = np.flatnonzero(self._sizes)
+        shown = shown[index.parent[shown] >= 0]  # the root is nobody's child
+        by_parent = shown[np.lexsort((first[shown], index.parent[shown]))]
+        self._children = by_parent
+        self._parents = index.parent[by_parent]
+
+    def size(self, node: Node) -> int:
+        """Shown metrics below `node` (1 for a shown metric, 0 for anything not shown)."""
+        i = self._index.ids.get(node)
+        return 0 if i is None else int(self._sizes[i])
+
+    def children(self, node: Node) -> list[Node]:
+        i = self._index.ids.get(node)
+        if i is None:
+            return []
+        lo, hi = np.searchsorted(self._parents, [i, i + 1])
+        nodes = self._index.nodes
+        return [nodes[c] for c in self._children[lo:hi]]
+
+
+class NodeIndex:
+    """Integer ids for every node of the benchmark tree, and for each metric the ids of its
+    leaf and of every node above it: counts below every node are one `bincount`."""
+
+    def __init__(self, metrics: list[tuple[str, str]]):
+        ids: dict[Node, int] = {Node(): 0}
+        self.metric_id: dict[tuple[str, str], int] = {}
+        chains = []
+        for i, (bench, metric) in enumerate(metrics):
+            self.metric_id[(bench, metric)] = i
+            parts = tuple(bench.split("/"))
+            chain = [Node(parts, metric)] + [Node(parts[:d]) for d in range(len(parts), -1, -1)]
+            chains.append([ids.setdefault(node, len(ids)) for node in chain])
+        depth = max((len(c) for c in chains), default=1)
+        self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
+        for i, chain in enumerate(chains):
+            self.chains[i, : len(chain)] = chain
+        self.ids = ids
+        self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
+        self.parent = np.full(len(ids), -1, dtype=np.int64)
+        for k in range(depth - 1):  # each column's parent is in the next one
+            child, up = self.chains[:, k], self.chains[:, k + 1]
+            has = (child >= 0) & (up >= 0)
+            self.parent[child[has]] = up[has]
+
+    def shape(self, order: np.ndarray) -> TreeShape:
+        return TreeShape(self, order)
+
+    def below(self, node: Node, ids: np.ndarray) -> np.ndarray:
+        """Which of the metrics `ids` lie below the group `node` (a mask)."""
+        i = self.ids.get(node)
+        if i is None:
+            return np.zeros(len(ids), dtype=bool)
+        return (self.chains[ids] == i).any(axis=1)
+
+    def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
+        def count(mask: np.ndarray) -> np.ndarray:
+            below = self.chains[mask].ravel()
+            return np.bincount(below[below >= 0], minlength=len(self.ids))
+
+        return NodeCounts(self.ids, count(worse), count(better))
+
+
+class NodeCounts(Mapping):
+    """Node -> (metrics below it where some system is worse, where some is better)."""
+
+    def __init__(self, ids: dict[Node, int], worse: np.ndarray, better: np.ndarray):
+        self._ids, self._worse, self._better = ids, worse, better
+
+    def __getitem__(self, node: Node) -> tuple[int, int]:
+        i = self._ids[node]
+        return int(self._worse[i]), int(self._better[i])
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)

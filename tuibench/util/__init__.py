@@ -1,0 +1,1 @@
+"""Small helpers every layer may use: printable text, workers, memory limits."""
