@@ -31,6 +31,7 @@ import polars as pl
 from tuibench import stats
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 
 
 def generate(
@@ -166,7 +167,7 @@ def in_process(path: Path, rounds: int) -> None:
         f"  naive per-group loop (extrapolated): {t_naive_all:7.1f} s  "
         f"({t_naive_all / t_iter:.0f}x slower than tuibench)"
     )
-    t_trim, _ = timed(lambda: Analysis(rs, trim_outliers=True))
+    t_trim, _ = timed(lambda: Analysis(rs, AnalysisOptions(iteration_value="trimmed")))
     print(f"analysis with --trim-outliers (raw and trimmed):    {t_trim:6.2f} s")
 
     systems = rs.system_names

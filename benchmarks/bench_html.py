@@ -103,7 +103,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "all.parquet"
         generate(data, args.systems, args.benchmarks, args.metrics)
-        cmp = Analysis(load([str(data)])).compare("sys-0", 0.05)
+        cmp = Analysis(load([str(data)])).compare("sys-0")
         share = Shareable(cmp, "", facts=[("results", "generated")])
         html_report.html_report(share)  # warm-up
         times = []

@@ -33,6 +33,7 @@ import polars as pl
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 
 REGIMES = ("gaussian", "iteration", "bursts", "bimodal", "shared")
 SAMPLES = (1, 5, 20, 50)
@@ -90,7 +91,7 @@ def _frame(regime: str, rng, suites: int, iters: int, samples: int) -> pl.DataFr
 def _measure(regime: str, rng, suites: int, iters: int, samples: int, tmp: Path) -> dict:
     path = tmp / f"{regime}-{iters}-{samples}.parquet"
     _frame(regime, rng, suites, iters, samples).write_parquet(path)
-    rows = Analysis(load([path])).compare("a", alpha=ALPHA).rows
+    rows = Analysis(load([path])).compare("a", AnalysisOptions(alpha=ALPHA)).rows
     out = (pl.col("outliers_low") + pl.col("outliers_high")).alias("out")
     ref = rows.filter(pl.col("is_reference")).select("benchmark", "metric", out)
     rows = rows.filter(~pl.col("is_reference")).join(ref, on=["benchmark", "metric"])

@@ -41,7 +41,7 @@ def report(tmp_path_factory):
         (root / system / "data.csv").write_text("\n".join(lines) + "\n")
     out = tmp_path_factory.mktemp("report") / "report.html"
     assert main(["report", str(root), "--format", "html", "--output", str(out)]) == 0
-    cmp = Analysis(load([str(root)])).compare("base", 0.05)
+    cmp = Analysis(load([str(root)])).compare("base")
     return out, cmp
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from tuibench import process_settings
+from tuibench.model.options import AnalysisOptions, ViewOptions
 
 process_settings.return_freed_pages()  # before any command imports polars
 
@@ -112,7 +113,24 @@ class _TrimAlias(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         namespace.iteration_value = "trimmed"
-        namespace.trim_outliers = True
+
+
+def analysis_options(args: argparse.Namespace) -> AnalysisOptions:
+    """The options that change numbers, built once from any command's arguments (those a
+    command does not take keep their defaults)."""
+    names = {f.name for f in dataclasses.fields(AnalysisOptions)}
+    return AnalysisOptions(**{k: v for k, v in vars(args).items() if k in names})
+
+
+def view_options(args: argparse.Namespace) -> ViewOptions:
+    """How the explorer shows results, from its arguments."""
+    return ViewOptions(
+        reference=args.reference,
+        percent=args.percent,
+        export_dir=args.export_dir,
+        theme=args.theme,
+        mouse=not args.no_mouse,
+    )
 
 
 def _reference_of(rs, args: argparse.Namespace) -> str | None:
@@ -182,7 +200,6 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
         "mmtests' method; default), mean, median (robust to outlying samples), or trimmed "
         "(the mean inside the 1.5 IQR Tukey fences)",
     )
-    p.set_defaults(trim_outliers=False)
     p.add_argument(
         "--trim-outliers",
         action=_TrimAlias,
@@ -534,16 +551,8 @@ def report(args: argparse.Namespace) -> int:
     reference = _reference_of(rs, args)
     if reference is None:
         return EXIT_USAGE
-    analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
-    args.trim_outliers = args.iteration_value == "trimmed"
-    cmp = analysis.compare(
-        reference,
-        args.alpha,
-        fdr=args.fdr,
-        threshold=args.threshold,
-        trust_single_iteration=args.trust_single_iteration,
-    )
-    cmp = dataclasses.replace(cmp, percent=args.percent)
+    analysis = Analysis(rs, analysis_options(args))
+    cmp = dataclasses.replace(analysis.compare(reference), percent=args.percent)
     if args.benchmark or args.metric:  # unfiltered, the rows and their verdicts stand
         cmp = cmp.filter(args.benchmark, args.metric)
     if why := _nothing_matches(cmp, args.benchmark, args.metric):
@@ -608,7 +617,7 @@ def decide(args: argparse.Namespace) -> int:
     reference = _reference_of(rs, args)
     if reference is None:
         return EXIT_USAGE
-    analysis = Analysis(rs, args.subselections, args.seed, iteration_value=args.iteration_value)
+    analysis = Analysis(rs, analysis_options(args))
     dec = decide_rows(analysis.groups, reference, args.alpha, args.threshold, args.max_iterations)
     if not dec.rows.height:  # nothing decided is no reason to stop a loop
         _say(f"tuibench: nothing to compare with {reference!r}: decide needs a second system")
@@ -700,5 +709,4 @@ def explore(args: argparse.Namespace) -> int:
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
     from tuibench.tui.app import run
 
-    args.trim_outliers = args.iteration_value == "trimmed"
-    return run(args)
+    return run(list(args.paths), analysis_options(args), view_options(args))

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare import Analysis, Comparison, decide
+from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet, SystemInfo
 
 from .regimes import Simulated
@@ -79,8 +80,8 @@ class Run:
 
 
 def run(sim: Simulated, iteration_value: str = "subselection") -> Run:
-    analysis = Analysis(result_set(sim), iteration_value=iteration_value)
-    cmp = analysis.compare("ref", ALPHA)
+    analysis = Analysis(result_set(sim), AnalysisOptions(iteration_value=iteration_value))
+    cmp = analysis.compare("ref", AnalysisOptions(alpha=ALPHA))
     rows = cmp.full_rows().filter(~pl.col("is_reference"))
     return Run(analysis, cmp, rows, cmp.summary())
 

@@ -54,7 +54,7 @@ def by_hand(cmp) -> list[tuple[str, str]]:
 
 
 def test_the_noisy_change_is_large_but_uncertain(results):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     rows = {r["metric"]: r for r in cmp.rows.iter_rows(named=True) if not r["is_reference"]}
     assert [rows[m]["verdict"] for m in ("noisy", "sure", "mid")] == ["worse"] * 3
     assert [rows[m]["verdict"] for m in ("odd", "odd2")] == ["changed"] * 2
@@ -66,7 +66,7 @@ def test_the_noisy_change_is_large_but_uncertain(results):
 
 @pytest.mark.parametrize("percent", ["gain", "change"])
 def test_changes_are_listed_by_their_certain_size(results, percent):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     answer = build_answer(cmp, percent=percent)
     (patched,) = answer.systems
     assert [(c.verdict, c.metric) for c in patched.changes] == by_hand(cmp)
@@ -74,7 +74,7 @@ def test_changes_are_listed_by_their_certain_size(results, percent):
 
 
 def test_unknown_direction_shows_the_signed_change_and_interval(results):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     rows = {r["metric"]: r for r in cmp.rows.iter_rows(named=True) if not r["is_reference"]}
     odd = rows["odd"]
     want = (

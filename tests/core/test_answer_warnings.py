@@ -11,6 +11,7 @@ import pytest
 from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.output.shareable import Shareable, render_shareable
 from tuibench.present.answer import answer_lines, build_answer
 
@@ -25,7 +26,7 @@ def rows_of(cmp) -> dict:
 
 
 def test_the_data_holds_each_case(results):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     rows = rows_of(cmp)
     assert rows["tput-32"]["verdict"] == "better" and rows["tput-32"]["better"] == "lower"
     assert rows["two"]["verdict"] == "worse" and rows["two"]["iterations"] == 2
@@ -43,7 +44,7 @@ HEADER = [
 
 
 def test_the_answer_says_each_warning(results):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     answer = build_answer(cmp)
     marks = {c.metric: c.flags for c in answer.systems[0].changes}
     assert marks == {"tput-32": ("direction",), "two": ("two",), "bursty": ("fragile",)}
@@ -55,13 +56,13 @@ def test_the_answer_says_each_warning(results):
 
 
 def test_under_fdr_chance_is_not_said(results):
-    cmp = Analysis(load([results])).compare("base", 0.05, fdr=True)
+    cmp = Analysis(load([results])).compare("base", AnalysisOptions(fdr=True))
     assert "expected by chance" not in "\n".join(answer_lines(build_answer(cmp)))
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "text", "latex", "html"])
 def test_every_shared_form_carries_the_warnings(results, fmt):
-    cmp = Analysis(load([results])).compare("base", 0.05)
+    cmp = Analysis(load([results])).compare("base")
     out = render_shareable(Shareable(cmp, "t"), fmt)
     for line in HEADER:
         assert line in out, line

@@ -228,7 +228,7 @@ def test_a_change_seen_on_one_iteration_is_listed_after_those_that_count():
     )
     # Trusted (--trust-single-iteration), it counts and takes its place by size.
     cmp = hand_comparison(rows)
-    cmp.trust_single_iteration = True
+    cmp.options.trust_single_iteration = True
     (t,) = build_answer(cmp).systems
     assert [c.metric for c in t.changes] == ["big", "mid", "small"]
     assert change_text(t.changes[0]).endswith("better  (one iteration)")

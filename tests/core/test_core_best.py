@@ -9,6 +9,7 @@ from scipy import stats
 from tuibench.analysis.best import GLYPH, best_systems
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.output.export import render
 from tuibench.present.tables import detail_table, summary_table
 from tuibench.tui.format import compact_cell
@@ -73,7 +74,7 @@ def test_ahead_of_the_runner_up_but_not_of_the_reference(three):
     assert ("bench", "close_to_ref") not in best_systems(three.compare("a"))
     # With a practical margin of 20 %, b's 10 % gain is not `better`: the ranking still
     # puts it apart from c, but the comparison against the reference does not agree.
-    cmp = three.compare("a", threshold=20)
+    cmp = three.compare("a", AnalysisOptions(threshold=20))
     row = cmp.rows.filter((cmp.rows["metric"] == "clear") & (cmp.rows["system"] == "b"))
     assert row["verdict"][0] != "better"
     assert ("bench", "clear") not in best_systems(cmp)
@@ -101,7 +102,9 @@ def test_a_verdict_from_one_iteration_does_not_count(tmp_path, make_system):
     row = cmp.rows.filter(cmp.rows["system"] == "c").row(0, named=True)
     assert row["single_iteration"] and row["verdict"] == "better"
     assert best_systems(cmp) == {}
-    assert best_systems(analysis.compare("a", trust_single_iteration=True)) == {("bench", "t"): "c"}
+    assert best_systems(analysis.compare("a", AnalysisOptions(trust_single_iteration=True))) == {
+        ("bench", "t"): "c"
+    }
 
 
 def test_the_mark_in_the_tables(three):

@@ -12,6 +12,7 @@ from scipy import stats as sps
 
 from tuibench.analysis.compare import ROW_COLUMNS, Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.present.numbers import metric_scales
 from tuibench.present.tables import summary_table
 
@@ -132,7 +133,7 @@ def test_deterministic_across_runs_and_subsets_of_systems(three, tmp_path):
     # p_adjusted depends on the family of rows (every system loaded), by definition.
     family = ["note", "p_adjusted"]
     assert keep.drop(family, strict=False).equals(c.drop(family, strict=False))
-    other_seed = Analysis(three, seed=5).compare("sys-1").rows
+    other_seed = Analysis(three, AnalysisOptions(seed=5)).compare("sys-1").rows
     assert not other_seed["center"].equals(a["center"])
 
 
@@ -233,7 +234,7 @@ def test_iteration_value_choices_match_numpy(tmp_path, make_system):
     its = [[100.0, 100, 100, 100, 300], [101.0, 99, 100, 102, 98], [100.0, 103, 99, 100, 97]]
     rs = _load(tmp_path, make_system, _rows({"a": its, "b": its}))
     got = {
-        kind: _row(Analysis(rs, iteration_value=kind).compare("a"), "a")
+        kind: _row(Analysis(rs, AnalysisOptions(iteration_value=kind)).compare("a"), "a")
         for kind in ("subselection", "mean", "median", "trimmed")
     }
     assert got["mean"]["iteration_values"] == pytest.approx([np.mean(x) for x in its])
@@ -244,7 +245,7 @@ def test_iteration_value_choices_match_numpy(tmp_path, make_system):
     assert got["subselection"]["iteration_values"][0] == pytest.approx(150.0)
     assert {r["iteration_value"] for r in got.values()} == set(got)
     with pytest.raises(ValueError, match="iteration value"):
-        Analysis(rs, iteration_value="mode")
+        Analysis(rs, AnalysisOptions(iteration_value="mode"))
 
 
 def test_robust_is_whether_medians_give_the_same_verdict(tmp_path, make_system):
@@ -254,7 +255,7 @@ def test_robust_is_whether_medians_give_the_same_verdict(tmp_path, make_system):
     new = [list(np.r_[100 + rng.normal(0, 0.5, 8), 200, 210]) for _ in range(5)]
     rs = _load(tmp_path, make_system, _rows({"base": base, "new": new}))
     row = _row(Analysis(rs).compare("base"), "new")
-    medians = _row(Analysis(rs, iteration_value="median").compare("base"), "new")
+    medians = _row(Analysis(rs, AnalysisOptions(iteration_value="median")).compare("base"), "new")
     assert row["verdict"] == "worse" and medians["verdict"] == "same"
     assert row["robust"] is False and medians["robust"] is True
     # The note states both tests, each p computed here with scipy, and the outliers
@@ -332,7 +333,7 @@ def test_single_iteration_rows_are_set_apart_unless_trusted(tmp_path, make_syste
     assert "cannot know how much separate runs differ" in row["note"]
     assert cmp.regressions == 0
     assert cmp.summary().row(0, named=True)["left_out_reasons"]["one iteration on a side"] == 1
-    trusted = analysis.compare("a", trust_single_iteration=True)
+    trusted = analysis.compare("a", AnalysisOptions(trust_single_iteration=True))
     assert trusted.regressions == 1 and trusted.summary()["metrics"].to_list() == [1]
 
 
@@ -515,7 +516,7 @@ def test_two_samples_per_iteration_say_the_subselection_keeps_one(tmp_path, make
     samples = set(rs.samples["value"].to_list())
     assert set(it["value"].to_list()) <= samples | {v + 0.5 for v in samples}
     for kind in ("mean", "median", "trimmed"):
-        rows = Analysis(rs, iteration_value=kind).compare("a").rows
+        rows = Analysis(rs, AnalysisOptions(iteration_value=kind)).compare("a").rows
         assert not any("keeps one of them" in (n or "") for n in rows["note"]), kind
 
 
@@ -528,5 +529,7 @@ def test_a_difference_of_rounding_errors_needs_no_iterations(tmp_path, make_syst
     row = _row(analysis.compare("a"), "b")
     assert row["iterations_for_threshold"] is None and row["verdict"] == "same"
     assert "iterations per system" not in (row["note"] or "")
-    row = _row(analysis.compare("a", threshold=1e-12), "b")  # a threshold of rounding size
+    row = _row(
+        analysis.compare("a", AnalysisOptions(threshold=1e-12)), "b"
+    )  # a threshold of rounding size
     assert row["iterations_for_threshold"] is None  # beyond a billion: none, no overflow

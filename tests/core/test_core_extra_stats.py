@@ -15,8 +15,9 @@ from scipy import stats as sps
 
 from tuibench import stats
 from tuibench.analysis.compare import ROW_COLUMNS, Analysis, decide
-from tuibench.cli import explorer_parser, main
+from tuibench.cli import analysis_options, explorer_parser, main
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.present.tables import detail_table, noise_table, system_summary_table
 
 
@@ -253,7 +254,10 @@ def test_benjamini_hochberg_over_the_rows_and_recomputed_by_filter(mixed):
 
 def test_fdr_judges_on_adjusted_p(mixed):
     a = Analysis(mixed)
-    plain, fdr = a.compare("base", alpha=0.05), a.compare("base", alpha=0.05, fdr=True)
+    plain, fdr = (
+        a.compare("base", AnalysisOptions(alpha=0.05)),
+        a.compare("base", AnalysisOptions(alpha=0.05, fdr=True)),
+    )
     assert (plain.rows["p_adjusted"].fill_null(-1) == fdr.rows["p_adjusted"].fill_null(-1)).all()
     for r in fdr.rows.iter_rows(named=True):
         if not r["is_reference"]:
@@ -303,7 +307,7 @@ def test_threshold_rule_on_intervals():
 
 
 def test_threshold_through_compare(mixed):
-    cmp = Analysis(mixed).compare("base", threshold=1.0)
+    cmp = Analysis(mixed).compare("base", AnalysisOptions(threshold=1.0))
     assert _row(cmp, "fast")["verdict"] == "better"  # 3 % faster, tight
     assert _row(cmp, "fast", "tput")["verdict"] == "better"  # a higher rate
     assert {r["verdict"] for r in cmp.rows.iter_rows(named=True)} <= {
@@ -314,7 +318,7 @@ def test_threshold_through_compare(mixed):
         "inconclusive",
     }
     with pytest.raises(ValueError, match="threshold"):
-        Analysis(mixed).compare("base", threshold=0)
+        Analysis(mixed).compare("base", AnalysisOptions(threshold=0))
 
 
 # -- noise: RSD, outliers, trimming, variance components -------------------------------------
@@ -352,7 +356,7 @@ def test_outlier_counts_summed_over_iterations(outliers):
 
 
 def test_trim_removes_samples_beyond_the_mild_fences(outliers, tmp_path, make_system):
-    cmp = Analysis(outliers, trim_outliers=True).compare("ref")
+    cmp = Analysis(outliers, AnalysisOptions(iteration_value="trimmed")).compare("ref")
     raw = Analysis(outliers).compare("ref")
     row = _row(cmp, "ref")
     assert row["trimmed"] is True
@@ -438,7 +442,7 @@ def test_threshold_hint_names_the_iterations_for_the_threshold(tmp_path, make_sy
         return {("time", "s"): its + [list(x) for x in rng.normal(100, 3, (2, 30))]}
 
     rs = _write(tmp_path, make_system, {"a": system(0.0), "b": system(0.0)})
-    row = _row(Analysis(rs).compare("a", threshold=1.0), "b")
+    row = _row(Analysis(rs).compare("a", AnalysisOptions(threshold=1.0)), "b")
     need = row["iterations_for_threshold"]
     assert need > 3 and row["p_welch"] >= 0.05
     assert f"about {need} iterations per system would detect a 1% change" in row["note"]
@@ -482,7 +486,7 @@ def test_iterations_for_threshold_on_rows(mixed):
         )
         assert row["iterations_for_threshold"] is None  # no threshold: nothing to aim at
         # With a threshold: the iterations to detect a change of that size.
-        row = _row(a.compare("base", threshold=2.0), "same")
+        row = _row(a.compare("base", AnalysisOptions(threshold=2.0)), "same")
         want = power.TTestIndPower().solve_power(0.02 * y.mean() / sd, alpha=0.05, power=0.8)
     assert row["iterations_for_threshold"] == math.ceil(want)
 
@@ -653,7 +657,9 @@ def test_summary_interval_covers_one_on_identical_systems(tmp_path, make_system)
 def test_tables_fit_and_hold_the_new_columns(mixed):
     from tuibench.output.export import render
 
-    cmp = Analysis(mixed, trim_outliers=True).compare("base", fdr=True, threshold=2)
+    cmp = Analysis(mixed, AnalysisOptions(iteration_value="trimmed")).compare(
+        "base", AnalysisOptions(fdr=True, threshold=2)
+    )
     detail = detail_table(cmp, "b", "time")
     assert detail.columns[2:] == ["gain [95% CI]", "p (BH)", "verdict", "CIs"]
     assert detail.rows[1][2].count("%") == 3 and detail.rows[1][5] in ("overlap", "apart")
@@ -712,7 +718,8 @@ def test_option_errors_and_the_explorer_takes_the_same_options(mixed, capsys, tm
     args = explorer_parser().parse_args(
         [str(tmp_path), "--fdr", "--threshold", "1.5", "--trim-outliers"]
     )
-    assert args.fdr and args.threshold == 1.5 and args.trim_outliers
+    options = analysis_options(args)
+    assert options.fdr and options.threshold == 1.5 and options.iteration_value == "trimmed"
     main(["report", str(tmp_path)])
     out = capsys.readouterr().out
     assert "Systems against base" in out and "geomean" in out

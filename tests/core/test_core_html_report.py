@@ -84,7 +84,7 @@ def make_results(root, make_system, metrics: int = 3, hostile: bool = False):
 @pytest.fixture
 def cmp(tmp_path, make_system):
     root = make_results(tmp_path / "r", make_system, hostile=True)
-    return Analysis(load([str(root)])).compare("base", 0.05)
+    return Analysis(load([str(root)])).compare("base")
 
 
 def test_complete_and_self_contained(cmp):
@@ -118,7 +118,7 @@ def test_verdicts_in_words_and_names_escaped(cmp):
 
 def test_plots_are_bounded_at_scale(tmp_path, make_system, monkeypatch):
     root = make_results(tmp_path / "r", make_system, metrics=8)
-    cmp = Analysis(load([str(root)])).compare("base", 0.05)
+    cmp = Analysis(load([str(root)])).compare("base")
     monkeypatch.setattr(html_report, "MAX_PLOTS", 5)
     text = html_report.html_report(Shareable(cmp, ""))
     o = outline(text)
@@ -145,7 +145,7 @@ def test_a_change_from_one_iteration_reads_not_counted(tmp_path, make_system):
     for system, level in (("base", 1.0), ("patched", 1.05)):
         rows = [("b", "time", 0, level * (1 + 0.001 * x), "s") for x in rng.standard_normal(20)]
         make_system(tmp_path, system, rows)
-    cmp = Analysis(load([str(tmp_path)])).compare("base", 0.05)
+    cmp = Analysis(load([str(tmp_path)])).compare("base")
     (row,) = cmp.rows.filter(~cmp.rows["is_reference"]).iter_rows(named=True)
     assert row["significant"] and row["single_iteration"]
     text = render_shareable(Shareable(cmp, ""), "html")

@@ -37,7 +37,7 @@ def results(tmp_path, make_system):
 
 @pytest.fixture
 def cmp(results):
-    return Analysis(load([str(results)])).compare("base", 0.05)
+    return Analysis(load([str(results)])).compare("base")
 
 
 def test_per_system_line_counts_every_verdict(cmp):

@@ -14,6 +14,7 @@ from scipy import stats as sps
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.stats import power
 
 
@@ -90,7 +91,7 @@ def test_detectable_change_of_a_time(tmp_path, k, rk):
     base = (100 + rng.normal(0, 2, (rk, 1)) + rng.normal(0, 1, (rk, 6))).tolist()
     new = (103 + rng.normal(0, 4, (k, 1)) + rng.normal(0, 1, (k, 6))).tolist()
     rs = _write(tmp_path, {"base": base, "new": new})
-    row = _row(Analysis(rs, iteration_value="mean").compare("base"), "new")
+    row = _row(Analysis(rs, AnalysisOptions(iteration_value="mean")).compare("base"), "new")
     x, y = np.mean(new, axis=1), np.mean(base, axis=1)
     assert row["detectable_change"] == pytest.approx(_by_hand(x, y) / y.mean(), rel=1e-4)
     assert row["iterations_for_threshold"] is None
@@ -101,7 +102,7 @@ def test_detectable_change_of_a_rate_is_on_the_reciprocal_scale(tmp_path):
     base = (1000 + rng.normal(0, 30, (4, 8))).tolist()
     new = (1000 + rng.normal(0, 30, (3, 8))).tolist()
     rs = _write(tmp_path, {"base": base, "new": new}, unit="ops/s", metric="rate")
-    row = _row(Analysis(rs, iteration_value="mean").compare("base"), "new")
+    row = _row(Analysis(rs, AnalysisOptions(iteration_value="mean")).compare("base"), "new")
     assert row["mean_kind"] == "hmean"
     # Hmean iterations: the mean of reciprocals; a change t of the rate is a change
     # t / (1 + t) of the reciprocal, so delta = ry t / (1 + t) and t = delta / (ry - delta).
@@ -117,7 +118,9 @@ def test_detectable_change_never_depends_on_the_change_observed(tmp_path):
     got = []
     for shift in (0.0, 0.5, 5.0, 50.0):
         rs = _write(tmp_path, {"base": base, "new": (100 + shift + noise).tolist()})
-        got.append(_row(Analysis(rs, iteration_value="mean").compare("base"), "new"))
+        got.append(
+            _row(Analysis(rs, AnalysisOptions(iteration_value="mean")).compare("base"), "new")
+        )
     assert {r["verdict"] for r in got} >= {"same", "worse"}
     assert [r["detectable_change"] for r in got] == pytest.approx([got[0]["detectable_change"]] * 4)
 

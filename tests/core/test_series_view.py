@@ -6,6 +6,7 @@ import pytest
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.present.series_display import step_size
 from tuibench.present.series_view import SeriesModel
 
@@ -72,7 +73,7 @@ def test_scaling_table_under_fdr_shows_the_adjusted_p_its_verdicts_use(analysis)
 
     model = SeriesModel.build(analysis)
     plain = model.scaling_table(analysis.compare("v1"), "q/clients:*", "clients", "latency")
-    cmp = analysis.compare("v1", fdr=True)
+    cmp = analysis.compare("v1", AnalysisOptions(fdr=True))
     table = model.scaling_table(cmp, "q/clients:*", "clients", "latency")
     assert plain.columns[5] == "p" and table.columns[5] == "p (BH)"
     assert "Benjamini-Hochberg" in table.notes[0]

@@ -62,7 +62,7 @@ def counts_in(text: str) -> list[str]:
 
 
 def test_the_data_has_what_the_test_needs(mixed):
-    cmp = Analysis(load([mixed])).compare("base", 0.05)
+    cmp = Analysis(load([mixed])).compare("base")
     assert (
         expected(cmp) == "patched vs base: ▼2 worse · ▲1 better · 6 same · 1 of unknown direction"
     )
@@ -70,7 +70,7 @@ def test_the_data_has_what_the_test_needs(mixed):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_filtered_shareable_counts_every_metric(mixed, fmt):
-    cmp = Analysis(load([mixed])).compare("base", 0.05)
+    cmp = Analysis(load([mixed])).compare("base")
     significant = cmp.filter(only_significant=True)
     assert significant.rows.height < cmp.rows.height
     whole = render_shareable(Shareable(cmp, "t"), fmt)
@@ -106,5 +106,5 @@ def test_report_only_significant_counts_every_metric(mixed, fmt, capsys):
         assert table and table[-1] in significant.splitlines()
         return
     assert counts_in(every) == counts_in(significant) != []
-    cmp = Analysis(load([mixed])).compare("base", 0.05)
+    cmp = Analysis(load([mixed])).compare("base")
     assert counts_in(significant)[0].startswith(expected(cmp))

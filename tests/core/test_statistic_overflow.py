@@ -14,6 +14,7 @@ from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.frames import whole_numbers
 from tuibench.cli import main
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.stats.power import MAX_ITERATIONS
 
 # The same timings written in us by one system and in ms by the other: once converted the
@@ -54,7 +55,9 @@ def test_units_differing_by_rounding_still_compare(tmp_path, capsys):
     assert other["verdict"] == "same" and other["iterations_for_threshold"] is None
     assert abs(other["change"]) < 1e-12
     for reference in ("a", "b"):  # `]` in the explorer: against the other reference
-        cmp = Analysis(load([str(root)]), iteration_value="mean").compare(reference)
+        cmp = Analysis(load([str(root)]), AnalysisOptions(iteration_value="mean")).compare(
+            reference
+        )
         assert cmp.rows["iterations_for_threshold"].null_count() == 2
 
 

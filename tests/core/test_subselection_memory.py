@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tuibench import cli, stats
+from tuibench.model.options import AnalysisOptions
 from tuibench.stats.samples import subselection
 
 
@@ -92,4 +93,4 @@ def test_subselections_are_capped(tmp_path, make_system, capsys):
     from tuibench.ingest.load import load
 
     with pytest.raises(ValueError, match="between 1 and 10000"):
-        Analysis(load([tmp_path]), subselections=10_001)
+        Analysis(load([tmp_path]), AnalysisOptions(subselections=10_001))

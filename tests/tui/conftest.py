@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 from pathlib import Path
 
@@ -49,10 +50,15 @@ def loaded():
 @pytest.fixture
 def make_app(tui_data, tmp_path):
     """`make_app(**options)`: the explorer over tests/data/tui/results, exports to tmp_path."""
+    from tuibench.model.options import AnalysisOptions, ViewOptions
     from tuibench.tui.app import TuibenchApp
 
     def make(**kwargs) -> TuibenchApp:
         kwargs.setdefault("export_dir", str(tmp_path))
-        return TuibenchApp(kwargs.pop("paths", ["results"]), **kwargs)
+        paths = kwargs.pop("paths", ["results"])
+        analysis = {f.name for f in dataclasses.fields(AnalysisOptions)}
+        options = AnalysisOptions(**{k: v for k, v in kwargs.items() if k in analysis})
+        view = ViewOptions(**{k: v for k, v in kwargs.items() if k not in analysis})
+        return TuibenchApp(paths, options, view)
 
     return make

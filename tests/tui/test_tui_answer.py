@@ -6,26 +6,16 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import pytest
 from textual.widgets import Input
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.present.answer import build_answer
-from tuibench.tui.app import TuibenchApp
 from tuibench.tui.view.state import Node, sort_keys
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.table_view import TableView
-
-
-@pytest.fixture
-def make_app(tui_data, tmp_path):
-    def make(**kwargs) -> TuibenchApp:
-        return TuibenchApp(["results"], export_dir=str(tmp_path), **kwargs)
-
-    return make
 
 
 def core_answer(reference: str = "base"):

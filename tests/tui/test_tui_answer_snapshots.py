@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 
 
 def app() -> TuibenchApp:
-    return TuibenchApp(["kernels"], export_dir=".")
+    return TuibenchApp(["kernels"], view=ViewOptions(export_dir="."))
 
 
 def before(loaded, *keys: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.widgets.answer_view import AnswerView
 
@@ -17,7 +18,7 @@ def answer_text(app) -> list[str]:
 
 async def test_warnings_fit_the_answer_at_80_columns(tmp_path, loaded, make_warned):
     make_warned(tmp_path)
-    app = TuibenchApp([str(tmp_path)], export_dir=str(tmp_path))
+    app = TuibenchApp([str(tmp_path)], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         view = app.main.query_one(AnswerView)
@@ -43,7 +44,7 @@ async def test_unknown_direction_shows_its_signed_change(tmp_path, loaded, make_
             for v in 100 * factor * (1 + rng.normal(0, 0.01, 6))
         ]
         make_system(tmp_path, system, rows)
-    app = TuibenchApp([str(tmp_path)], export_dir=str(tmp_path))
+    app = TuibenchApp([str(tmp_path)], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         text = answer_text(app)

@@ -9,6 +9,7 @@ from textual.widgets import Input, OptionList, Static
 from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions, ViewOptions
 from tuibench.present.numbers import scale_for
 from tuibench.present.tables import detail_table
 from tuibench.tui.app import TuibenchApp
@@ -50,7 +51,7 @@ async def goto(pilot, node: Node) -> None:
 
 def core_detail(reference: str, alpha: float = 0.05, node: Node = DB_READ_TPS):
     rs = load(["results"])
-    cmp = Analysis(rs).compare(reference, alpha)
+    cmp = Analysis(rs).compare(reference, AnalysisOptions(alpha=alpha))
     return detail_table(cmp, node.benchmark, node.metric)
 
 
@@ -245,9 +246,9 @@ async def test_keys_typed_right_after_a_reach_the_alpha_field(make_app, loaded):
             app._driver.send_message(events.Key(key, character))
         for _ in range(100):
             await pilot.pause(0.02)
-            if app.session.state.alpha == 0.01:
+            if app.session.state.options.alpha == 0.01:
                 break
-        assert app.session.state.alpha == 0.01
+        assert app.session.state.options.alpha == 0.01
         assert not isinstance(app.screen, AlphaInput)
         assert app.current_node == DB_READ_TPS
 
@@ -264,11 +265,11 @@ async def test_alpha_dialog(make_app, loaded):
         assert "between 0 and 1" in str(app.screen.query_one("#number-error", Static).render())
         await pilot.press("backspace", *"0.0001", "enter")
         assert not isinstance(app.screen, AlphaInput)
-        assert app.session.state.alpha == 0.0001
+        assert app.session.state.options.alpha == 0.0001
         assert "α 0.0001" in header(app)
         assert shown(app, "detail") == core_detail("base", 0.0001).rows
         await pilot.press("a", "escape")
-        assert app.session.state.alpha == 0.0001
+        assert app.session.state.options.alpha == 0.0001
 
 
 async def test_filter(make_app, loaded):
@@ -513,7 +514,7 @@ async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
     rows = [("x/[i]y", "[/i]m", it, 10 + it + shift) for it in range(3) for shift in (0, 0.1)]
     make_system(results, "[red]new", [(b, m, i, v * 1.2) for b, m, i, v in rows])
     make_system(results, "old", rows)
-    app = TuibenchApp([str(results)], export_dir=str(tmp_path))
+    app = TuibenchApp([str(results)], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert app.session.systems == ["[red]new", "old"]
@@ -537,8 +538,10 @@ async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
 
 
 def core_rows(node: Node = DB_READ_TPS, trim: bool = False, **options) -> list:
-    rs = load(["results"])
-    cmp = Analysis(rs, trim_outliers=trim).compare("base", **options)
+    kind = "trimmed" if trim else "subselection"
+    cmp = Analysis(load(["results"]), AnalysisOptions(iteration_value=kind, **options)).compare(
+        "base"
+    )
     return detail_table(cmp, node.benchmark, node.metric).rows
 
 
@@ -555,11 +558,11 @@ async def test_fdr_and_threshold(make_app, loaded):
         await pilot.press("x", "enter")  # refused
         assert isinstance(app.screen, ThresholdInput)
         await pilot.press("backspace", "2", "enter")
-        assert app.session.state.threshold == 2.0
+        assert app.session.state.options.threshold == 2.0
         assert "threshold ±2%" in header(app)
         assert shown(app, "detail") == core_rows(alpha=0.05, fdr=True, threshold=2.0)
         await pilot.press("t", "ctrl+a", "ctrl+k", "enter")  # empty: no threshold
-        assert app.session.state.threshold is None
+        assert app.session.state.options.threshold is None
         await pilot.press("d")
         assert shown(app, "detail") == core_rows(alpha=0.05)
 
@@ -594,11 +597,11 @@ async def test_iteration_value_and_percent_keys(make_app, loaded):
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert label in header(app)
-            assert app.session.analysis.iteration_value == kind
+            assert app.session.analysis.options.iteration_value == kind
 
 
 async def test_options_from_the_command_line(make_app, loaded):
-    app = make_app(fdr=True, threshold=1.5, trim_outliers=True)
+    app = make_app(fdr=True, threshold=1.5, iteration_value="trimmed")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await goto(pilot, DB_READ_TPS)
@@ -632,7 +635,7 @@ async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "it trimmed" in header(app)  # the iteration value: the trimmed mean
-        trimmed = Analysis(rs, trim_outliers=True).compare("patched")
+        trimmed = Analysis(rs, AnalysisOptions(iteration_value="trimmed")).compare("patched")
         assert shown(app, "noise") == noise_table(trimmed, "db/read", "tps").rows
         assert "raw" in app.main.query_one("#noise", TableView).plain_columns()
 
@@ -640,7 +643,7 @@ async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
 async def test_eight_systems_fit_at_200_columns(tui_data, loaded):
     """The summary of eight systems at 200 columns, tree shown: every column on screen, no
     cell cut (each cell's text, in the compact layout of a narrow table, is drawn whole)."""
-    app = TuibenchApp(["eight"], export_dir=".")
+    app = TuibenchApp(["eight"], view=ViewOptions(export_dir="."))
     async with app.run_test(size=(200, 50)) as pilot:
         await loaded(pilot)
         await pilot.press("v")
@@ -662,7 +665,7 @@ async def test_long_names_give_way_so_every_system_fits(tui_data, loaded):
     MIN_NAME_WIDTH cells), the names give way beyond their usual 55 % of the width."""
     from tuibench.tui.widgets.table_view import MIN_NAME_WIDTH
 
-    app = TuibenchApp(["eight"], export_dir=".")
+    app = TuibenchApp(["eight"], view=ViewOptions(export_dir="."))
     async with app.run_test(size=(137, 40)) as pilot:
         await loaded(pilot)
         await pilot.press("v", "z")  # the table of every metric, the whole width

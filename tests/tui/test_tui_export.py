@@ -33,7 +33,7 @@ async def goto(pilot, node: Node) -> None:
 
 
 def comparison(reference: str = "base"):
-    return Analysis(load(["results"])).compare(reference, 0.05)
+    return Analysis(load(["results"])).compare(reference)
 
 
 def metric_share(reference: str = "base", node: Node = DB_READ_TPS) -> Shareable:

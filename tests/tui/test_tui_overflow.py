@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from tests.core.test_statistic_overflow import _same_timings_two_units
+from tuibench.model.options import AnalysisOptions
 from tuibench.tui.app import TuibenchApp
 
 
 async def test_units_differing_by_rounding_load_and_switch(tmp_path, loaded):
     root = _same_timings_two_units(tmp_path / "results")
     for kind in ("mean", "subselection"):
-        app = TuibenchApp([str(root)], iteration_value=kind)
+        app = TuibenchApp([str(root)], AnalysisOptions(iteration_value=kind))
         async with app.run_test(size=(120, 40)) as pilot:
             await loaded(pilot)
             assert app.session is not None and app.crash is None
@@ -54,7 +55,7 @@ async def test_a_failing_comparison_keeps_the_explorer_up(tmp_path, loaded, monk
         return real(self, reference, *args, **kwargs)
 
     monkeypatch.setattr(Analysis, "compare", compare)  # also while comparing ahead
-    app = TuibenchApp([str(root)], iteration_value="mean")
+    app = TuibenchApp([str(root)], AnalysisOptions(iteration_value="mean"))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
         await app.workers.wait_for_complete()  # the references compared ahead, or not

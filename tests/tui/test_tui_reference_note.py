@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.widgets.answer_view import AnswerView
 
@@ -21,7 +22,7 @@ def shown(app) -> str:
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_first_screen_says_the_reference_is_first_by_name(kernels, loaded, size):
-    app = TuibenchApp([str(kernels)], export_dir=str(kernels))
+    app = TuibenchApp([str(kernels)], view=ViewOptions(export_dir=str(kernels)))
     async with app.run_test(size=size) as pilot:
         await loaded(pilot)
         text = shown(app)
@@ -38,7 +39,9 @@ async def test_first_screen_says_the_reference_is_first_by_name(kernels, loaded,
 
 
 async def test_a_chosen_reference_is_not_questioned(kernels, loaded):
-    app = TuibenchApp([str(kernels)], reference="5.8-patched", export_dir=str(kernels))
+    app = TuibenchApp(
+        [str(kernels)], view=ViewOptions(reference="5.8-patched", export_dir=str(kernels))
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         assert app.session.state.reference == "5.8-patched"
@@ -47,7 +50,7 @@ async def test_a_chosen_reference_is_not_questioned(kernels, loaded):
 
 async def test_tuibench_toml_chooses_the_reference(kernels, loaded):
     (kernels / "tuibench.toml").write_text('reference = "5.8-vanilla"\n')
-    app = TuibenchApp([str(kernels)], export_dir=str(kernels))
+    app = TuibenchApp([str(kernels)], view=ViewOptions(export_dir=str(kernels)))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         assert app.session.state.reference == "5.8-vanilla"
@@ -57,7 +60,7 @@ async def test_tuibench_toml_chooses_the_reference(kernels, loaded):
 
 async def test_an_unknown_reference_in_tuibench_toml_is_a_problem(kernels, loaded):
     (kernels / "tuibench.toml").write_text('reference = "nope"\n')
-    app = TuibenchApp([str(kernels)], export_dir=str(kernels))
+    app = TuibenchApp([str(kernels)], view=ViewOptions(export_dir=str(kernels)))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         assert app.crash is None

@@ -8,6 +8,7 @@ import threading
 import pytest
 from textual.widgets import DataTable, Static
 
+from tuibench.model.options import ViewOptions
 from tuibench.present.series_view import SeriesModel
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.scaling import ScalingScreen
@@ -23,7 +24,9 @@ Q8 = Node.of_metric("q/clients:8", "latency")
 def series_app(tmp_path, make_series):
     """v1 .. v5; `q/clients:N` latency is 10 % worse from v4 on for N = 4 and 8."""
     make_series(tmp_path / "results")
-    return lambda: TuibenchApp([str(tmp_path / "results")], export_dir=str(tmp_path))
+    return lambda: TuibenchApp(
+        [str(tmp_path / "results")], view=ViewOptions(export_dir=str(tmp_path))
+    )
 
 
 async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
@@ -120,7 +123,7 @@ async def test_scaling_without_a_parameter_says_so(tmp_path, make_system, loaded
         make_system(
             tmp_path / "r", system, [("plain", "time", i, 1 + i / 100, "s") for i in range(3)]
         )
-    app = TuibenchApp([str(tmp_path / "r")], export_dir=str(tmp_path))
+    app = TuibenchApp([str(tmp_path / "r")], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert app.series_model is None  # two systems: it waits to be asked

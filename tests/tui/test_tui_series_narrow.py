@@ -10,6 +10,7 @@ from rich.cells import cell_len
 from textual.widgets import DataTable, Static
 
 from tests.tui.test_tui_series import wait_for
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.screens.series import SeriesScreen
 from tuibench.tui.view.state import Node
@@ -31,7 +32,7 @@ async def series_of(app, pilot, loaded, node: Node) -> SeriesScreen:
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_no_cell_is_cut(tmp_path, make_series, loaded, size):
     make_series(tmp_path / "results")
-    app = TuibenchApp([str(tmp_path / "results")], export_dir=str(tmp_path))
+    app = TuibenchApp([str(tmp_path / "results")], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=size) as pilot:
         screen = await series_of(app, pilot, loaded, Q8)
         table = screen.query_one(DataTable)

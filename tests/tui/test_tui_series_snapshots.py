@@ -10,6 +10,7 @@ import asyncio
 
 import pytest
 
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.view.state import Node
 
@@ -39,7 +40,7 @@ def view(loaded, node: Node, key: str):
 
 
 def app() -> TuibenchApp:
-    return TuibenchApp(["results"], export_dir=".")
+    return TuibenchApp(["results"], view=ViewOptions(export_dir="."))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tuibench.model.options import ViewOptions
 from tuibench.tui.app import TuibenchApp
 from tuibench.tui.view.state import Node
 
@@ -14,7 +15,7 @@ SIZES = [(80, 24), (160, 48)]
 
 
 def app() -> TuibenchApp:
-    return TuibenchApp(["results"], export_dir=".")
+    return TuibenchApp(["results"], view=ViewOptions(export_dir="."))
 
 
 def before(loaded, then=None):
@@ -78,7 +79,7 @@ async def eight_systems_table(pilot) -> None:
 
 def test_eight_systems_fit_at_200_columns(snap_compare, tui_data, loaded):
     """Every system's column of the summary, with whole numbers, beside the tree."""
-    eight = TuibenchApp(["eight"], export_dir=".")
+    eight = TuibenchApp(["eight"], view=ViewOptions(export_dir="."))
     assert snap_compare(
         eight, terminal_size=(200, 50), run_before=before(loaded, eight_systems_table)
     )

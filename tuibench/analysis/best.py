@@ -83,7 +83,7 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
     def arrays(frame: pl.DataFrame) -> tuple:
         return tuple(frame[c].cast(pl.Float64).fill_null(np.nan).to_numpy() for c in side)
 
-    apart, _ = told_apart(arrays(top), arrays(second), cmp.alpha)
+    apart, _ = told_apart(arrays(top), arrays(second), cmp.options.alpha)
     is_ref = top["is_reference"].to_numpy()
     agrees = np.where(is_ref, top["_others_worse"].to_numpy(), top["_better"].to_numpy())
     best = top.filter(pl.Series(apart & agrees))

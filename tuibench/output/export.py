@@ -230,12 +230,12 @@ def _settings(cmp: Comparison) -> dict:
     """What a JSON report says before its rows: the comparison's options and systems."""
     return {
         "reference": cmp.reference,
-        "alpha": cmp.alpha,
-        "fdr": cmp.fdr,
-        "threshold": cmp.threshold,
-        "trim_outliers": cmp.trim_outliers,
-        "iteration_value": cmp.iteration_value,
-        "trust_single_iteration": cmp.trust_single_iteration,
+        "alpha": cmp.options.alpha,
+        "fdr": cmp.options.fdr,
+        "threshold": cmp.options.threshold,
+        "trim_outliers": cmp.options.trimmed,
+        "iteration_value": cmp.options.iteration_value,
+        "trust_single_iteration": cmp.options.trust_single_iteration,
         "systems": cmp.systems,
     }
 

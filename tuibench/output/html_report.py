@@ -198,21 +198,26 @@ def _header(share: Shareable, title: str, when: str) -> str:
         esc(s) + (" <em>(reference)</em>" if s == cmp.reference else "") for s in cmp.systems
     )
     test = "Welch's t-test on the per-iteration values"
-    if cmp.fdr:
+    if cmp.options.fdr:
         test += ", Benjamini-Hochberg adjusted over every row (false discovery rate)"
     facts = [
         ("systems", systems),
         ("reference", esc(cmp.reference)),
-        ("alpha", esc(f"{cmp.alpha:g}")),
+        ("alpha", esc(f"{cmp.options.alpha:g}")),
         ("test", esc(test)),
         (
             "practical threshold",
-            esc(f"±{cmp.threshold:g}%") if cmp.threshold is not None else "off",
+            esc(f"±{cmp.options.threshold:g}%") if cmp.options.threshold is not None else "off",
         ),
-        ("iteration value", esc(ITERATION_VALUE.get(cmp.iteration_value, cmp.iteration_value))),
+        (
+            "iteration value",
+            esc(ITERATION_VALUE.get(cmp.options.iteration_value, cmp.options.iteration_value)),
+        ),
         (
             "single iterations",
-            "trusted like any other" if cmp.trust_single_iteration else "never worse or better",
+            "trusted like any other"
+            if cmp.options.trust_single_iteration
+            else "never worse or better",
         ),
         ("sizes", "gain (positive = better)" if cmp.percent == "gain" else "signed change"),
         *((esc(k), esc(v)) for k, v in share.facts),
@@ -353,13 +358,13 @@ def _num_attr(x: float | None) -> str:
 def _table_section(
     cmp: Comparison, metrics: list[_Metric], with_plot: set[int], percent: str
 ) -> str:
-    p_key = "p_adjusted" if cmp.fdr else "p_welch"
+    p_key = "p_adjusted" if cmp.options.fdr else "p_welch"
     heads = []
     for i, (name, kind) in enumerate(COLUMNS):
         if name == "size":
             name = f"{size_word(percent)} [95% CI]"
         if name == "p":
-            name = "p (BH)" if cmp.fdr else "p Welch"
+            name = "p (BH)" if cmp.options.fdr else "p Welch"
         heads.append(
             f'<th scope="col" aria-sort="none"><button type="button" data-col="{i}" '
             f'data-type="{kind}">{esc(name)}<span class="arrow" aria-hidden="true"></span>'
@@ -431,7 +436,7 @@ def _table_section(
 
 def _methods(cmp: Comparison) -> str:
     """What made each column's number."""
-    p = P_METHOD + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+    p = P_METHOD + (", Benjamini-Hochberg adjusted" if cmp.options.fdr else "")
     return (
         f"{centre_method(cmp)} {size_word(cmp.percent)}: from the ratio of the centres, with its "
         f"{SIZE_METHOD}. p: {p}."

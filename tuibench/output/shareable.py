@@ -111,7 +111,10 @@ def merged(items: list[Shareable]) -> Shareable:
     if len(items) == 1:
         return items[0]
     head = items[0]
-    settings = {(s.cmp.reference, s.cmp.alpha, s.cmp.fdr, s.cmp.threshold) for s in items}
+    settings = {
+        (s.cmp.reference, s.cmp.options.alpha, s.cmp.options.fdr, s.cmp.options.threshold)
+        for s in items
+    }
     if len(settings) > 1:
         raise ValueError(
             "the marked tables compare against different references or settings: one HTML "
@@ -209,7 +212,7 @@ def verdict_words(r: dict, cmp: Comparison) -> str:
     """The verdict in words; a significant change measured on a single iteration (one process)
     says that it is not counted, as the per-system line does not count it."""
     v = r["verdict"]
-    single = r.get("single_iteration") and not cmp.trust_single_iteration
+    single = r.get("single_iteration") and not cmp.options.trust_single_iteration
     if single and r["significant"] and not r["is_reference"] and v in ("worse", "better"):
         return f"{v} (one iteration, not counted)"
     return v
@@ -218,7 +221,7 @@ def verdict_words(r: dict, cmp: Comparison) -> str:
 def changes_table(cmp: Comparison, title: str = "") -> Table:
     """One row per metric and system (the reference first): the centre with its interval's
     half-width, the gain with its 95 % interval, the deciding p and the verdict in words."""
-    p_key = "p_adjusted" if cmp.fdr else "p_welch"
+    p_key = "p_adjusted" if cmp.options.fdr else "p_welch"
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
     scales = metric_scales(cmp.rows)
@@ -246,7 +249,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
             marks[(len(rows) - 1, 7)] = r["verdict"]
             if not ref:
                 marks[(len(rows) - 1, 5)] = r["verdict"]
-    p_head = "p (BH)" if cmp.fdr else "p Welch"
+    p_head = "p (BH)" if cmp.options.fdr else "p Welch"
     return Table(
         title or f"Comparison against {cmp.reference}",
         [
@@ -268,7 +271,9 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
 
 
 def changes_notes(cmp: Comparison) -> list[str]:
-    p_name = P_METHOD + (", Benjamini-Hochberg adjusted over the rows shown" if cmp.fdr else "")
+    p_name = P_METHOD + (
+        ", Benjamini-Hochberg adjusted over the rows shown" if cmp.options.fdr else ""
+    )
     if cmp.percent == "gain":
         size = (
             "gain: how much better the system is than the reference (positive = better; the "
@@ -278,16 +283,16 @@ def changes_notes(cmp: Comparison) -> list[str]:
         size = "change: the signed change of the centre (positive = a bigger number)"
     notes = [
         f"Reference: {printable(cmp.reference)}. {size}, with its {SIZE_METHOD}. "
-        f"p: {p_name}; a change is significant when p < {cmp.alpha:g}.",
+        f"p: {p_name}; a change is significant when p < {cmp.options.alpha:g}.",
         "centre ±95%: the centre and half its 95% interval, relative to it. Amean: "
         "arithmetic mean; Hmean: harmonic mean, for rates; " + centre_method(cmp),
         *direction_notes(cmp),
     ]
     if len(cmp.systems) >= MIN_SYSTEMS:
         notes.append(LEGEND)
-    if cmp.threshold is not None:
+    if (threshold := cmp.options.threshold) is not None:
         notes.append(
-            f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "
+            f"Verdicts against a practical margin of ±{threshold:g}%: equivalent when the "
             "change's 95% interval lies inside it, worse or better when the change is "
             "significant and the whole interval lies beyond it, inconclusive otherwise."
         )
@@ -303,13 +308,13 @@ def row_sentence(r: dict, cmp: Comparison) -> str:
     system, reference = printable(r["system"]), printable(cmp.reference)
     if r["is_reference"]:
         return f"{name}: {system} is the reference, centre {shown}"
-    p_name = "p (BH)" if cmp.fdr else "p Welch"
-    p = fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"])
+    p_name = "p (BH)" if cmp.options.fdr else "p Welch"
+    p = fmt_p(r["p_adjusted" if cmp.options.fdr else "p_welch"])
     percent = cmp.percent
     return (
         f"{name}: {system} vs {reference}: {verdict_words(r, cmp)}, "
         f"{size_word(percent)} {gain_cell(r, percent)}, {p_name} {p} "
-        f"(alpha {cmp.alpha:g}); centre {shown} vs {printable(scale.text(ref_centre))}"
+        f"(alpha {cmp.options.alpha:g}); centre {shown} vs {printable(scale.text(ref_centre))}"
     )
 
 

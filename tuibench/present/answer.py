@@ -184,8 +184,8 @@ def build_answer(
     significant ones, those a filter shows): a count over the listed rows alone reads
     "0 same" beside changes that stood among many metrics.
     """
-    percent = percent or getattr(cmp, "percent", "gain")
-    p_col = "p_adjusted" if cmp.fdr else "p_welch"
+    percent = percent or cmp.percent
+    p_col = "p_adjusted" if cmp.options.fdr else "p_welch"
     rows = _size_columns(cmp.rows.filter(~pl.col("is_reference")), percent)
     references = (whole if whole is not None else cmp).rows.filter(pl.col("is_reference"))
     rows = _flag_columns(rows, references)
@@ -257,7 +257,7 @@ def build_answer(
                 other=int(c.get("other", 0)),
                 unknown=int(c.get("unknown", 0)),
                 single_iteration=int(c.get("single", 0)),
-                single_counted=bool(getattr(cmp, "trust_single_iteration", False)),
+                single_counted=cmp.options.trust_single_iteration,
                 geomean=s.get("geomean_ratio"),
                 geomean_low=s.get("geomean_ci_low"),
                 geomean_high=s.get("geomean_ci_high"),
@@ -270,7 +270,9 @@ def build_answer(
         )
     order = {name: i for i, name in enumerate(cmp.systems)}
     answers.sort(key=lambda a: (a.geomean is None, -(a.geomean or 0.0), order[a.system]))
-    return Answer(cmp.reference, cmp.alpha, cmp.fdr, cmp.threshold, percent, answers)
+    return Answer(
+        cmp.reference, cmp.options.alpha, cmp.options.fdr, cmp.options.threshold, percent, answers
+    )
 
 
 # -- text -----------------------------------------------------------------------------------

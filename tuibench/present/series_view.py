@@ -221,7 +221,7 @@ class SeriesModel:
                     scale.text(r["center"]),
                     scale.interval(r["ci_low"], r["ci_high"]),
                     size,
-                    "" if ref else fmt_p(r["p_adjusted" if cmp.fdr else "p_welch"]),
+                    "" if ref else fmt_p(r["p_adjusted" if cmp.options.fdr else "p_welch"]),
                     r["verdict"],
                 ]
             )
@@ -235,7 +235,7 @@ class SeriesModel:
             "(a gain is positive when better), with its 95 % interval and Welch's p"
             + (
                 ", adjusted by Benjamini-Hochberg over every row as the verdicts are."
-                if cmp.fdr
+                if cmp.options.fdr
                 else "."
             )
         ]
@@ -247,7 +247,7 @@ class SeriesModel:
                 "Centre",
                 "95% CI",
                 size_header(self.percent),
-                "p (BH)" if cmp.fdr else "p",
+                "p (BH)" if cmp.options.fdr else "p",
                 "Verdict",
             ],
             out,

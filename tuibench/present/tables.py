@@ -110,7 +110,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     marks: dict[tuple[int, int], str] = {}
     extra = [k for k in (extra_stats or []) if k in STAT_ROWS]
     percent = cmp.percent
-    trusted = cmp.trust_single_iteration
+    trusted = cmp.options.trust_single_iteration
     # One pass over the rows (they come grouped by metric): a group_by per table costs
     # more than the table itself at thousands of metrics.
     fields = [
@@ -188,7 +188,7 @@ ITERATION_VALUE_WORDS = {
 
 def centre_method(cmp: Comparison, interval: bool = True) -> str:
     """How a centre (and its interval) are made, for the legends."""
-    kind = ITERATION_VALUE_WORDS.get(cmp.iteration_value, cmp.iteration_value)
+    kind = ITERATION_VALUE_WORDS.get(cmp.options.iteration_value, cmp.options.iteration_value)
     text = f"centre: the Amean or Hmean of the per-iteration values (each iteration: {kind})"
     if not interval:
         return text + "."
@@ -234,7 +234,7 @@ def _summary_notes(
     cmp: Comparison, unknown: bool, single: bool, extra: bool, best: bool
 ) -> list[str]:
     test = "Welch's t-test across iterations"
-    if cmp.fdr:
+    if cmp.options.fdr:
         test += ", Benjamini-Hochberg adjusted over all rows shown"
     if cmp.percent == "gain":
         size = "gain against the reference, positive = better, as mmtests prints it"
@@ -243,7 +243,7 @@ def _summary_notes(
     notes = [
         f"Reference: {cmp.reference}. Each cell: centre, in the unit after the metric's "
         f"name ({size}). "
-        f"*  x.xx%* marks a significant change ({test}, p < {cmp.alpha:g}); "
+        f"*  x.xx%* marks a significant change ({test}, p < {cmp.options.alpha:g}); "
         "(  x.xx%) is not significant.",
         "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
         "unknown. Hmean: harmonic mean, for rates, higher is better. "
@@ -270,9 +270,9 @@ def _summary_notes(
             "mmtests' statistics of all samples pooled (harmonic SD for Hmean)."
         )
     notes += chance_notes(cmp)
-    if cmp.threshold is not None:
+    if (threshold := cmp.options.threshold) is not None:
         notes.append(
-            f"Colours follow the verdicts against a practical margin of ±{cmp.threshold:g}%: "
+            f"Colours follow the verdicts against a practical margin of ±{threshold:g}%: "
             "worse or better only when the whole 95% interval of the change lies beyond it."
         )
     return notes
@@ -284,9 +284,10 @@ def chance_notes(cmp: Comparison) -> list[str]:
     if n < 20:
         return []
     flagged = int(cmp.rows["significant"].sum())
-    if not cmp.fdr:
+    if not cmp.options.fdr:
+        alpha = cmp.options.alpha
         return [
-            f"{n} comparisons at alpha {cmp.alpha:g}: about {cmp.alpha * n:.0f} would be "
+            f"{n} comparisons at alpha {alpha:g}: about {alpha * n:.0f} would be "
             f"flagged by chance alone even with no real change ({flagged} are). --fdr "
             "controls the false discovery rate over all of them."
         ]
@@ -297,7 +298,7 @@ def chance_notes(cmp: Comparison) -> list[str]:
     smallest = f"{p.min():.2g}" if p.len() else "-"
     return [
         f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
-        f"{smallest}, not below {cmp.alpha:g}. With {its.min()} to {its.max()} iterations "
+        f"{smallest}, not below {cmp.options.alpha:g}. With {its.min()} to {its.max()} iterations "
         "per system a real change rarely reaches the p that so many comparisons require; "
         "10 or more iterations per system suit suites of hundreds of metrics."
     ]
@@ -396,8 +397,8 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     marks: dict[tuple[int, int], str] = {}
     notes: list[str] = []
     mean_kind = None
-    p_key = "p_adjusted" if cmp.fdr else "p_welch"
-    trusted = cmp.trust_single_iteration
+    p_key = "p_adjusted" if cmp.options.fdr else "p_welch"
+    trusted = cmp.options.trust_single_iteration
     for r in part.iter_rows(named=True):
         mean_kind = r["mean_kind"]
         ref = r["is_reference"]
@@ -429,7 +430,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         if r["note"]:
             notes.append(f"{r['system']}: {r['note']}")
     centre_head = MEAN_LABEL.get(mean_kind or "", "")
-    p_head = "p (BH)" if cmp.fdr else "p Welch"
+    p_head = "p (BH)" if cmp.options.fdr else "p Welch"
     word = size_word(cmp.percent)
     columns = ["system", centre_head, f"{word} [95% CI]", p_head, "verdict", "CIs"]
     what = (
@@ -440,7 +441,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     notes.append(
         f"±: half the centre's 95% interval, relative to it; {centre_method(cmp)} {what}, "
         f"with its {SIZE_METHOD}. p: {P_METHOD}"
-        + (", Benjamini-Hochberg adjusted" if cmp.fdr else "")
+        + (", Benjamini-Hochberg adjusted" if cmp.options.fdr else "")
         + "; ?: direction unknown, the signed change. verdict~: significant on one "
         "iteration's samples only (not counted); verdict!: per-iteration medians give "
         "another verdict. CIs: do the 95% intervals of the system and the reference "
@@ -448,9 +449,9 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     )
     if best is not None:
         notes.append(LEGEND)
-    if cmp.threshold is not None:
+    if (threshold := cmp.options.threshold) is not None:
         notes.append(
-            f"Verdicts against a practical margin of ±{cmp.threshold:g}%: equivalent when the "
+            f"Verdicts against a practical margin of ±{threshold:g}%: equivalent when the "
             "change's 95% interval lies inside it, worse or better when the change is "
             "significant and the whole interval lies beyond it, inconclusive otherwise."
         )
@@ -476,7 +477,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     """
     part = _detail_part(cmp, benchmark, metric)
     scale = _scale(part)
-    trimmed = cmp.trim_outliers
+    trimmed = cmp.options.trimmed
     rows: list[list[object]] = []
     for r in part.iter_rows(named=True):
         rsd = "-" if r["rsd"] is None else f"{r['rsd']:.1f}%"
@@ -492,13 +493,13 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             "" if r["is_reference"] else _p_with_shift(r, cmp.percent),
             rsd,
             outliers,
-            fmt_detectable(detect) if cmp.threshold is None else _text(needed),
+            fmt_detectable(detect) if cmp.options.threshold is None else _text(needed),
         ]
         if trimmed:
             row.append(scale.text(r["center_raw"]))
         rows.append(row)
     # One column for what more iterations would buy (the table fits 80 cells).
-    power = "MDE" if cmp.threshold is None else "need"
+    power = "MDE" if cmp.options.threshold is None else "need"
     columns = ["system", "n", "95% CI", "p U  shift", "RSD", "out", power]
     if trimmed:
         columns.append("raw")
@@ -512,8 +513,8 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         + (
             "MDE: the smallest change Welch's test on these iterations detects with power "
             "0.8 (noncentral t on the spread of the iteration values; never the change seen)."
-            if cmp.threshold is None
-            else f"need: iterations per system for a t-test to detect a {cmp.threshold:g}% "
+            if cmp.options.threshold is None
+            else f"need: iterations per system for a t-test to detect a {cmp.options.threshold:g}% "
             "change with power 0.8 (the JSON and CSV also hold detectable_change)."
         )
     ]

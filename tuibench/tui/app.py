@@ -7,7 +7,6 @@ reports progress. Every key changes `ViewState`, then `Session.recompute()` and
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
@@ -18,7 +17,7 @@ import sys
 import threading
 import time
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -30,6 +29,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, ProgressBar, Static
 
+from tuibench.model.options import DEFAULT_ANALYSIS, DEFAULT_VIEW, AnalysisOptions, ViewOptions
 from tuibench.model.problems import Problem
 from tuibench.model.set_aside import set_aside_line
 from tuibench.tui import worker_pool
@@ -90,9 +90,11 @@ class Loaded(Message):
 
 
 class Analysed(Message):
-    """A new analysis after an option of the analysis changed (outlier trimming)."""
+    """A new analysis after an option of the analysis changed (what stands for an iteration)."""
 
-    def __init__(self, analysis: Analysis | None, options: dict, error: str | None) -> None:
+    def __init__(
+        self, analysis: Analysis | None, options: AnalysisOptions, error: str | None
+    ) -> None:
         self.analysis, self.options, self.error = analysis, options, error
         super().__init__()
 
@@ -125,35 +127,13 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def __init__(
         self,
         paths: list[str],
-        *,
-        reference: str | None = None,
-        alpha: float = 0.05,
-        subselections: int = 100,
-        seed: int = 0,
-        export_dir: str = ".",
-        theme: str | None = None,
-        fdr: bool = False,
-        threshold: float | None = None,
-        trim_outliers: bool = False,
-        iteration_value: str = "subselection",
-        percent: str = "gain",
-        trust_single_iteration: bool = False,
+        options: AnalysisOptions = DEFAULT_ANALYSIS,
+        view: ViewOptions = DEFAULT_VIEW,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]
-        self.requested_reference = reference
-        self.initial_alpha = alpha
-        self.subselections = subselections
-        self.seed = seed
-        self.export_dir = export_dir
-        self.requested_theme = theme
-        self.initial_options = {
-            "fdr": fdr,
-            "threshold": threshold,
-            "iteration_value": "trimmed" if trim_outliers else iteration_value,
-            "percent": percent,
-            "trust_single_iteration": trust_single_iteration,
-        }
+        self.options = options  # as the command line gave them: the first view's
+        self.view_options = view
         self.session: Session | None = None
         self.problems: list[Problem] = []
         self.set_aside: str | None = None  # the one line of files that are not results
@@ -226,12 +206,12 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         yield KeyFooter(id="footer")
 
     def on_mount(self) -> None:
-        if self.requested_theme:
-            if self.requested_theme in self.available_themes:
-                self.theme = self.requested_theme
+        if self.view_options.theme:
+            if self.view_options.theme in self.available_themes:
+                self.theme = self.view_options.theme
             else:
                 self.say(
-                    f"Unknown theme {self.requested_theme!r}; themes are: "
+                    f"Unknown theme {self.view_options.theme!r}; themes are: "
                     + ", ".join(sorted(self.available_themes)),
                     severity="warning",
                 )
@@ -321,8 +301,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                kind = self.initial_options["iteration_value"]
-                analysis = Analysis(rs, self.subselections, self.seed, iteration_value=kind)
+                analysis = Analysis(rs, self.options)
                 session = self._first_session(rs, analysis)
         except LoadCancelled:
             return
@@ -339,12 +318,12 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         hundred thousand metrics that takes seconds the keys must not wait for."""
         from tuibench.tui.view.session import Session
 
-        reference = self.requested_reference or rs.default_reference
+        reference = self.view_options.reference or rs.default_reference
         if reference not in rs.system_names:  # on_loaded says so
             reference = rs.system_names[0]
-        state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
+        state = ViewState.first(reference, self.options, self.view_options)
         session = Session(rs, analysis, state)
-        session.reference_requested = self.requested_reference is not None
+        session.reference_requested = self.view_options.reference is not None
         session.install(state, session.prepare(state, session.compute(state)))
         return session
 
@@ -369,7 +348,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         if rs.empty or message.analysis is None:
             self._show_failure(self._nothing_loaded_text())
             return
-        reference = self.requested_reference or rs.default_reference
+        reference = self.view_options.reference or rs.default_reference
         if reference not in rs.system_names:
             self.say(
                 f"No system is called {reference!r}; comparing against "
@@ -491,7 +470,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             len(session.systems),
             len(self.problems),
             self.palette,
-            s.options() + ([("", chance)] if (chance := session.chance()) else []),
+            s.option_labels() + ([("", chance)] if (chance := session.chance()) else []),
         )
 
     def focus_place(self) -> str:
@@ -518,7 +497,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             ("f", "significant only", "on" if state.significant_only else "off"),
             ("s", "", sort_label(state.sort, short=True)),
         ]
-        if state.fdr:
+        if state.options.fdr:
             toggles.append(("d", "FDR", "on"))
         place = self.focus_place()
         keys = [
@@ -539,7 +518,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             node, model = self.current_node, self.series_model
             return node.is_metric and model is not None and bool(model.families_of(node.benchmark))
         if key_id == "tuibench.fdr":  # shown as a toggle when on
-            return not session.state.fdr and len(session.metrics) >= 2
+            return not session.state.options.fdr and len(session.metrics) >= 2
         return True
 
     @on(BenchTree.NodeHighlighted)
@@ -689,13 +668,13 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         if self.session is None:
             return
         self.push_screen(
-            AlphaInput(self.session.state.alpha),
-            lambda alpha: self.update_state(alpha=alpha) if alpha is not None else None,
+            AlphaInput(self.session.state.options.alpha),
+            lambda alpha: self._change_options(alpha=alpha) if alpha is not None else None,
         )
 
     def action_toggle_fdr(self) -> None:
         if self.session is not None:
-            self.update_state(fdr=not self.wanted.fdr)
+            self._change_options(fdr=not self.wanted.options.fdr)
 
     def action_set_threshold(self) -> None:
         if self.session is None:
@@ -703,15 +682,23 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
         def done(value: object) -> None:
             if value is not None:
-                self.update_state(threshold=None if value == OFF else value)
+                self._change_options(threshold=None if value == OFF else value)
 
-        self.push_screen(ThresholdInput(self.session.state.threshold), done)
+        self.push_screen(ThresholdInput(self.session.state.options.threshold), done)
+
+    def _change_options(self, **changes: Any) -> None:
+        """Compare with other options of the comparison (alpha, FDR, threshold)."""
+        self.update_state(options=dataclasses.replace(self.wanted.options, **changes))
 
     # -- options of the analysis: recomputed in a worker --------------------------------
     def action_toggle_trim(self) -> None:
         if self.session is None:
             return
-        self.session.state.trim_outliers = not self.session.state.trim_outliers
+        state = self.session.state
+        kind = "subselection" if state.options.trimmed else "trimmed"
+        self.session.state = state.with_options(
+            dataclasses.replace(state.options, iteration_value=kind)
+        )
         self._reanalyse_now()
 
     def action_cycle_iteration_value(self) -> None:
@@ -721,7 +708,10 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
         kinds = list(ITERATION_LABELS)
         state = self.session.state
-        state.iteration_value = kinds[(kinds.index(state.iteration_value) + 1) % len(kinds)]
+        kind = kinds[(kinds.index(state.options.iteration_value) + 1) % len(kinds)]
+        self.session.state = state.with_options(
+            dataclasses.replace(state.options, iteration_value=kind)
+        )
         self._reanalyse_now()
 
     def action_toggle_percent(self) -> None:
@@ -731,15 +721,15 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def _reanalyse_now(self) -> None:
         self._update_status()
         self.say("Recomputing the statistics …", timeout=2)
-        self.reanalyse(self.session.state.analysis_options())
+        self.reanalyse(self.session.state.options)
 
     @work(thread=True, exclusive=True, group="analyse")
-    def reanalyse(self, options: dict) -> None:
+    def reanalyse(self, options: AnalysisOptions) -> None:
         from tuibench.analysis.compare import Analysis
 
         session = self.session
         try:
-            analysis = Analysis(session.rs, self.subselections, self.seed, **options)
+            analysis = Analysis(session.rs, options)
         except Exception as exc:  # keep the explorer up; say what happened
             self.post_message(Analysed(None, options, f"{type(exc).__name__}: {exc}"))
             return
@@ -747,7 +737,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     def on_analysed(self, message: Analysed) -> None:
         session = self.session
-        if session is None or message.options != session.state.analysis_options():
+        if session is None or message.options.analysis_key() != (
+            session.state.options.analysis_key()
+        ):
             return  # an older request: a newer one is on its way
         if message.analysis is None:
             self.say(f"Recomputing failed: {message.error}", severity="error")
@@ -885,7 +877,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             current=(node, table) if table is not None else None,
             marks=marks,
             reference=session.state.reference,
-            export_dir=self.export_dir,
+            export_dir=self.view_options.export_dir,
             result_paths=self.paths,
             shareables=shareables,
             fmt=self.export_format,
@@ -906,7 +898,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def run_facts(self) -> list[tuple[str, str]]:
         from tuibench.output.shareable import run_facts
 
-        return run_facts(self.paths, self.subselections, self.seed)
+        return run_facts(self.paths, self.options.subselections, self.options.seed)
 
     def action_copy(self, what: str = "markdown") -> None:
         """Copy the current table (Markdown or TSV) or row through OSC 52."""
@@ -972,24 +964,10 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.push_screen(HelpScreen(self.focus_place() if self.session is not None else None))
 
 
-def run(args: argparse.Namespace) -> int:
-    """Start the explorer with the parsed command line; return the exit code."""
-    app = TuibenchApp(
-        list(args.paths),
-        reference=args.reference,
-        alpha=args.alpha,
-        subselections=args.subselections,
-        seed=args.seed,
-        export_dir=args.export_dir,
-        theme=args.theme,
-        fdr=getattr(args, "fdr", False),
-        threshold=getattr(args, "threshold", None),
-        trim_outliers=getattr(args, "trim_outliers", False),
-        iteration_value=getattr(args, "iteration_value", "subselection"),
-        percent=getattr(args, "percent", "gain"),
-        trust_single_iteration=getattr(args, "trust_single_iteration", False),
-    )
-    app.run(mouse=not args.no_mouse)
+def run(paths: list[str], options: AnalysisOptions, view: ViewOptions) -> int:
+    """Start the explorer; return the exit code."""
+    app = TuibenchApp(paths, options, view)
+    app.run(mouse=view.mouse)
     code = app.return_code or 0
     if app.crash is not None:  # one line, like every other error, and never exit 1
         error = app.crash

@@ -29,7 +29,7 @@ class SeriesActions:
 
     def _series_options(self: TuibenchApp) -> tuple:
         state = self.session.state
-        return (id(self.session.analysis), state.alpha, getattr(state, "percent", "gain"))
+        return (id(self.session.analysis), state.options.alpha, state.percent)
 
     def ensure_series(self: TuibenchApp, asked: bool = False) -> None:
         """Start the series analysis when what it depends on changed (cheap otherwise)."""

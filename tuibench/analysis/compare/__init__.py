@@ -16,14 +16,13 @@ from tuibench.analysis.compare.columns import (
     RSD_VERY_NOISY,
     SUMMARY_COLUMNS,
 )
-from tuibench.analysis.compare.comparison import PERCENTS, Comparison
+from tuibench.analysis.compare.comparison import Comparison
 from tuibench.analysis.compare.decide import decide, gain_expr
 
 __all__ = [
     "GROUP",
     "LEFT_OUT_REASONS",
     "METRIC",
-    "PERCENTS",
     "PRIVATE_COLUMNS",
     "ROW_COLUMNS",
     "RSD_NOISY",

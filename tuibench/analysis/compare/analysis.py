@@ -9,6 +9,7 @@ vectorised tests on moments, so a reference switch is cheap.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -51,6 +52,7 @@ from tuibench.analysis.compare.frames import (
     with_reader_notes,
 )
 from tuibench.analysis.compare.summary import BootstrapData, SummarySource, duplicate_metrics
+from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
 
@@ -113,7 +115,7 @@ class Analysis:
     or `trimmed` (the mean of the samples inside the iteration's mild Tukey fences, 1.5 IQR;
     every other figure then also comes from the kept samples, and the rows carry the centre,
     change and RSD of all samples beside: `center_raw`, `change_raw`, `rsd_raw`).
-    trim_outliers: the same as iteration_value="trimmed".
+    Its options' `analysis_key()` part is used here; the rest is the default of `compare`.
     """
 
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
@@ -122,26 +124,20 @@ class Analysis:
     def __init__(
         self,
         rs: ResultSet,
-        subselections: int = 100,
-        seed: int = 0,
-        trim_outliers: bool = False,
-        iteration_value: str = "subselection",
+        options: AnalysisOptions = DEFAULT_ANALYSIS,
     ):
-        if not 1 <= subselections <= stats.MAX_SUBSELECTIONS:
+        if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
-                f"not {subselections}"
+                f"not {options.subselections}"
             )
-        if iteration_value not in stats.ITERATION_VALUES:
+        if options.iteration_value not in stats.ITERATION_VALUES:
             raise ValueError(
-                f"unknown iteration value {iteration_value!r}; choose one of "
+                f"unknown iteration value {options.iteration_value!r}; choose one of "
                 + ", ".join(stats.ITERATION_VALUES)
             )
         self.rs = rs
-        self.subselections = subselections
-        self.seed = seed
-        self.iteration_value = "trimmed" if trim_outliers else iteration_value
-        self.trim_outliers = self.iteration_value == "trimmed"
+        self.options = options
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         clock = time.perf_counter()
         self.iterations = self._iterations()
@@ -171,7 +167,7 @@ class Analysis:
         )
         hmean = (keys["mean_kind"] == "hmean").to_numpy()
         values = samples["value"].to_numpy()
-        kind = self.iteration_value
+        kind = self.options.iteration_value
         if kind == "subselection":  # the costliest step: in a worker, while the rest runs
             self._pending = in_worker(
                 stats.iteration_values,
@@ -179,8 +175,8 @@ class Analysis:
                 starts,
                 counts,
                 hmean,
-                self.subselections,
-                self.seed,
+                self.options.subselections,
+                self.options.seed,
             )
         # Beside the chosen value, always: the median (is the verdict robust?; from the same
         # sort as the fences) and the plain mean of every sample (the untrimmed centre;
@@ -320,7 +316,7 @@ class Analysis:
         self._pairs(order, m_id, s_id)
         raw = self._sample_moments(self._ordered, r_starts, r_counts)
         # Untrimmed, the analysed samples are every sample: their moments are the same.
-        sampled = self._sample_moments(x, s_starts, s_counts) if self.trim_outliers else raw
+        sampled = self._sample_moments(x, s_starts, s_counts) if self.options.trimmed else raw
         # Noise: RSD of the samples, outliers, variance components (on the measured values).
         it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
         self.iterations = it = self._with_values()
@@ -333,7 +329,7 @@ class Analysis:
             k: stats.group_sums(it[k].to_numpy(), gid, ng)
             for k in ("outliers_low", "outliers_high", "outliers_extreme")
         }
-        if self.trim_outliers:  # the same figures from every sample, for comparison
+        if self.options.trimmed:  # the same figures from every sample, for comparison
             _, m_r, v_r = stats.segment_moments(raw_values, r_starts, r_counts)
             rsd_raw = stats.relative_sd(m_r, v_r)
             centre_raw = self._it_centre(it["mean_raw"].to_numpy(), gid, ng)["centre"]
@@ -349,7 +345,7 @@ class Analysis:
         # 80 % of two samples is one: each subset is a single sample, so the iteration's value
         # is (nearly always) one of its two samples, picked by the draw.
         pairs = stats.group_sums((it["samples"] == 2).to_numpy(), gid, ng) > 0
-        pairs &= self.iteration_value == "subselection"
+        pairs &= self.options.iteration_value == "subselection"
         note = notes(
             (
                 pairs,
@@ -458,7 +454,7 @@ class Analysis:
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
         # Every row's samples, sorted within the row: medians and the U test's shift.
         # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
-        if self.trim_outliers:
+        if self.options.trimmed:
             self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
         else:
             self._sorted = self._ordered[idx]
@@ -496,12 +492,10 @@ class Analysis:
     def compare(
         self,
         reference: str,
-        alpha: float = 0.05,
-        fdr: bool = False,
-        threshold: float | None = None,
-        trust_single_iteration: bool = False,
+        options: AnalysisOptions | None = None,
     ) -> Comparison:
-        """Every row against `reference`.
+        """Every row against `reference`, with the comparison part of `options` (the
+        analysis's own by default; its per-iteration part is always the analysis's).
 
         fdr: significance (the marks and verdicts) from the Benjamini-Hochberg adjusted Welch
         p-values over all non-reference rows instead of the raw ones. threshold: a practical
@@ -515,8 +509,15 @@ class Analysis:
                 f"unknown reference system {reference!r}; systems are: "
                 + ", ".join(self.rs.system_names)
             )
-        if threshold is not None and not threshold > 0:
-            raise ValueError(f"threshold must be a positive percentage, not {threshold}")
+        given = options or self.options
+        options = dataclasses.replace(
+            self.options,
+            alpha=given.alpha,
+            fdr=given.fdr,
+            threshold=given.threshold,
+            trust_single_iteration=given.trust_single_iteration,
+        )
+        alpha, fdr, threshold = options.alpha, options.fdr, options.threshold
         x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
         w = welch_test(x)
         change, change_raw = changes(x)
@@ -546,8 +547,8 @@ class Analysis:
             pl.Series("mmtests_cidiff", mm_cidiff),
             pl.Series("mmtests_sig", np.abs(mm_cidiff) > 1),
             rsd_flag(),
-            pl.lit(self.trim_outliers).alias("trimmed"),
-            pl.lit(self.iteration_value).alias("iteration_value"),
+            pl.lit(self.options.trimmed).alias("trimmed"),
+            pl.lit(self.options.iteration_value).alias("iteration_value"),
             pl.Series("change_raw", change_raw),
             pl.Series("detectable_change", pw.detectable),
             whole_numbers("iterations_for_threshold", pw.for_threshold),
@@ -601,14 +602,9 @@ class Analysis:
         )
         return Comparison(
             reference,
-            alpha,
             systems,
             rows.select(ROW_COLUMNS),
-            fdr,
-            threshold,
-            self.trim_outliers,
-            iteration_value=self.iteration_value,
-            trust_single_iteration=trust_single_iteration,
+            options,
             source=SummarySource(rows, self._boot, self.duplicates),
             private=rows.select(*GROUP, *PRIVATE_COLUMNS),
         )

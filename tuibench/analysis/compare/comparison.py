@@ -11,22 +11,15 @@ from tuibench.analysis.compare.columns import GROUP, METRIC
 from tuibench.analysis.compare.decide import decide
 from tuibench.analysis.compare.frames import glob
 from tuibench.analysis.compare.summary import SummarySource, summarise
-
-PERCENTS = ("gain", "change")
+from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 
 
 @dataclass
 class Comparison:
     reference: str
-    alpha: float
     systems: list[str]
     rows: pl.DataFrame  # ROW_COLUMNS, grouped by benchmark and metric, systems in order
-    fdr: bool = False
-    threshold: float | None = None  # percent
-    trim_outliers: bool = False
-    iteration_value: str = "subselection"
-    # Rows where a side has one iteration count as better / worse only when trusted.
-    trust_single_iteration: bool = False
+    options: AnalysisOptions = DEFAULT_ANALYSIS  # those that made the rows
     # How people read sizes: "gain" (positive = better) or "change" (positive = bigger).
     percent: str = "gain"
     source: SummarySource | None = dataclasses.field(default=None, repr=False, compare=False)
@@ -60,7 +53,7 @@ class Comparison:
         if metric:
             rows = rows.filter(glob(pl.col("metric"), metric))
         if self.private is not None:
-            rows = decide(rows, self.alpha, self.fdr, self.threshold)
+            rows = decide(rows, self.options.alpha, self.options.fdr, self.options.threshold)
         if only_significant:
             hit = rows.filter(pl.col("significant")).select(METRIC).unique()
             rows = rows.join(hit, on=METRIC, how="semi", maintain_order="left")
@@ -78,7 +71,7 @@ class Comparison:
     def counted(self) -> pl.Expr:
         """Rows whose better / worse verdict counts: all, unless a side has one iteration
         and that is not trusted."""
-        if self.trust_single_iteration or "single_iteration" not in self.rows.columns:
+        if self.options.trust_single_iteration or "single_iteration" not in self.rows.columns:
             return pl.lit(True)
         return ~pl.col("single_iteration").fill_null(False)
 
@@ -96,13 +89,13 @@ class Comparison:
         """Per non-reference system against the reference (see summary.py), over every
         metric of the comparison whatever the filters."""
         cache = self.source.cache if self.source is not None else {}
-        key = ("summary", self.trust_single_iteration)
+        key = ("summary", self.options.trust_single_iteration)
         if key not in cache:
             cache[key] = summarise(
                 self.full_rows(),
                 self.reference,
                 self.systems,
                 self.source,
-                self.trust_single_iteration,
+                self.options.trust_single_iteration,
             )
         return cache[key]

@@ -156,11 +156,11 @@ class Session:
     def _per_metric(self, s: ViewState) -> PerMetric:
         """The comparison of `s` and its verdicts per metric, kept for the last few
         references and options: stepping back or toggling costs no new comparison."""
-        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        key = (s.reference, s.options.comparison_key(), id(self.analysis))
         with self._lock:
             per = self._comparisons.pop(key, None)
         if per is None:
-            cmp = self.analysis.compare(s.reference, **s.compare_options())
+            cmp = self.analysis.compare(s.reference, s.options)
             per = PerMetric(cmp, self._metric_ids, len(self.metrics))
         with self._lock:  # a worker may be preparing another reference meanwhile
             self._comparisons[key] = per  # the newest last
@@ -271,8 +271,8 @@ class Session:
     def view_key(self) -> tuple:
         """Everything in the state that changes what the tables show (not the cursor)."""
         s = self.state
-        key = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
-        key += tuple(sorted(s.analysis_options().items()))
+        key = (s.reference, s.options.comparison_key(), s.sort)
+        key += s.options.analysis_key()
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
 
     def system_summary(self) -> pl.DataFrame:
@@ -281,7 +281,7 @@ class Session:
         return self._system_summary_of(self.state, self.cmp)
 
     def _system_summary_of(self, s: ViewState, cmp: Comparison) -> pl.DataFrame:
-        key = (s.reference, tuple(sorted(s.compare_options().items())), id(self.analysis))
+        key = (s.reference, s.options.comparison_key(), id(self.analysis))
         kept = self._system_summary
         if kept is None or kept[0] != key:
             kept = self._system_summary = (key, cmp.summary())
@@ -298,8 +298,8 @@ class Session:
         self, s: ViewState, cmp: Comparison, per: PerMetric, order_ids: np.ndarray
     ) -> Answer:
         # The order and `f` do not change it.
-        key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
-        key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
+        key = (s.reference, s.options.comparison_key(), s.filter_text)
+        key += (s.percent, s.options.analysis_key(), id(self.analysis))
         with self._lock:
             answer = self._answers.pop(key, None)
         if answer is None:
@@ -454,7 +454,12 @@ class Session:
             return None
         s = self.state
         new = Mark(
-            node, s.reference, s.alpha, table, self.comparison_under(node), self.whole_under(node)
+            node,
+            s.reference,
+            s.options.alpha,
+            table,
+            self.comparison_under(node),
+            self.whole_under(node),
         )
         for i, old in enumerate(s.marks):
             if old == new:
@@ -535,10 +540,10 @@ class PerMetric:
             self._chance = ""
             cmp = self.cmp
             if tables.chance_notes(cmp):
-                n, alpha = cmp.comparisons, cmp.alpha
+                n, alpha = cmp.comparisons, cmp.options.alpha
                 flagged = int(cmp.rows["significant"].sum())
                 p = cmp.rows["p_adjusted"].drop_nulls()
-                if not cmp.fdr:
+                if not cmp.options.fdr:
                     self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
                 elif p.len():
                     self._chance = f"FDR: none (smallest adjusted p {p.min():.2g})"

@@ -7,10 +7,13 @@ imported before any result is loaded, so the first frame appears at once.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions, ViewOptions
 
 if TYPE_CHECKING:
     from tuibench.analysis.compare import Comparison
@@ -118,57 +121,40 @@ class ViewState:
     """Every choice the user makes in the explorer; nothing else changes what is shown."""
 
     reference: str = ""
-    alpha: float = 0.05
+    options: AnalysisOptions = DEFAULT_ANALYSIS  # what the numbers depend on
     significant_only: bool = False
     sort: str = SORTS[0]
     filter_text: str = ""
     marks: list[Mark] = field(default_factory=list)
-    fdr: bool = False  # significance from Benjamini-Hochberg adjusted p-values
-    threshold: float | None = None  # practical margin, percent
-    # What stands for an iteration (an option of the analysis: recomputed in the worker).
-    iteration_value: str = "subselection"
     percent: str = "gain"  # sizes as the gain (positive = better) or the signed change
-    trust_single_iteration: bool = False  # count one-iteration rows as better / worse
-
-    @property
-    def trim_outliers(self) -> bool:
-        return self.iteration_value == "trimmed"
-
-    @trim_outliers.setter
-    def trim_outliers(self, on: bool) -> None:
-        self.iteration_value = "trimmed" if on else "subselection"
-
     answer_first: bool = True  # the root shows the answer; False: the mmtests table
 
-    def compare_options(self) -> dict[str, object]:
-        """Keyword arguments of `Analysis.compare()` besides the reference."""
-        return {
-            "alpha": self.alpha,
-            "fdr": self.fdr,
-            "threshold": self.threshold,
-            "trust_single_iteration": self.trust_single_iteration,
-        }
+    @classmethod
+    def first(cls, reference: str, options: AnalysisOptions, view: ViewOptions) -> ViewState:
+        """The state of the first screen, from the command line."""
+        return cls(reference=reference, options=options, percent=view.percent)
 
-    def analysis_options(self) -> dict[str, object]:
-        """Keyword arguments of `Analysis()` that the user can change."""
-        return {"iteration_value": self.iteration_value}
+    def with_options(self, options: AnalysisOptions) -> ViewState:
+        return dataclasses.replace(self, options=options)
 
     def status(self) -> list[tuple[str, str]]:
         """(label, value) pairs that the header always shows."""
-        value = ITERATION_LABELS.get(self.iteration_value, self.iteration_value)
-        return [("ref", self.reference), ("α", f"{self.alpha:g}"), ("it", value)]
+        o = self.options
+        value = ITERATION_LABELS.get(o.iteration_value, o.iteration_value)
+        return [("ref", self.reference), ("α", f"{o.alpha:g}"), ("it", value)]
 
-    def options(self) -> list[tuple[str, str]]:
+    def option_labels(self) -> list[tuple[str, str]]:
         """(label, value) pairs for the header: the choices that differ from the default
         (`f` and `s` are in the footer, always)."""
         items = []
-        if self.fdr:
+        o = self.options
+        if o.fdr:
             items.append(("", "FDR"))
-        if self.threshold is not None:
-            items.append(("threshold", f"±{self.threshold:g}%"))
+        if o.threshold is not None:
+            items.append(("threshold", f"±{o.threshold:g}%"))
         if self.percent == "change":
             items.append(("", "signed change"))
-        if self.trust_single_iteration:
+        if o.trust_single_iteration:
             items.append(("", "single iterations counted"))
         if self.filter_text:
             items.append(("filter", self.filter_text))
