@@ -117,7 +117,7 @@ def peak_mb() -> float:
 async def loaded(app: TuibenchApp, pilot, poll: float) -> float:
     """Seconds until the explorer has loaded and analysed its results (headless)."""
     t0 = time.perf_counter()
-    while not app.loaded:
+    while not app.main.loaded:
         await pilot.pause(poll)
     await pilot.pause()
     return time.perf_counter() - t0
@@ -127,7 +127,7 @@ async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool 
     app = TuibenchApp([str(path)])
     async with app.run_test(size=size) as pilot:
         seconds = await loaded(app, pilot, 0.05)
-        session = app.session
+        session = app.main.session
         if session is None:
             print("  nothing loaded")
             return
@@ -179,7 +179,7 @@ async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool 
             add("f", await timed("f", lambda: state.significant_only))
             await timed("f", lambda: not state.significant_only)
             add("s", await timed("s", lambda: state.sort == "worst"))
-            app.update_state(sort="natural")  # back, untimed (s cycles on through more orders)
+            app.main.update_state(sort="natural")  # back, untimed (s cycles on through more orders)
             await pilot.pause()
             before = pane.node
             add("n", await timed("n", lambda b=before: pane.node != b and pane.node.is_metric))
@@ -229,7 +229,7 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
     app = TuibenchApp([str(path)])
     async with app.run_test(size=size) as pilot:
         seconds = await loaded(app, pilot, 0.2)
-        session = app.session
+        session = app.main.session
         print(
             f"  {len(session.metrics)} metrics x {len(session.systems)} systems loaded and "
             f"analysed in {seconds:.0f} s (headless); peak {peak_mb():.0f} MB"
@@ -237,7 +237,7 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
         display = app._display
         view = app.main.query_one(AnswerView)
         results: dict[str, list[float]] = {}
-        install = app._install_computed  # what a change of the view does on the UI thread
+        install = app.main._install_computed  # what a change of the view does on the UI thread
 
         def timed_install(*args) -> None:
             start = time.perf_counter()
@@ -246,7 +246,7 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
                 (time.perf_counter() - start) * 1e3
             )
 
-        app._install_computed = timed_install
+        app.main._install_computed = timed_install
 
         async def in_worker(key: str, name: str, attr: str, settle: float) -> None:
             """`key` (computed in a worker) then `j` at once: key to the frame showing the

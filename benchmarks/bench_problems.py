@@ -37,7 +37,7 @@ async def time_p(root: Path, rounds: int) -> list[float]:
     app = TuibenchApp([str(root)])
     times = []
     async with app.run_test(size=(120, 40)) as pilot:
-        while not app.loaded:
+        while not app.main.loaded:
             await pilot.pause(0.1)
         await pilot.pause()
         for _ in range(rounds):

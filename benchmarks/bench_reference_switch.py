@@ -33,7 +33,7 @@ def shows(app: TuibenchApp, reference: str) -> bool:
     table = app.main.query_one(DetailPane).table
     if table is None:
         return False
-    if app.current_node.is_metric:
+    if app.main.current_node.is_metric:
         return str(table.rows[0][0]) == f"{reference} (ref)"
     return table.columns[2] == reference
 
@@ -42,14 +42,14 @@ async def measure(path: str, size: tuple[int, int], repeat: int) -> None:
     app = TuibenchApp([path])
     async with app.run_test(size=size) as pilot:
         t0 = time.perf_counter()
-        while not app.loaded:
+        while not app.main.loaded:
             await pilot.pause(0.01)
         await pilot.pause()
         print(f"{path}: loaded and analysed in {time.perf_counter() - t0:.2f} s (headless)")
-        if app.session is None:
+        if app.main.session is None:
             print("nothing loaded")
             return
-        session = app.session
+        session = app.main.session
         frames: list[tuple[float, bool]] = []
         target = [""]
         display = app._display  # every frame passes here on its way to the terminal

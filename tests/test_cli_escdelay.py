@@ -17,7 +17,7 @@ def seen(monkeypatch, tmp_path):
     got = {}
     monkeypatch.setattr(cli, "_is_terminal", lambda: True)
     monkeypatch.setattr(
-        app, "run", lambda args: got.setdefault("ESCDELAY", cli.os.environ.get("ESCDELAY")) and 0
+        app, "run", lambda *args: got.setdefault("ESCDELAY", cli.os.environ.get("ESCDELAY")) and 0
     )
     args = argparse.Namespace(paths=[str(tmp_path)], iteration_value="subselection")
     return lambda: (cli.explore(args), got["ESCDELAY"])[1]

@@ -37,7 +37,7 @@ async def _walk(results: Path, keys_per_step: list[str]) -> list[tuple[str, list
     app = TuibenchApp([str(results)])
     async with app.run_test(size=(120, 40)) as pilot:
         deadline = time.monotonic() + 30
-        while not app.loaded:
+        while not app.main.loaded:
             assert time.monotonic() < deadline, "the explorer did not finish loading"
             await pilot.pause(0.05)
         await pilot.pause()

@@ -34,7 +34,7 @@ async def wait_loaded(pilot, timeout: float = 20.0) -> None:
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not app.loaded:
+    while not app.main.loaded:
         if loop.time() > deadline:
             raise TimeoutError("the explorer did not finish loading")
         await pilot.pause(0.02)

@@ -60,11 +60,11 @@ async def test_enter_opens_the_row_and_escape_comes_back_to_it(make_app, loaded)
         second = view.cursor
         assert view.cursor_node == lines[1].node
         await pilot.press("enter")
-        assert app.current_node == lines[1].node
+        assert app.main.current_node == lines[1].node
         pane = app.main.query_one(DetailPane)
         assert pane.mode == "metric" and pane.node == lines[1].node
         await pilot.press("escape")
-        assert pane.mode == "answer" and app.current_node == Node()
+        assert pane.mode == "answer" and app.main.current_node == Node()
         assert view.cursor == second  # the same row
         await pilot.press("escape")  # nothing to go back to: the tree
         assert app.focused is app.main.query_one(BenchTree)
@@ -76,25 +76,25 @@ async def test_group_table_rows_open_their_metric(make_app, loaded):
         await loaded(pilot)
         await pilot.press("v")  # the table of every metric
         table = app.main.query_one("#summary", TableView)
-        keys = app.session.metrics_under(Node())
+        keys = app.main.session.metrics_under(Node())
         await pilot.press("j", "j")
         assert table.cursor == 2
         await pilot.press("enter")
-        assert app.current_node == Node.of_metric(*keys[2])
+        assert app.main.current_node == Node.of_metric(*keys[2])
         await pilot.press("escape")
         assert app.main.query_one(DetailPane).mode == "summary"
         assert table.cursor == 2
         # a click on a row opens it too
         await pilot.click(table, offset=(5, 2))
         await pilot.pause()
-        assert app.current_node == Node.of_metric(*keys[1])
+        assert app.main.current_node == Node.of_metric(*keys[1])
 
 
 async def test_n_and_shift_n_follow_the_severity_order(make_app, loaded):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        rows = app.session.cmp.rows
+        rows = app.main.session.cmp.rows
         # worst regression first: the largest bad change among "worse" rows
         worst = {}
         for r in rows.iter_rows(named=True):
@@ -103,16 +103,16 @@ async def test_n_and_shift_n_follow_the_severity_order(make_app, loaded):
                 key = (r["benchmark"], r["metric"])
                 worst[key] = max(worst.get(key, -1e9), bad)
         order = sorted(worst, key=lambda k: -worst[k])
-        severity = [app.session.metrics[i] for i in app.session.severity_order()]
+        severity = [app.main.session.metrics[i] for i in app.main.session.severity_order()]
         assert severity[: len(order)] == order
         await pilot.press("n")
-        assert app.current_node == Node.of_metric(*order[0])
+        assert app.main.current_node == Node.of_metric(*order[0])
         await pilot.press("n")
-        assert app.current_node == Node.of_metric(*severity[1])
+        assert app.main.current_node == Node.of_metric(*severity[1])
         await pilot.press("N")
-        assert app.current_node == Node.of_metric(*order[0])
+        assert app.main.current_node == Node.of_metric(*order[0])
         await pilot.press("N")  # wraps around to the last
-        assert app.current_node == Node.of_metric(*severity[-1])
+        assert app.main.current_node == Node.of_metric(*severity[-1])
 
 
 async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
@@ -130,7 +130,7 @@ async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("j", "j", "enter")  # while loading
-        assert not app.loaded
+        assert not app.main.loaded
         gate.set()
         await loaded(pilot)
         for _ in range(40):
@@ -138,7 +138,7 @@ async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
             if app.main.query_one(DetailPane).mode == "metric":
                 break
         third = change_lines(app)[2].node
-        assert app.current_node == third
+        assert app.main.current_node == third
 
 
 async def test_keys_typed_right_after_tab_reach_the_new_focus(make_app, loaded):
@@ -151,10 +151,10 @@ async def test_keys_typed_right_after_tab_reach_the_new_focus(make_app, loaded):
             app._driver.send_message(events.Key(key, None))
         for _ in range(40):
             await pilot.pause(0.05)
-            if app.current_node == Node(("db", "read")):
+            if app.main.current_node == Node(("db", "read")):
                 break
         assert app.focused is app.main.query_one(BenchTree)
-        assert app.current_node == Node(("db", "read"))
+        assert app.main.current_node == Node(("db", "read"))
 
 
 async def test_layout_follows_every_resize(make_app, loaded):
@@ -221,7 +221,7 @@ async def test_narrow_tables_are_compact_and_scroll_by_whole_columns(make_app, l
 
 
 async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monkeypatch):
-    import tuibench.tui.app as app_module
+    import tuibench.tui.screens.main.view as app_module
 
     monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every switch counts as large
     app = make_app()
@@ -231,11 +231,11 @@ async def test_a_large_reference_switch_runs_in_a_worker(make_app, loaded, monke
         await pilot.press("f")  # a key during the comparison still acts
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.session.state.reference == "tuned"
-        assert app.session.state.significant_only
-        assert app.session.cmp.reference == "tuned"
+        assert app.main.session.state.reference == "tuned"
+        assert app.main.session.state.significant_only
+        assert app.main.session.cmp.reference == "tuned"
         expected = core_answer("tuned")
-        assert [a.system for a in app.session.answer().systems] == [
+        assert [a.system for a in app.main.session.answer().systems] == [
             a.system for a in expected.systems
         ]
 
@@ -244,7 +244,7 @@ async def settled(app, pilot, timeout: float = 20.0) -> None:
     """Wait until nothing asked for is pending. One wait_for_complete() is not enough: a
     worker that finishes while keys were queued starts another (once more) after it."""
     deadline = asyncio.get_running_loop().time() + timeout
-    while app._asked or app._computing:
+    while app.main._asked or app.main._computing:
         assert asyncio.get_running_loop().time() < deadline, "the comparison never settled"
         await app.workers.wait_for_complete()
         await pilot.pause(0.01)
@@ -254,36 +254,36 @@ async def settled(app, pilot, timeout: float = 20.0) -> None:
 async def test_on_a_large_set_view_keys_run_in_a_worker_and_each_press_counts(
     make_app, loaded, monkeypatch
 ):
-    import tuibench.tui.app as app_module
+    import tuibench.tui.screens.main.view as app_module
 
     monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every set counts as large
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
-        sorts = sort_keys(app.session.systems, app.session.state.reference)
-        start = sorts.index(app.session.state.sort)
+        sorts = sort_keys(app.main.session.systems, app.main.session.state.reference)
+        start = sorts.index(app.main.session.state.sort)
         gate = threading.Event()  # holds every comparison until the keys are pressed
-        compute = app.session.compute
-        monkeypatch.setattr(app.session, "compute", lambda s: gate.wait(10) and compute(s))
+        compute = app.main.session.compute
+        monkeypatch.setattr(app.main.session, "compute", lambda s: gate.wait(10) and compute(s))
         await pilot.press("s", "f", "f", "s", "percent_sign")
-        assert app.session.state.sort == sorts[start]  # nothing shown yet: in a worker
+        assert app.main.session.state.sort == sorts[start]  # nothing shown yet: in a worker
         await pilot.press("j")  # the keys still move the cursor meanwhile
         gate.set()
         await settled(app, pilot)
-        state = app.session.state
+        state = app.main.session.state
         assert state.sort == sorts[(start + 2) % len(sorts)]  # two presses, two steps
         assert not state.significant_only  # on, then off again
         assert state.percent == "change"
-        assert not app._asked  # everything asked for is shown
+        assert not app.main._asked  # everything asked for is shown
         tree = app.main.query_one(BenchTree)
-        assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered
+        assert [app.main.session.metrics[i] for i in tree.shown] == app.main.session.ordered
         await pilot.press("n")
-        first = app.session.metrics[app.session.severity_order()[0]]
-        assert app.current_node == Node.of_metric(*first)
+        first = app.main.session.metrics[app.main.session.severity_order()[0]]
+        assert app.main.current_node == Node.of_metric(*first)
 
 
 async def test_a_large_filter_waits_for_a_pause_and_runs_in_a_worker(make_app, loaded, monkeypatch):
-    import tuibench.tui.app as app_module
+    import tuibench.tui.screens.main.view as app_module
 
     monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every set counts as large
     app = make_app()
@@ -294,24 +294,24 @@ async def test_a_large_filter_waits_for_a_pause_and_runs_in_a_worker(make_app, l
         assert filter_box.value == "db"  # every key reached the field, in order
         for _ in range(100):
             await pilot.pause(0.02)
-            if app.session.state.filter_text == "db" and not app.workers:
+            if app.main.session.state.filter_text == "db" and not app.workers:
                 break
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.session.state.filter_text == "db"
-        assert app.session.visible == [
+        assert app.main.session.state.filter_text == "db"
+        assert app.main.session.visible == [
             ("db/read", "latency"),
             ("db/read", "tps"),
             ("db/write", "tps"),
         ]
         tree = app.main.query_one(BenchTree)
-        assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered
+        assert [app.main.session.metrics[i] for i in tree.shown] == app.main.session.ordered
         await pilot.press("enter", "right_square_bracket")  # a switch keeps the filter
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.session.state.reference == "patched"
-        assert app.session.state.filter_text == "db"
-        assert len(app.session.visible) == 3
+        assert app.main.session.state.reference == "patched"
+        assert app.main.session.state.filter_text == "db"
+        assert len(app.main.session.visible) == 3
 
 
 async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):
@@ -327,12 +327,12 @@ async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):
         )
         await pilot.click(table, offset=(x, 0))
         await pilot.pause()
-        assert app.session.state.sort == "system:patched"
+        assert app.main.session.state.sort == "system:patched"
         assert "patched ↓" in table._header
         gains = {
             (r["benchmark"], r["metric"]): r["gain"]
-            for r in app.session.cmp.rows.iter_rows(named=True)
+            for r in app.main.session.cmp.rows.iter_rows(named=True)
             if r["system"] == "patched"
         }
-        order = app.session.ordered
+        order = app.main.session.ordered
         assert [gains[k] for k in order] == sorted(gains[k] for k in order)  # worst first

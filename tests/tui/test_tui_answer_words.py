@@ -48,7 +48,9 @@ async def test_unknown_direction_shows_its_signed_change(tmp_path, loaded, make_
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         text = answer_text(app)
-        row = app.session.cmp.rows.filter(~app.session.cmp.rows["is_reference"]).row(0, named=True)
+        row = app.main.session.cmp.rows.filter(~app.main.session.cmp.rows["is_reference"]).row(
+            0, named=True
+        )
     change = f"{row['change'] * 100:+.1f}%"
     interval = (
         f"[{(row['ratio_ci_low'] - 1) * 100:+.1f}%, {(row['ratio_ci_high'] - 1) * 100:+.1f}%]"

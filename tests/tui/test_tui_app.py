@@ -46,7 +46,7 @@ def shown(app, table_id: str) -> list[list[str]]:
 async def goto(pilot, node: Node) -> None:
     pilot.app.main.query_one(BenchTree).select(node)
     await pilot.pause()
-    assert pilot.app.current_node == node
+    assert pilot.app.main.current_node == node
 
 
 def core_detail(reference: str, alpha: float = 0.05, node: Node = DB_READ_TPS):
@@ -63,7 +63,7 @@ async def test_launch_shows_root_summary_and_header(make_app, loaded):
         text = header(app)
         for part in ("results", "ref base", "α 0.05", "3 systems", "1 problem"):
             assert part in text
-        assert app.current_node == Node()
+        assert app.main.current_node == Node()
         pane = app.main.query_one(DetailPane)
         assert app.focused is pane and pane.mode == "answer"
         await pilot.press("v")  # the table of every metric
@@ -76,7 +76,7 @@ async def test_unknown_reference_falls_back(make_app, loaded):
     app = make_app(reference="nope")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        assert app.session.state.reference == "base"
+        assert app.main.session.state.reference == "base"
         assert any("nope" in str(n.message) for n in app._notifications)
 
 
@@ -103,19 +103,19 @@ async def test_tree_keys(make_app, loaded):
         await loaded(pilot)
         tree = app.main.query_one(BenchTree)
         await pilot.press("tab", "j")
-        assert app.current_node == Node(("db",))
+        assert app.main.current_node == Node(("db",))
         await pilot.press("l")  # expanded already: to the first child
-        assert app.current_node == Node(("db", "read"))
+        assert app.main.current_node == Node(("db", "read"))
         await pilot.press("j")
-        assert app.current_node == Node.of_metric("db/read", "latency")
-        assert app.main.query_one(DetailPane).node == app.current_node
+        assert app.main.current_node == Node.of_metric("db/read", "latency")
+        assert app.main.query_one(DetailPane).node == app.main.current_node
         assert shown(app, "detail")[0][0] == "base (ref)"
         await pilot.press("k", "h")  # on an expanded group: collapse
         assert not tree.cursor_node.is_expanded
         await pilot.press("l")
         assert tree.cursor_node.is_expanded
         await pilot.press("h", "h")  # collapse, then to the parent
-        assert app.current_node == Node(("db",))
+        assert app.main.current_node == Node(("db",))
         await pilot.press("down", "enter")  # enter on a group toggles it
         assert tree.cursor_node.is_expanded
         await pilot.press("j", "enter")  # enter on a metric opens its tables
@@ -155,7 +155,7 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
         await goto(pilot, DB_READ_TPS)
         await pilot.press("right_square_bracket")
         assert "ref patched" in header(app)
-        assert app.current_node == DB_READ_TPS  # the cursor stays
+        assert app.main.current_node == DB_READ_TPS  # the cursor stays
         expected = core_detail("patched")
         assert shown(app, "detail") == expected.rows
         # The same numbers as `tuibench report --reference patched --format json`.
@@ -176,9 +176,9 @@ async def test_reference_step_shows_the_cores_numbers(make_app, loaded, tmp_path
         assert tree.shown_label(Node(("startup",))) == "startup ▲1"
         assert tree.shown_label(Node.of_metric("startup", "time")) == "time ▲"
         await pilot.press("right_square_bracket", "right_square_bracket")  # wraps around
-        assert app.session.state.reference == "base"
+        assert app.main.session.state.reference == "base"
         await pilot.press("left_square_bracket")
-        assert app.session.state.reference == "tuned"
+        assert app.main.session.state.reference == "tuned"
         assert shown(app, "detail") == core_detail("tuned").rows
 
 
@@ -193,9 +193,9 @@ async def test_reference_picker(make_app, loaded):
         ]
         assert "With the [bold] patch applied [/]" in prompts[1]  # descriptions verbatim
         await pilot.press("escape")
-        assert app.session.state.reference == "base"
+        assert app.main.session.state.reference == "base"
         await pilot.press("r", "down", "down", "enter")
-        assert app.session.state.reference == "tuned"
+        assert app.main.session.state.reference == "tuned"
         assert "ref tuned" in header(app)
         await pilot.press("v")
         assert app.main.query_one("#summary", TableView).plain_columns()[2] == "tuned"
@@ -210,7 +210,7 @@ async def test_command_palette_reference(make_app, loaded):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.session.state.reference == "tuned"
+        assert app.main.session.state.reference == "tuned"
 
 
 async def test_command_palette_lists_every_action(make_app, loaded):
@@ -246,11 +246,11 @@ async def test_keys_typed_right_after_a_reach_the_alpha_field(make_app, loaded):
             app._driver.send_message(events.Key(key, character))
         for _ in range(100):
             await pilot.pause(0.02)
-            if app.session.state.options.alpha == 0.01:
+            if app.main.session.state.options.alpha == 0.01:
                 break
-        assert app.session.state.options.alpha == 0.01
+        assert app.main.session.state.options.alpha == 0.01
         assert not isinstance(app.screen, AlphaInput)
-        assert app.current_node == DB_READ_TPS
+        assert app.main.current_node == DB_READ_TPS
 
 
 async def test_alpha_dialog(make_app, loaded):
@@ -265,11 +265,11 @@ async def test_alpha_dialog(make_app, loaded):
         assert "between 0 and 1" in str(app.screen.query_one("#number-error", Static).render())
         await pilot.press("backspace", *"0.0001", "enter")
         assert not isinstance(app.screen, AlphaInput)
-        assert app.session.state.options.alpha == 0.0001
+        assert app.main.session.state.options.alpha == 0.0001
         assert "α 0.0001" in header(app)
         assert shown(app, "detail") == core_detail("base", 0.0001).rows
         await pilot.press("a", "escape")
-        assert app.session.state.options.alpha == 0.0001
+        assert app.main.session.state.options.alpha == 0.0001
 
 
 async def test_filter(make_app, loaded):
@@ -277,17 +277,17 @@ async def test_filter(make_app, loaded):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("v", "slash", *"DB/*/tps")
-        assert app.session.visible == [("db/read", "tps"), ("db/write", "tps")]
+        assert app.main.session.visible == [("db/read", "tps"), ("db/write", "tps")]
         assert "filter DB/*/tps" in header(app)
         assert len(shown(app, "summary")) == 2
         await pilot.press("enter")
         assert app.focused is app.main.query_one(BenchTree)
         assert app.main.query_one("#filter", Input).display  # still shows the filter
         await pilot.press("slash", "ctrl+a", "ctrl+k", *"[bold]")
-        assert app.session.visible == [("web/[bold]render[/]", "latency")]
+        assert app.main.session.visible == [("web/[bold]render[/]", "latency")]
         await pilot.press("escape")
-        assert app.session.state.filter_text == ""
-        assert len(app.session.visible) == 5
+        assert app.main.session.state.filter_text == ""
+        assert len(app.main.session.visible) == 5
         assert not app.main.query_one("#filter", Input).display
 
 
@@ -302,10 +302,10 @@ async def test_filter_keeps_keys_typed_straight_after_slash(make_app, loaded):
             app._driver.send_message(events.Key(key, char))
         for _ in range(200):  # the tree follows the filter a moment later on a busy machine
             await pilot.pause(0.05)
-            if app.session.visible == [("db/write", "tps")]:
+            if app.main.session.visible == [("db/write", "tps")]:
                 break
         assert app.main.query_one("#filter", Input).value == "wri"
-        assert app.session.visible == [("db/write", "tps")]
+        assert app.main.session.visible == [("db/write", "tps")]
         assert not isinstance(app.screen, ProblemsScreen)
 
 
@@ -316,11 +316,11 @@ async def test_significant_only_and_sort(make_app, loaded):
         await goto(pilot, Node.of_metric("db/write", "tps"))
         await pilot.press("f")
         assert "f significant only: on" in footer(app)
-        assert ("db/write", "tps") not in app.session.visible
-        assert len(app.session.visible) == 4
-        assert app.current_node == Node(("db",))  # nearest shown ancestor
+        assert ("db/write", "tps") not in app.main.session.visible
+        assert len(app.main.session.visible) == 4
+        assert app.main.current_node == Node(("db",))  # nearest shown ancestor
         await pilot.press("f")
-        assert len(app.session.visible) == 5
+        assert len(app.main.session.visible) == 5
         await goto(pilot, Node())
         await pilot.press("v")
         natural = [r[1] for r in shown(app, "summary")]
@@ -334,7 +334,9 @@ async def test_significant_only_and_sort(make_app, loaded):
         assert names == sorted(natural)
         assert "s by name" in footer(app)
         tree = app.main.query_one(BenchTree)
-        assert [app.session.metrics[i] for i in tree.shown] == app.session.ordered  # tree too
+        assert [
+            app.main.session.metrics[i] for i in tree.shown
+        ] == app.main.session.ordered  # tree too
         await pilot.press("s", "s")  # by patched's gain, by tuned's gain
         assert "s by tuned's gain" in footer(app)
         await pilot.press("s")  # round again
@@ -348,20 +350,20 @@ async def test_mark_and_unmark(make_app, loaded):
         await loaded(pilot)
         await goto(pilot, DB_READ_TPS)
         await pilot.press("space")
-        assert len(app.session.state.marks) == 1
+        assert len(app.main.session.state.marks) == 1
         assert app.main.query_one(BenchTree).shown_label(DB_READ_TPS) == "tps ▲ ●"
         await goto(pilot, Node())
         await pilot.press("space")
-        assert [m.node for m in app.session.state.marks] == [DB_READ_TPS, Node()]
+        assert [m.node for m in app.main.session.state.marks] == [DB_READ_TPS, Node()]
         assert "marked 2" in header(app)
         await pilot.press("m")
         assert isinstance(app.screen, MarkedScreen)
         await pilot.press("space")  # unmark the first
-        assert [m.node for m in app.session.state.marks] == [Node()]
+        assert [m.node for m in app.main.session.state.marks] == [Node()]
         await pilot.press("escape")
         assert "marked 1" in header(app)
         await pilot.press("space")  # the root summary again: unmarked
-        assert app.session.state.marks == []
+        assert app.main.session.state.marks == []
 
 
 # -- help, problems, quit -------------------------------------------------------------------
@@ -384,7 +386,7 @@ async def test_footer_says_the_state_and_the_keys_of_the_focus(make_app, loaded)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        assert app.focus_place() == "answer"
+        assert app.main.focus_place() == "answer"
         line = footer(app)
         assert line.startswith("f significant only: off │ s natural order │ ")
         assert "] next ref" in line and "y copy" in line and "v answer/table" in line
@@ -424,7 +426,7 @@ async def test_help_starts_with_the_keys_of_the_focus(make_app, loaded):
 
         def first_section() -> tuple[str, list[str]]:
             assert isinstance(app.screen, HelpScreen)
-            group = help_renderable(app, app.screen.place).renderables
+            group = help_renderable(app, app.screen.place, applies=app.screen.applies).renderables
             title, table = group[0], group[1]
             keys = [str(cell).strip() for cell in table.columns[0]._cells]
             return str(title), keys
@@ -454,7 +456,7 @@ async def test_keymap_changes_the_keys(make_app, loaded):
         await loaded(pilot)
         app.set_keymap({"tuibench.reference.next": "n"})
         await pilot.press("n")
-        assert app.session.state.reference == "patched"
+        assert app.main.session.state.reference == "patched"
         from tuibench.tui.screens.help import help_rows
 
         rows = dict(help_rows(app)["Comparison"])
@@ -517,7 +519,7 @@ async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
     app = TuibenchApp([str(results)], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        assert app.session.systems == ["[red]new", "old"]
+        assert app.main.session.systems == ["[red]new", "old"]
         assert "ref [red]new" in header(app)
         node = Node.of_metric("x/[i]y", "[/i]m")
         await goto(pilot, node)
@@ -531,7 +533,7 @@ async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.session.state.reference == "old"
+        assert app.main.session.state.reference == "old"
         await pilot.press("r")
         prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         assert "[red]new" in prompt
@@ -558,11 +560,11 @@ async def test_fdr_and_threshold(make_app, loaded):
         await pilot.press("x", "enter")  # refused
         assert isinstance(app.screen, ThresholdInput)
         await pilot.press("backspace", "2", "enter")
-        assert app.session.state.options.threshold == 2.0
+        assert app.main.session.state.options.threshold == 2.0
         assert "threshold ±2%" in header(app)
         assert shown(app, "detail") == core_rows(alpha=0.05, fdr=True, threshold=2.0)
         await pilot.press("t", "ctrl+a", "ctrl+k", "enter")  # empty: no threshold
-        assert app.session.state.options.threshold is None
+        assert app.main.session.state.options.threshold is None
         await pilot.press("d")
         assert shown(app, "detail") == core_rows(alpha=0.05)
 
@@ -572,12 +574,12 @@ async def test_trim_outliers_recomputes_in_the_background(make_app, loaded):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await goto(pilot, DB_READ_TPS)
-        analysis = app.session.analysis
+        analysis = app.main.session.analysis
         await pilot.press("o")
         assert "it trimmed" in header(app)  # the iteration value: the trimmed mean
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.session.analysis is not analysis
+        assert app.main.session.analysis is not analysis
         assert shown(app, "detail") == core_rows(trim=True, alpha=0.05)
 
 
@@ -597,7 +599,7 @@ async def test_iteration_value_and_percent_keys(make_app, loaded):
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert label in header(app)
-            assert app.session.analysis.options.iteration_value == kind
+            assert app.main.session.analysis.options.iteration_value == kind
 
 
 async def test_options_from_the_command_line(make_app, loaded):
@@ -688,7 +690,7 @@ async def test_a_large_group_table_shows_its_first_rows_and_says_so(make_app, lo
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("v")
-        session = app.session
+        session = app.main.session
         assert [r[0] for r in shown(app, "summary")] == [
             r[0] for r in session.summary(Node()).rows[:2]
         ]
@@ -699,4 +701,4 @@ async def test_a_large_group_table_shows_its_first_rows_and_says_so(make_app, lo
         full = session.current_table(Node())  # what m, e and y take: every row
         assert len(full.rows) == 5
         await pilot.press("j", "enter")  # the rows shown open their own metrics
-        assert app.current_node == Node.of_metric(*session.ordered[1])
+        assert app.main.current_node == Node.of_metric(*session.ordered[1])

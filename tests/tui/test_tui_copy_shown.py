@@ -24,7 +24,7 @@ async def test_y_on_the_answer_copies_the_answer_not_the_table(make_app, loaded)
         assert app.main.query_one(DetailPane).mode == "answer"
         await pilot.press("y")
         text = app.clipboard
-        session = app.session
+        session = app.main.session
         answer = session.answer()
         assert text == answer_markdown(answer, session.ranking(), session.reference_note())
         assert text.startswith("**The answer** · 2 systems against base")
@@ -60,12 +60,14 @@ async def test_y_elsewhere_copies_that_pane(make_app, loaded):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         await pilot.press("enter", "y")  # the metric of the first change: its table
-        node = app.current_node
+        node = app.main.current_node
         assert node.is_metric
         assert "**The answer**" not in app.clipboard
-        cmp = app.session.comparison_under(node)
-        table = app.session.current_table(node)
-        share = shareable(node, cmp, table.title, app.run_facts(), app.session.whole_under(node))
+        cmp = app.main.session.comparison_under(node)
+        table = app.main.session.current_table(node)
+        share = shareable(
+            node, cmp, table.title, app.main.run_facts(), app.main.session.whole_under(node)
+        )
         assert app.clipboard == render_shareable(share, "markdown")
 
 
@@ -83,7 +85,7 @@ async def test_escape_after_n_returns_to_the_answer_at_80_columns(make_app, load
         await pilot.press("n", "n", "n")  # a run of n: one step back
         assert pane.mode == "metric"
         await pilot.press("escape")
-        assert pane.mode == "answer" and app.current_node == Node()
+        assert pane.mode == "answer" and app.main.current_node == Node()
         assert app.focused is pane and view.cursor == row  # the row n was pressed from
         await pilot.press("escape")  # nothing else to go back to: the tree
         assert app.focused is app.main.query_one(BenchTree)
@@ -95,10 +97,10 @@ async def test_escape_after_enter_then_n_goes_back_step_by_step(make_app, loaded
         await loaded(pilot)
         pane = app.main.query_one(DetailPane)
         await pilot.press("enter")
-        opened = app.current_node
+        opened = app.main.current_node
         await pilot.press("n")
-        assert app.current_node != opened
+        assert app.main.current_node != opened
         await pilot.press("escape")  # n was pressed on the opened metric
-        assert app.current_node == opened and pane.mode == "metric"
+        assert app.main.current_node == opened and pane.mode == "metric"
         await pilot.press("escape")
         assert pane.mode == "answer"

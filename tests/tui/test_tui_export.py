@@ -29,7 +29,7 @@ async def goto(pilot, node: Node) -> None:
 
     pilot.app.main.query_one(BenchTree).select(node)
     await pilot.pause()
-    assert pilot.app.current_node == node
+    assert pilot.app.main.current_node == node
 
 
 def comparison(reference: str = "base"):
@@ -233,11 +233,11 @@ async def test_copy_row_under_the_cursor_of_the_answer(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        assert app.current_node == Node()
+        assert app.main.current_node == Node()
         row = app.main.query_one(DetailPane).cursor_target().cursor_node
         assert row is not None and row.is_metric
         await pilot.press("Y", "r")
-        assert app.clipboard == row_sentences(app.session.comparison_under(row))
+        assert app.clipboard == row_sentences(app.main.session.comparison_under(row))
         assert app.clipboard.startswith(f"{row.title()}: ")
 
 

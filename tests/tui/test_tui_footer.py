@@ -18,17 +18,17 @@ async def test_series_scaling_and_fdr_keys_appear_where_they_apply(
     app = make_app(paths=[str(tmp_path / "runs")])
     async with app.run_test(size=(200, 40)) as pilot:
         await loaded(pilot)
-        while app.series_model is None:  # four systems: the series is built by itself
+        while app.main.series_model is None:  # four systems: the series is built by itself
             await pilot.pause(0.05)
         tree = app.main.query_one(BenchTree)
         tree.select(Node(("q", "clients:8"), "latency"))  # a family: q/clients:*
         await pilot.pause()
-        app.update_footer()
+        app.main.update_footer()
         line = footer(app)
         assert " c series" in line and " g scaling" in line and " d fdr" in line.lower()
         tree.select(Node(("q",)))  # a group: no metric to plot against its parameter
         await pilot.pause()
-        app.update_footer()
+        app.main.update_footer()
         assert " g scaling" not in footer(app) and " c series" in footer(app)
         await pilot.press("d")
         await pilot.pause()

@@ -13,11 +13,11 @@ async def test_units_differing_by_rounding_load_and_switch(tmp_path, loaded):
         app = TuibenchApp([str(root)], AnalysisOptions(iteration_value=kind))
         async with app.run_test(size=(120, 40)) as pilot:
             await loaded(pilot)
-            assert app.session is not None and app.crash is None
+            assert app.main.session is not None and app.crash is None
             for want in ("b", "a"):
                 await pilot.press("right_square_bracket")
                 await pilot.pause()
-                assert app.session.state.reference == want
+                assert app.main.session.state.reference == want
                 assert app.is_running and app.crash is None
 
 
@@ -62,6 +62,6 @@ async def test_a_failing_comparison_keeps_the_explorer_up(tmp_path, loaded, monk
         await pilot.press("right_square_bracket")
         await pilot.pause()
         assert app.is_running and app.crash is None
-        assert app.session.state.reference == "a"  # the view it could show
+        assert app.main.session.state.reference == "a"  # the view it could show
         said = [n.message for n in app._notifications]
         assert "Comparing failed: ValueError: a bug" in said

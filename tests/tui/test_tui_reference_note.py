@@ -32,7 +32,7 @@ async def test_first_screen_says_the_reference_is_first_by_name(kernels, loaded,
             'Choose: [ ] or r; --reference NAME; reference = "NAME" in tuibench.toml',
         ]
         await pilot.press("right_square_bracket")
-        assert app.session.state.reference == "5.8-vanilla"
+        assert app.main.session.state.reference == "5.8-vanilla"
         assert "sorts first" not in shown(app)
         await pilot.press("left_square_bracket")  # back: still only by its name
         assert NOTE in shown(app)
@@ -44,7 +44,7 @@ async def test_a_chosen_reference_is_not_questioned(kernels, loaded):
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        assert app.session.state.reference == "5.8-patched"
+        assert app.main.session.state.reference == "5.8-patched"
         assert "sorts first" not in shown(app)
 
 
@@ -53,7 +53,7 @@ async def test_tuibench_toml_chooses_the_reference(kernels, loaded):
     app = TuibenchApp([str(kernels)], view=ViewOptions(export_dir=str(kernels)))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        assert app.session.state.reference == "5.8-vanilla"
+        assert app.main.session.state.reference == "5.8-vanilla"
         assert "sorts first" not in shown(app)
         assert "5.8-patched vs 5.8-vanilla" in shown(app)
 
@@ -64,7 +64,7 @@ async def test_an_unknown_reference_in_tuibench_toml_is_a_problem(kernels, loade
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         assert app.crash is None
-        assert [p.reason for p in app.problems] == [
+        assert [p.reason for p in app.main.problems] == [
             "reference 'nope' is not a system here (5.8-patched, 5.8-vanilla)"
         ]
         assert NOTE in shown(app)

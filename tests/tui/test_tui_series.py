@@ -47,7 +47,7 @@ async def test_tree_marks_and_the_series_views(series_app, loaded):
     app = series_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await wait_for(pilot, lambda: app.series_model is not None)
+        await wait_for(pilot, lambda: app.main.series_model is not None)
         tree = app.main.query_one(BenchTree)
         tree.select(Q8)
         await pilot.pause()
@@ -111,9 +111,9 @@ async def test_the_view_waits_for_the_worker_and_the_explorer_stays_live(
         await wait_for(pilot, lambda: not isinstance(app.screen, SeriesScreen))
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, SeriesScreen))
-        assert app.series_model is None
+        assert app.main.series_model is None
         release.set()
-        await wait_for(pilot, lambda: app.series_model is not None)
+        await wait_for(pilot, lambda: app.main.series_model is not None)
         await wait_for(pilot, lambda: app.screen.query_one(DataTable).row_count == 2)
         await pilot.press("escape")
 
@@ -126,10 +126,10 @@ async def test_scaling_without_a_parameter_says_so(tmp_path, make_system, loaded
     app = TuibenchApp([str(tmp_path / "r")], view=ViewOptions(export_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        assert app.series_model is None  # two systems: it waits to be asked
+        assert app.main.series_model is None  # two systems: it waits to be asked
         app.main.query_one(BenchTree).select(Node.of_metric("plain", "time"))
         await pilot.press("g")  # starts it
-        await wait_for(pilot, lambda: app.series_model is not None)
+        await wait_for(pilot, lambda: app.main.series_model is not None)
         await pilot.press("g")
         await pilot.pause()
         assert not isinstance(app.screen, ScalingScreen)

@@ -20,7 +20,7 @@ Q8 = Node.of_metric("q/clients:8", "latency")
 
 async def series_of(app, pilot, loaded, node: Node) -> SeriesScreen:
     await loaded(pilot)
-    await wait_for(pilot, lambda: app.series_model is not None)
+    await wait_for(pilot, lambda: app.main.series_model is not None)
     app.main.query_one("BenchTree").select(node)
     await pilot.pause()
     await pilot.press("c")

@@ -28,7 +28,7 @@ def view(loaded, node: Node, key: str):
     async def run_before(pilot) -> None:
         await loaded(pilot)
         app = pilot.app
-        while app.series_model is None:
+        while app.main.series_model is None:
             await asyncio.sleep(0.02)
         await pilot.pause()
         app.main.query_one("BenchTree").select(node)

@@ -33,7 +33,7 @@ async def test_f_then_y_and_e_keep_the_counts(make_app, loaded, tmp_path):
         for fmt in FORMATS:
             await export(pilot, f"every.{EXTENSIONS[fmt]}")
         await pilot.press("f")
-        assert app.session.state.significant_only
+        assert app.main.session.state.significant_only
         await pilot.press("y")
         significant = app.clipboard
         for fmt in FORMATS:

@@ -1,7 +1,7 @@
 """Render a Table as csv, tsv, markdown, latex, json, html or text.
 
-The one place that turns tables into text: `tuibench report` and the explorer's export and
-copy all call `render`.
+`tuibench report` and the explorer's exports and copies render their tables here; the HTML
+report (html_report.py) lays out its own page around the same tables.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.style import Style
 
-from tuibench.tui.keys import APP_KEYS, words_match
+from tuibench.tui.keys import APP_KEYS, GLOBAL_ACTIONS, words_match
 
 WORDS_SCORE = 0.1
 
@@ -28,21 +28,22 @@ def highlighted(matcher: Matcher, title: str, style: Style) -> Content:
 class TuibenchCommands(Provider):
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app = self.app
+        main = app.screen_stack[0]  # the main screen, whose keys most commands are
         out: list[tuple[str, str, Callable[[], object]]] = []
         for key in APP_KEYS:
             if key.palette:  # the action's name (ranked on), its sentence and its key
                 shown = key.key_display or key.key.split(",")[0]
-                out.append(
-                    (key.description, f"{key.help}  [{shown}]", partial(app.run_action, key.action))
-                )
-        session = getattr(app, "session", None)
+                where = app if key.action in GLOBAL_ACTIONS else main
+                run = partial(app.run_action, key.action, where)
+                out.append((key.description, f"{key.help}  [{shown}]", run))
+        session = getattr(main, "session", None)
         if session is not None:
             for info in session.rs.systems:
                 out.append(
                     (
                         f"reference: {info.name}",
                         info.description or "compare every system against this one",
-                        partial(app.set_reference, info.name),
+                        partial(main.set_reference, info.name),
                     )
                 )
         return out

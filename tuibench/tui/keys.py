@@ -257,6 +257,12 @@ APP_KEYS: list[Key] = [
     ),
 ]
 
+# The keys that work on every screen, also while loading or under a dialog: the app binds
+# them; the main screen binds the others (MainScreen), which act only where it is in front.
+GLOBAL_ACTIONS = ("show_problems", "help", "quit")
+GLOBAL_KEYS = [k for k in APP_KEYS if k.action in GLOBAL_ACTIONS]
+MAIN_KEYS = [k for k in APP_KEYS if k.action not in GLOBAL_ACTIONS]
+
 TREE_KEYS: list[Key] = [
     Key(
         "tuibench.tree.down",
@@ -309,7 +315,7 @@ TREE_KEYS: list[Key] = [
     Key(
         "tuibench.switch_pane",
         "tab,shift+tab",
-        "app.switch_pane",
+        "screen.switch_pane",
         "Pane",
         "Move between the tree and the tables",
         key_display="tab",
@@ -320,7 +326,7 @@ TREE_KEYS: list[Key] = [
     Key(
         "tuibench.mark",
         "space",
-        "app.mark",
+        "screen.mark",
         "Mark",
         "Mark or unmark the current table for export",
         group="Tables",
@@ -362,7 +368,7 @@ PANE_KEYS: list[Key] = [
     Key(
         "tuibench.pane.back",
         "escape",
-        "app.back",
+        "screen.back",
         "Back",
         "Back to the row the metric was opened from, else to the tree",
         group="Navigation",
@@ -371,7 +377,7 @@ PANE_KEYS: list[Key] = [
     Key(
         "tuibench.switch_pane",
         "tab,shift+tab",
-        "app.switch_pane",
+        "screen.switch_pane",
         "Tree",
         "Move to the tree",
         key_display="tab",

@@ -1,43 +1,38 @@
 """No key is lost: keys typed while loading wait for the screen; a new focus takes effect at
 once, so keys typed right after `tab` or `enter` (pasted, or fast over SSH) reach it; keys
-typed right after the key that opens a dialog (`e`, `a`, `t`) reach the dialog's field."""
+typed right after the key that opens a dialog (`e`, `a`, `t`) reach the dialog's field
+(screens/typed_ahead.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import events
-from textual.screen import Screen
-from textual.widget import Widget
+from textual.app import App
 from textual.widgets import Input
 
-if TYPE_CHECKING:
-    from tuibench.tui.app import TuibenchApp
+from tuibench.tui.screens.main import MainScreen
+from tuibench.tui.screens.typed_ahead import TypedAhead
 
 # Keys that act at once while loading; every other key waits until the results are shown.
 WHILE_LOADING = {"q", "ctrl+c", "ctrl+q", "question_mark", "p", "ctrl+p"}
 PENDING_KEPT = 64
 
 
-class TypeAhead:
-    """Mixed into the app: `self` is the TuibenchApp."""
+class TypeAhead(App[int]):
+    """The app's part that keeps keys typed ahead (the app is a TypeAhead)."""
 
+    main: MainScreen
     _pending: list[str]
 
-    def focus_now(self: TuibenchApp, widget: Widget) -> None:
-        """Focus `widget` now (`widget.focus()` waits for the next turn of the loop, and the
-        keys already queued would go to the old focus)."""
-        self.main.set_focus(widget)
-
-    async def on_event(self: TuibenchApp, event: events.Event) -> None:
+    async def on_event(self, event: events.Event) -> None:
         # The screen a key was typed on: the app hands every queued key to the focus of that
         # moment, so keys typed right after one that opens a dialog still go to the old one.
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
             event.typed_on = self.screen
         await super().on_event(event)
 
-    def on_key(self: TuibenchApp, event: events.Key) -> None:
-        if self.session is None and not self.loaded and len(self.screen_stack) == 1:
+    def on_key(self, event: events.Key) -> None:
+        main = self.main
+        if main.session is None and not main.loaded and len(self.screen_stack) == 1:
             if event.key not in WHILE_LOADING and len(self._pending) < PENDING_KEPT:
                 self._pending.append(event.key)
                 event.stop()
@@ -59,40 +54,8 @@ class TypeAhead:
             event.prevent_default()  # a letter in the filter is not also a key of the app
             focused.insert_text_at_cursor(event.character)
 
-    def _replay_pending_keys(self: TuibenchApp) -> None:
+    def _replay_pending_keys(self) -> None:
         """The keys typed while loading, in order, now that there is something to act on."""
         pending, self._pending = self._pending, []
         for key in pending:  # through the app's queue, in order, like typed keys
             self.simulate_key(key)
-
-
-class TypedAhead:
-    """Mixed into a dialog that a key opens: keys typed after that key but before the dialog
-    has its focus are kept, then handed to the focus in order. The dialog calls
-    `release_typed()` once its field has the focus (at the end of `on_mount`)."""
-
-    _typed: list[events.Key] | None = None  # typed before the dialog had its focus
-    _typed_ready = False  # the dialog's field has the focus: keys go straight to it
-
-    def take_typed(self: Screen, event: events.Key) -> None:
-        # Sent on as the app sends a typed key to the focus: it bubbles back up to the app,
-        # which looks up the bindings (enter, ctrl+u, ...) of the new focus.
-        key = events.Key(event.key, event.character).set_sender(self.app)
-        if self._typed_ready:
-            (self.focused or self)._forward_event(key)
-        else:
-            self._typed = [*(self._typed or []), key]
-
-    def on_key(self: Screen, event: events.Key) -> None:
-        """A key sent to the dialog itself before any field had the focus."""
-        if not self._typed_ready and self.focused is None:
-            event.stop()
-            event.prevent_default()
-            self.take_typed(event)
-
-    def release_typed(self: Screen) -> None:
-        self._typed_ready = True
-        typed, self._typed = self._typed or [], None
-        target = self.focused or self
-        for key in typed:  # into the focus's queue, ahead of every later key
-            target._forward_event(key)

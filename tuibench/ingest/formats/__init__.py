@@ -1,6 +1,7 @@
 """Format detection: every file is recognised by its content, not only its extension.
 
-`read_file(path)` is the one entry point. It reads the head of the file once, decides
+`read_file(path)` reads one file (small native files are read in batches by
+small_files.py, with the same rows and problems). It reads the head of the file once, decides
 whether it is Parquet, JSON or text, and offers it to the readers in `JSON_READERS` or
 `TEXT_READERS` in order. Whatever goes wrong becomes a Problem; nothing raises.
 """

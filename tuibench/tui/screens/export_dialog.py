@@ -23,7 +23,7 @@ from textual.widgets import Input, RadioButton, RadioSet, Select, Static
 from textual.widgets.input import Selection
 
 from tuibench.tui.screens.confirm import ConfirmScreen
-from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.screens.typed_ahead import TypedAhead
 from tuibench.tui.view.export_files import (
     default_path,
     format_of,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group
@@ -75,20 +76,25 @@ GLYPHS = [
 ]
 
 
-def place_rows(app, place: str) -> list[tuple[str, str]]:
+def _always(_key_id: str) -> bool:
+    return True
+
+
+def place_rows(app, place: str, applies: Callable[[str], bool] = _always) -> list[tuple[str, str]]:
     """The keys of the place that had the focus that apply there, most useful first."""
-    applies = getattr(app, "key_applies", lambda _key_id: True)
     keys = [key_by_id(key_id, place) for key_id in FOCUS_KEYS.get(place, []) if applies(key_id)]
     return [(key_label(app, key), key.help) for key in keys]
 
 
-def help_renderable(app, place: str | None = None, query: str = "") -> Group:
+def help_renderable(
+    app, place: str | None = None, query: str = "", applies: Callable[[str], bool] = _always
+) -> Group:
     """The keys of `place` (where the focus was) first, then every key, then the legend;
     with a `query`, only the keys and glyphs whose words hold every word of it."""
     parts: list = []
     rows = help_rows(app)
     if place in FOCUS_KEYS and not query:
-        rows = {f"Here, in {FOCUS_NAMES[place]}": place_rows(app, place), **rows}
+        rows = {f"Here, in {FOCUS_NAMES[place]}": place_rows(app, place, applies), **rows}
     width = max(len(k) for entries in rows.values() for k, _ in entries)
     glyph_rows = GLYPHS
     if query:
@@ -134,9 +140,10 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-search.shown { display: block; }
     """
 
-    def __init__(self, place: str | None = None) -> None:
+    def __init__(self, place: str | None = None, applies: Callable[[str], bool] = _always) -> None:
         super().__init__()
         self.place = place
+        self.applies = applies  # whether a key of the place has a use there now
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="help-dialog"):
@@ -145,7 +152,9 @@ class HelpScreen(ModalScreen[None]):
                 placeholder="search: any words of a key's description", id="help-search"
             )
             with VerticalScroll(id="help-body"):
-                yield Static(help_renderable(self.app, self.place), id="help-text")
+                yield Static(
+                    help_renderable(self.app, self.place, applies=self.applies), id="help-text"
+                )
             yield Static(Text("/: search   escape: close", style="dim"), classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -162,7 +171,7 @@ class HelpScreen(ModalScreen[None]):
     @on(StillInput.Changed, "#help-search")
     def _search(self, event: StillInput.Changed) -> None:
         self.query_one("#help-text", Static).update(
-            help_renderable(self.app, self.place, event.value.strip())
+            help_renderable(self.app, self.place, event.value.strip(), self.applies)
         )
         self.query_one("#help-body", VerticalScroll).scroll_home(animate=False)
 

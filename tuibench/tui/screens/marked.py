@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tuibench.tui.view.state import Mark
 from tuibench.util.text import printable
-
-
-class MarksChanged(Message):
-    """The marked list changed outside the main screen."""
 
 
 def mark_text(mark: Mark) -> Text:
@@ -40,9 +36,10 @@ class MarkedScreen(ModalScreen[str | None]):
         Binding("e", "dismiss('export')", "Export all", id="tuibench.marked.export"),
     ]
 
-    def __init__(self, marks: list[Mark]) -> None:
+    def __init__(self, marks: list[Mark], changed: Callable[[], None]) -> None:
         super().__init__()
         self.marks = marks  # the view state's own list: unmarking here unmarks
+        self.changed = changed  # shows an unmarking behind the dialog at once
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="marked-dialog"):
@@ -76,4 +73,4 @@ class MarkedScreen(ModalScreen[str | None]):
             return
         del self.marks[i]
         self._fill(i)
-        self.app.post_message(MarksChanged())
+        self.changed()

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tuibench.model.options import MIN_ALPHA, alpha_problem
-from tuibench.tui.typeahead import TypedAhead
+from tuibench.tui.screens.typed_ahead import TypedAhead
 from tuibench.tui.widgets.still_input import StillInput
 
 OFF = "off"  # what the threshold dialog returns for "no threshold"

@@ -8,6 +8,7 @@ app's worker: until it is done the view says so and waits, the explorer stays li
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -73,10 +74,13 @@ class SeriesScreen(Screen[None]):
     SeriesScreen #series-notes { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
     """
 
-    def __init__(self, node: Node, palette: Palette) -> None:
+    def __init__(
+        self, node: Node, palette: Palette, model: Callable[[], SeriesModel | None]
+    ) -> None:
         super().__init__()
         self.node = node
         self.palette = palette
+        self.model = model  # the series analysis, once its worker is done
         self.keys: list[tuple[str, str]] = []  # the metric of each row of a group's list
 
     def compose(self) -> ComposeResult:
@@ -102,7 +106,7 @@ class SeriesScreen(Screen[None]):
             self._poll.stop()
 
     def _show(self) -> bool:
-        model: SeriesModel | None = getattr(self.app, "series_model", None)
+        model = self.model()
         if model is None:
             return False
         table_widget = self.query_one(DataTable)

@@ -1,9 +1,10 @@
 """What the explorer shows, computed from the loaded results and the view state.
 
-Everything the user can change lives in `ViewState` (state.py); `Session.recompute()` is the
-one path from that state to what is on screen: the comparison, the metrics that pass the
-filter, the counts in the tree and the order of the summaries. A new option is one field in
-`ViewState` (passed on by `compare_options()` when the core takes it) and one key in keys.py.
+Everything the user can change lives in `ViewState` (state.py); `compute(state)` turns it
+into what is on screen (the comparison, the metrics that pass the filter, the counts in the
+tree and the order of the summaries) and `install` shows it: at once (`recompute()`), or
+from a worker on a large set. An option of the numbers is a field of `AnalysisOptions`, one
+of the view a field of `ViewState`, and either one key in keys.py.
 
 No Textual here: this module is tested and timed on its own.
 """
@@ -80,7 +81,7 @@ class Session:
         return self.rs.system_names
 
     def recompute(self) -> None:
-        """State -> comparison, visible metrics, counts and order. The only update path."""
+        """State -> comparison, visible metrics, counts and order, shown at once."""
         self.install(self.state, self.compute(self.state))
 
     def install(self, state: ViewState, computed: dict) -> None:

@@ -1,4 +1,4 @@
-"""Mixed into the app: the series analysis in a worker, the series (`c`) and scaling (`g`)
+"""A part of the main screen: the series analysis in a worker, the series (`c`) and scaling (`g`)
 views, and the change-point marks in the tree.
 
 The series analysis (change points of every metric, scaling families) depends on the
@@ -14,24 +14,24 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from tuibench.tui.screens.main.view import MainView
 from tuibench.tui.view.state import Node
 
 if TYPE_CHECKING:
     from tuibench.present.series_view import SeriesModel
-    from tuibench.tui.app import TuibenchApp
 
 AUTO_SYSTEMS = 4
 
 
-class SeriesActions:
+class SeriesActions(MainView):
     series_model: SeriesModel | None = None
     _series_key: tuple | None = None
 
-    def _series_options(self: TuibenchApp) -> tuple:
+    def _series_options(self) -> tuple:
         state = self.session.state
         return (id(self.session.analysis), state.options.alpha, state.percent)
 
-    def ensure_series(self: TuibenchApp, asked: bool = False) -> None:
+    def ensure_series(self, asked: bool = False) -> None:
         """Start the series analysis when what it depends on changed (cheap otherwise)."""
         if self.session is None or len(self.session.systems) < 2:
             return
@@ -48,7 +48,7 @@ class SeriesActions:
         work = partial(self._build_series, self.session.analysis, alpha, percent, key)
         self.run_worker(work, thread=True, exclusive=True, group="series", exit_on_error=False)
 
-    def _build_series(self: TuibenchApp, analysis, alpha: float, percent: str, key: tuple):
+    def _build_series(self, analysis, alpha: float, percent: str, key: tuple):
         from tuibench.present.series_view import SeriesModel
 
         try:
@@ -60,31 +60,29 @@ class SeriesActions:
             return
         self.call_from_thread(self._series_ready, model, key)
 
-    def _series_ready(self: TuibenchApp, model: SeriesModel, key: tuple) -> None:
+    def _series_ready(self, model: SeriesModel, key: tuple) -> None:
         if key != self._series_key:
             return  # an older request: a newer one is running
         self.series_model = model
         self._set_tree_series_marks(model.marks())
 
-    def _set_tree_series_marks(self: TuibenchApp, marks: dict) -> None:
+    def _set_tree_series_marks(self, marks: dict) -> None:
         from tuibench.tui.widgets.bench_tree import BenchTree
 
-        self.main.query_one(BenchTree).set_series_marks(marks)
+        self.query_one(BenchTree).set_series_marks(marks)
 
-    def action_show_series(self: TuibenchApp) -> None:
-        if self.session is None:
-            return
+    def action_show_series(self) -> None:
         if len(self.session.systems) < 2:
             self.say("One system: a series needs two or more.", severity="warning")
             return
         from tuibench.tui.screens.series import SeriesScreen
 
         self.ensure_series(asked=True)
-        self.push_screen(SeriesScreen(self.current_node, self.palette))
+        self.app.push_screen(
+            SeriesScreen(self.current_node, self.palette, lambda: self.series_model)
+        )
 
-    def action_show_scaling(self: TuibenchApp) -> None:
-        if self.session is None:
-            return
+    def action_show_scaling(self) -> None:
         model = self.series_model
         if model is None:
             self.ensure_series(asked=True)
@@ -102,7 +100,7 @@ class SeriesActions:
         from tuibench.tui.screens.scaling import ScalingScreen
 
         bench, metric = target
-        self.push_screen(ScalingScreen(model, self.session.cmp, bench, metric, self.palette))
+        self.app.push_screen(ScalingScreen(model, self.session.cmp, bench, metric, self.palette))
 
 
 def _scaling_metric(

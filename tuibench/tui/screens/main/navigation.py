@@ -1,55 +1,51 @@
 """Moving between places: opening a row's metric, back to the same row, jumping to the next
-flagged metric in severity order. A part of the app, kept apart from the rest of it."""
+flagged metric in severity order. A part of the main screen."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from tuibench.tui.screens.main.view import MainView
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.table_view import TableView
 
-if TYPE_CHECKING:
-    from tuibench.tui.app import TuibenchApp
-
 BACK_KEPT = 32  # places `escape` can go back to
 
 
-class Navigation:
-    """Mixed into the app: `self` is the TuibenchApp."""
+class Navigation(MainView):
+    """A part of the main screen: opening rows, going back, the next flagged metric."""
 
     _back: list[tuple[Node, int]]
     _next_landed: Node | None = None  # where the last `n` / `N` went
 
-    def go_to(self: TuibenchApp, node: Node) -> None:
+    def go_to(self, node: Node) -> None:
         """Put the tree's cursor on `node` and show it."""
-        tree = self.main.query_one(BenchTree)
+        tree = self.query_one(BenchTree)
         tree.select(node)
         if self.session is not None:
-            self.main.query_one(DetailPane).show(tree.current, self.session, self.palette)
+            self.query_one(DetailPane).show(tree.current, self.session, self.palette)
             self.update_footer()  # the pane may show another kind of place now
 
-    def open_row(self: TuibenchApp, node: Node, row: int) -> None:
+    def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""
-        here = self.main.query_one(DetailPane).node or Node()
+        here = self.query_one(DetailPane).node or Node()
         self._back = [*self._back[-BACK_KEPT + 1 :], (here, row)]
         self.go_to(node)
-        pane = self.main.query_one(DetailPane)
+        pane = self.query_one(DetailPane)
         pane.scroll_home(animate=False)
         self.focus_now(pane)
 
     # Handlers by name: `@on` is not seen on a class that is not a message pump.
-    def on_answer_view_open(self: TuibenchApp, event: AnswerView.Open) -> None:
+    def on_answer_view_open(self, event: AnswerView.Open) -> None:
         event.stop()
         self.open_row(event.node, event.row)
 
-    def on_table_view_open(self: TuibenchApp, event: TableView.Open) -> None:
+    def on_table_view_open(self, event: TableView.Open) -> None:
         event.stop()
         self.open_row(event.node, event.row)
 
-    def action_back(self: TuibenchApp) -> None:
+    def action_back(self) -> None:
         """Escape in the tables: back to the row a metric was opened from, else the tree."""
         if not self._back:
             self.action_switch_pane()
@@ -57,10 +53,10 @@ class Navigation:
         node, row = self._back.pop()
         self._next_landed = None
         self.go_to(node)
-        pane = self.main.query_one(DetailPane)
+        pane = self.query_one(DetailPane)
         pane.set_cursor_line(row)
 
-    def action_next_flagged(self: TuibenchApp, step: int) -> None:
+    def action_next_flagged(self, step: int) -> None:
         """`n` / `N`: the next or previous metric where some system changed significantly,
         regressions first, each group worst first."""
         session = self.session
@@ -70,7 +66,7 @@ class Navigation:
         if not len(order):
             self.say("No metric changed significantly against this reference.", timeout=3)
             return
-        current = self.main.query_one(DetailPane).node or self.current_node
+        current = self.query_one(DetailPane).node or self.current_node
         key = (current.benchmark, current.metric) if current.is_metric else None
         position = session.severity_position(key)
         if position is None:
@@ -82,13 +78,13 @@ class Navigation:
                 self.say("Wrapped around: back to the " + ("worst" if step > 0 else "last"))
         self._remember_before_next(current)
         self.go_to(Node.of_metric(*session.metrics[order[i]]))
-        self.main.query_one(DetailPane).scroll_home(animate=False)
-        self._next_landed = self.main.query_one(DetailPane).node
+        self.query_one(DetailPane).scroll_home(animate=False)
+        self._next_landed = self.query_one(DetailPane).node
 
-    def _remember_before_next(self: TuibenchApp, current: Node) -> None:
+    def _remember_before_next(self, current: Node) -> None:
         """`escape` after `n` goes back to where the first `n` was pressed (the answer, a
         summary's row): a run of `n` from there is one step back, not one per key."""
-        pane = self.main.query_one(DetailPane)
+        pane = self.query_one(DetailPane)
         if self._next_landed == current and pane.node == current:
             return
         target = pane.cursor_target()

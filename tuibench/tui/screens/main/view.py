@@ -1,0 +1,517 @@
+"""The main screen's state and view: loading, the update path, the panes.
+
+`MainView` owns what the explorer shows: the paths and options it was started with, the
+loaded `Session`, and the path from a changed `ViewState` to the screen (`update_state`,
+`refresh_view`). Loading and the analysis run in a thread that reports progress, so the
+first frame appears at once. The keys' actions are in screens/main.py (`MainScreen`),
+navigation.py and series_actions.py, which build on this class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import ProgressBar, Static
+
+from tuibench.model.options import AnalysisOptions, ViewOptions
+from tuibench.model.problems import Problem
+from tuibench.model.set_aside import set_aside_line
+from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
+from tuibench.tui.notices import say
+from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.view.state import Node, ViewState, sort_label
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.filter_input import FilterInput
+from tuibench.tui.widgets.key_footer import KeyFooter
+from tuibench.tui.widgets.status_line import StatusLine
+from tuibench.util.text import printable
+
+if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
+    from textual.widget import Widget
+
+    from tuibench.analysis.compare import Analysis
+    from tuibench.model.results import ResultSet
+    from tuibench.present.series_view import SeriesModel
+    from tuibench.tui.view.session import Session
+
+PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
+NARROW = 100  # below this width the tables take the whole width while they have the focus
+BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
+# in a worker
+
+
+class LoadProgress(Message):
+    def __init__(self, done: int, total: int, what: str) -> None:
+        self.done, self.total, self.what = done, total, what
+        super().__init__()
+
+
+class Loaded(Message):
+    def __init__(
+        self,
+        rs: ResultSet | None,
+        analysis: Analysis | None,
+        error: str | None = None,
+        session: Session | None = None,
+    ) -> None:
+        self.rs, self.analysis, self.error, self.session = rs, analysis, error, session
+        super().__init__()
+
+
+class ResultsShown(Message):
+    """The results are on screen: the keys typed while loading may act now."""
+
+
+class MainView(Screen):
+    """The tree of benchmarks and metrics, the detail pane, the status line and the footer."""
+
+    series_model: SeriesModel | None = None  # made by SeriesActions
+
+    def __init__(self, paths: list[str], options: AnalysisOptions, view: ViewOptions) -> None:
+        super().__init__()
+        self.paths = [str(p) for p in paths]
+        self.options = options  # as the command line gave them: the first view's
+        self.view_options = view
+        self.session: Session | None = None
+        self.problems: list[Problem] = []
+        self.set_aside: str | None = None  # the one line of files that are not results
+        self.loaded = False  # True once loading finished, whatever its outcome
+        self.zoomed = False
+        self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
+        # Changes of the view asked for on a large set and not shown yet: a worker computes
+        # them (`wanted`); keys read and change the wanted state, so they never act twice.
+        self._asked: dict[str, object] = {}
+        self._computing = False  # one worker at a time; it starts the next when it is done
+        self.stop_loading = threading.Event()
+        self.loader: threading.Thread | None = None
+
+    def say(self, message: str, **kwargs: Any) -> None:
+        say(self.app, message, **kwargs)
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus `widget` now (`widget.focus()` waits for the next turn of the loop, and the
+        keys already queued would go to the old focus)."""
+        self.set_focus(widget)
+
+    def ensure_series(self, asked: bool = False) -> None:
+        """The series analysis follows the view: SeriesActions starts it."""
+
+    def on_mount(self) -> None:
+        self.query_one("#main").display = False
+        self.query_one("#filter").display = False
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
+        self._update_status()
+        self.load_results()
+
+    def on_unmount(self) -> None:
+        self.stop_loading.set()
+
+    @property
+    def results_label(self) -> str:
+        """The results path as the user gave it."""
+        return " ".join(self.paths)
+
+    @property
+    def root_label(self) -> str:
+        """The tree's root: the one results path, or what several paths make together."""
+        return self.paths[0] if len(self.paths) == 1 else "all benchmarks"
+
+    @property
+    def palette(self) -> Palette:
+        return palette_for(self.app.current_theme.dark)
+
+    # -- layout -------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Vertical(id="loading"):
+            yield Static(Text(f"Loading {printable(self.results_label)} …"), id="loading-text")
+            yield ProgressBar(id="loading-bar", show_eta=False)
+            yield Static(id="loading-file")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BenchTree(id="tree")
+                yield FilterInput(placeholder="filter: name, or glob with * ?", id="filter")
+            yield DetailPane(id="pane")
+        yield KeyFooter(id="footer")
+
+    # -- loading ------------------------------------------------------------------------
+    def load_results(self) -> None:
+        """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
+        next file's progress call raise LoadCancelled, so the work also stops soon."""
+        self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
+        self.loader.start()
+
+    def _load(self) -> None:
+        from tuibench.ingest.load import LoadCancelled
+
+        last = [0.0]
+
+        def progress(done: int, total: int, path: str) -> None:
+            if self.stop_loading.is_set():
+                raise LoadCancelled
+            now = time.monotonic()
+            if done == total or now - last[0] >= PROGRESS_EVERY:
+                last[0] = now
+                self.post_message(LoadProgress(done, total, path))
+
+        try:
+            from tuibench.analysis.compare import Analysis
+            from tuibench.ingest.load import load
+
+            rs = load(self.paths, progress=progress)
+            analysis = session = None
+            if not rs.empty:
+                self.post_message(LoadProgress(-1, 0, "computing statistics"))
+                analysis = Analysis(rs, self.options)
+                session = self._first_session(rs, analysis)
+        except LoadCancelled:
+            return
+        except Exception as exc:  # a bug in a reader must not take the explorer down
+            self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(Loaded(rs, analysis, session=session))
+        if analysis is not None:  # while the first screen is read: later switches stay cheap
+            analysis.prepare_references(stop=self.stop_loading.is_set)
+
+    def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
+        """The session of the first screen, with what it draws first (the tree's shape, the
+        answer and its per-system summary), made here in the loading thread: at a few
+        hundred thousand metrics that takes seconds the keys must not wait for."""
+        from tuibench.tui.view.session import Session
+
+        reference = self.view_options.reference or rs.default_reference
+        if reference not in rs.system_names:  # on_loaded says so
+            reference = rs.system_names[0]
+        state = ViewState.first(reference, self.options, self.view_options)
+        session = Session(rs, analysis, state)
+        session.reference_requested = self.view_options.reference is not None
+        session.install(state, session.prepare(state, session.compute(state)))
+        return session
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        bar = self.query_one("#loading-bar", ProgressBar)
+        label = self.query_one("#loading-file", Static)
+        if message.done < 0:
+            label.update(Text(message.what + " …"))
+            return
+        bar.update(total=max(message.total, 1), progress=message.done)
+        what = printable(message.what)
+        label.update(Text(f"{message.done} / {message.total} files  {what}", style="dim"))
+
+    def on_loaded(self, message: Loaded) -> None:
+        self.loaded = True
+        if message.error or message.rs is None:
+            self._show_failure(Text(f"Loading failed: {message.error}"))
+            return
+        rs = message.rs
+        self.problems = list(rs.problems)
+        self.set_aside = set_aside_line(rs.set_aside)
+        if rs.empty or message.analysis is None:
+            self._show_failure(self._nothing_loaded_text())
+            return
+        reference = self.view_options.reference or rs.default_reference
+        if reference not in rs.system_names:
+            self.say(
+                f"No system is called {reference!r}; comparing against "
+                f"{rs.system_names[0]}. Systems: {', '.join(rs.system_names)}",
+                title="Unknown reference",
+                severity="warning",
+                timeout=8,
+            )
+        if len(rs.system_names) == 1:
+            self.say(
+                f"Only one system ({rs.system_names[0]}): nothing to compare it with. Give a "
+                "folder with one sub-folder per system, or several paths (one per system).",
+                title="One system",
+                severity="warning",
+                timeout=10,
+            )
+        self.session = message.session
+        self.query_one("#loading").display = False
+        self.query_one("#main").display = True
+        tree = self.query_one(BenchTree)
+        tree.build(self.session, self.palette, self.root_label)
+        self.refresh_view()
+        self.focus_now(self.query_one(DetailPane))  # the answer, with its cursor
+        self.post_message(ResultsShown())
+        self._prepare_comparisons(self.session)
+        # What is loaded lives until the end: keep it out of the collector's full passes,
+        # which otherwise stall a reference switch now and then for 100 ms or more.
+        gc.collect()
+        gc.freeze()
+
+    @work(thread=True, group="prepare")
+    def _prepare_comparisons(self, session: Session) -> None:
+        """The other references compared ahead, once the loader has its U tests ready."""
+        if self.large:  # switches run in a worker anyway; keep the memory
+            return
+        while self.loader is not None and self.loader.is_alive():
+            if self.stop_loading.wait(0.1):  # quitting
+                return
+        with contextlib.suppress(Exception):  # work ahead: a switch says what failed
+            session.prepare_comparisons(stop=self.stop_loading.is_set)
+
+    def _nothing_loaded_text(self) -> Text:
+        text = Text()
+        text.append(f"Nothing could be loaded from {printable(self.results_label)}.\n\n", "bold")
+        n = len(self.problems)
+        if n:
+            text.append(f"{n} problem{'s' if n != 1 else ''}: press ")
+            text.append("p", "bold")
+            text.append(" to list them. The first:\n\n")
+            text.append(str(self.problems[0]) + "\n")
+        text.append(
+            "\ntuibench reads a folder with one sub-folder per system, a tidy file with a "
+            "'system' column, or several paths (one per system). `tuibench inspect PATH` "
+            "shows what was found.",
+            style="dim",
+        )
+        return text
+
+    def _show_failure(self, text: Text) -> None:
+        self.query_one("#loading-bar").display = False
+        self.query_one("#loading-file").display = False
+        self.query_one("#loading-text", Static).update(text)
+        self._update_status()
+
+    # -- the update path ----------------------------------------------------------------
+    @property
+    def wanted(self) -> ViewState:
+        """The view state the keys pressed so far ask for (ahead of the screen while a
+        worker computes it on a large set)."""
+        return dataclasses.replace(self.session.state, **self._asked)
+
+    def update_state(self, **changes: object) -> None:
+        """Change the view state, recompute, and show the result everywhere. On a large set
+        a change is computed in a worker: keys keep working, and the screen changes at once
+        when it is done."""
+        if self.session is None:
+            return
+        if changes and self.large:
+            self._asked.update(changes)
+            self._compute_wanted()
+            return
+        state = self.session.state
+        before = {name: getattr(state, name) for name in changes}
+        for name, value in changes.items():
+            setattr(state, name, value)
+        try:
+            self.session.recompute()
+        except Exception as exc:  # one comparison's bug must not take the explorer down
+            for name, value in before.items():
+                setattr(state, name, value)
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        self._update_status()
+        session = self.session
+        if session is None:
+            return
+        tree = self.query_one(BenchTree)
+        if not tree.shows(session):
+            tree.build(session, self.palette, self.root_label)
+        else:
+            tree.relabel(session, self.palette)
+        self.query_one(DetailPane).show(tree.current, session, self.palette)
+        self.ensure_series()
+
+    def _update_status(self) -> None:
+        self.update_footer()
+        session = self.session
+        status = self.query_one(StatusLine)
+        if session is None:
+            status.show(self.results_label, [], None, len(self.problems), self.palette)
+            return
+        s = session.state
+        status.show(
+            self.results_label,
+            s.status(),
+            len(session.systems),
+            len(self.problems),
+            self.palette,
+            s.option_labels() + ([("", chance)] if (chance := session.chance()) else []),
+        )
+
+    def focus_place(self) -> str:
+        """Where the focus is, as FOCUS_KEYS names it: the keys of the footer and the help."""
+        focused = self.focused
+        if isinstance(focused, FilterInput):
+            return "filter"
+        if isinstance(focused, DetailPane):
+            return focused.mode if focused.mode in FOCUS_KEYS else "metric"
+        return "tree"
+
+    def update_footer(self) -> None:
+        """The toggles' state in words, and the keys of the place with the focus."""
+        try:
+            footer = self.query_one(KeyFooter)
+        except (NoMatches, IndexError):  # closing
+            return
+        help_key = (key_label(self.app, key_by_id("tuibench.help", "tree")), "help")
+        if self.session is None:
+            footer.show([], [("q", "quit"), ("p", "problems")], help_key, self.palette)
+            return
+        state = self.session.state
+        toggles = [
+            ("f", "significant only", "on" if state.significant_only else "off"),
+            ("s", "", sort_label(state.sort, short=True)),
+        ]
+        if state.options.fdr:
+            toggles.append(("d", "FDR", "on"))
+        place = self.focus_place()
+        keys = [
+            key_by_id(key_id, place) for key_id in FOCUS_KEYS[place] if self.key_applies(key_id)
+        ]
+        # the first of a key's keys is enough here (the help lists them all)
+        shown = [
+            (key_label(self.app, key).split(" / ")[0], key.description.lower()) for key in keys
+        ]
+        footer.show(toggles, shown, help_key, self.palette)
+
+    def key_applies(self, key_id: str) -> bool:
+        """Whether the footer lists a key that only some places or sets have a use for."""
+        session = self.session
+        if session is None:
+            return True
+        if key_id == "tuibench.series":  # a series of two is only a pair
+            return len(session.systems) >= 3
+        if key_id == "tuibench.scaling":
+            node, model = self.current_node, self.series_model
+            return node.is_metric and model is not None and bool(model.families_of(node.benchmark))
+        if key_id == "tuibench.fdr":  # shown as a toggle when on
+            return not session.state.options.fdr and len(session.metrics) >= 2
+        return True
+
+    @on(BenchTree.NodeHighlighted)
+    def _on_highlight(self, event: BenchTree.NodeHighlighted) -> None:
+        if self.session is not None and event.node.data is not None and self.app.screen_stack:
+            pane = self.query_one(DetailPane)
+            if pane.node != event.node.data:
+                pane.show(event.node.data, self.session, self.palette)
+                self.update_footer()
+
+    @on(BenchTree.Opened)
+    def _on_open(self, event: BenchTree.Opened) -> None:
+        self.focus_now(self.query_one(DetailPane))
+
+    # -- panes ----------------------------------------------------------------------------
+    def action_switch_pane(self) -> None:
+        if len(self.app.screen_stack) > 1:  # in a dialog: its next field
+            self.screen.focus_next()
+            return
+        if self.session is None:
+            return
+        pane = self.query_one(DetailPane)
+        if pane.has_focus:
+            self.zoomed = False
+            self.query_one("#left").display = True  # a hidden tree cannot take focus
+            self.focus_now(self.query_one(BenchTree))
+        else:
+            self.focus_now(pane)
+
+    def action_zoom(self) -> None:
+        """Hide the tree (the tables take the width), or show it again with the focus."""
+        left = self.query_one("#left")
+        if left.display:
+            self.zoomed = True
+            self.focus_now(self.query_one(DetailPane))
+        else:
+            self.zoomed = False
+            left.display = True
+            self.focus_now(self.query_one(BenchTree))
+        self._arrange()
+
+    def on_descendant_focus(self) -> None:
+        self._arrange()
+        self.update_footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._arrange(event.size.width)  # `self.size` still holds the previous size here
+
+    def _arrange(self, width: int | None = None) -> None:
+        """Hide the tree when zoomed, or when the terminal is narrow and the tables have the
+        focus."""
+        try:
+            pane = self.query_one(DetailPane)
+            left = self.query_one("#left")
+        except (NoMatches, IndexError):  # not composed yet, or closing
+            return
+        narrow = (width or self.size.width) < NARROW
+        hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
+        if left.display == hide:
+            left.display = not hide
+
+    @property
+    def current_node(self) -> Node:
+        return self.query_one(BenchTree).current
+
+    # -- reference and alpha ------------------------------------------------------------
+    @property
+    def large(self) -> bool:
+        """Whether a new comparison or filter is computed in a worker (keys keep working)."""
+        session = self.session
+        return session is not None and len(session.metrics) * len(session.systems) >= (
+            BACKGROUND_FROM
+        )
+
+    def set_reference(self, name: str) -> None:
+        if self.session is None or name not in self.session.systems:
+            return
+        if name == self.wanted.reference:
+            return
+        if self.large:
+            self.say(f"Comparing against {name} …", timeout=2)
+        self.update_state(reference=name)
+
+    def _compute_wanted(self) -> None:
+        """Compute what the keys ask for in a worker, unless one is busy: it starts again
+        with whatever was asked meanwhile when it is done (never two comparisons at once)."""
+        if not self._computing:
+            self._computing = True
+            self._compute_in_background(self.wanted)
+
+    @work(thread=True, group="compare")
+    def _compute_in_background(self, state: ViewState) -> None:
+        """What `state` shows, and what its first frame draws, away from the keys."""
+        session = self.session
+        try:
+            computed = session.prepare(state, session.compute(state))
+        except Exception as exc:  # keep the explorer up; say what happened
+            self.call_from_thread(self._compute_failed, exc)
+            return
+        self.call_from_thread(self._install_computed, state, computed)
+
+    def _compute_failed(self, exc: Exception) -> None:
+        self._computing = False
+        self._asked.clear()  # the keys act on what is shown again
+        self.say(f"Comparing failed: {exc}", severity="error")
+
+    def _install_computed(self, state: ViewState, computed: dict) -> None:
+        self._computing = False
+        if self.session is None:
+            return
+        meanwhile = self.wanted
+        if meanwhile != state:  # something changed during the computation: once more
+            self._compute_wanted()
+            return
+        before = self.session.state
+        self._asked.clear()
+        self.session.install(meanwhile, computed)
+        self.refresh_view()
+        if state.significant_only and not before.significant_only:
+            self._say_if_nothing_significant()
