@@ -22,20 +22,20 @@ loops are over rounds and the three run widths, never over metrics):
    tested between its two levels as above. The segment's `p_split` is the smallest
    weighted-Bonferroni-adjusted p: 80 % of alpha goes to the cuts, 20 % to the runs (a bump
    of a size worth finding is far beyond its bar; the cuts get all of it when the series
-   has no runs to try), and within its kind a candidate's share is proportional to (1 /
-   systems on one side + 1 / systems on the other)^2, the square of its contrast's
-   variance, summed over every candidate of its kind in the whole series. A step of a given
-   size is hardest to see next to a segment's end (one system against the rest), so those
-   cuts get the most: at eight systems and alpha 0.05 an end cut is tested at 1.2 % where
-   an equal share gave 0.57 %, the middle cut at 0.23 %. A later round keeps these sums, or
-   its segment's own where larger (a short segment's end cuts weigh more), so a segment
-   never gets more than its kind's share. On a flat series some candidate this strong
-   appears with probability at most `p_split`; at five systems exactly so (the cuts'
-   rejection regions barely overlap: an exactly calibrated maximum over cuts found 0.1 %
-   more steps in simulation, and under 1 % more at eight to twelve systems). Only the
-   strongest cut and the strongest run of a segment get a p (they are found by an
-   approximation of log p: Wallace's normal deviate for t, then the normal tail within a
-   few per cent).
+   has no runs to try), and within its kind a candidate's share is its weight, (1/systems
+   on one side + 1/systems on the other)^2 (the square of its contrast's variance), over
+   the sum of the weights of every candidate of its kind in the whole series. A step of a
+   given size is hardest to see next to a segment's end (one system against the rest), so
+   those cuts get the most: at eight systems and alpha 0.05 an end cut is tested at 1.2 %
+   where an equal share gave 0.57 %, the middle cut at 0.23 %. A later round keeps these
+   sums, or its segment's own where larger (a short segment's end cuts weigh more), so a
+   segment never gets more than its kind's share. On a flat series some candidate this
+   strong appears with probability at most `p_split`; at five systems exactly so (the cuts'
+   rejection regions barely overlap: an exactly calibrated maximum over cuts found 0.1
+   point more steps in simulation, and up to 1 point more at eight to twelve systems, with
+   an equal share). Only the strongest cut and the strongest run of a segment get a p (they
+   are found by an approximation of log p: Wallace's normal deviate for t, then the normal
+   tail within a few per cent).
 2. The whole series of every metric is tested first. With `fdr` (the default), a metric has
    a change point when its Benjamini-Hochberg adjusted `p_split` over all tested metrics is
    below alpha; without it, when `p_split` itself is.
