@@ -21,8 +21,8 @@ with n iterations. Regimes: tau in {0, sigma/2, sigma}, n in {1, 2, 3, 5, 10}, s
 Beside each step and bump, an oracle: Student's t on the systems' means at the known
 position (the step's two levels, or the bump against the rest) at alpha 0.05, which no
 search over positions can beat. At five systems no search comes near it: the cuts'
-rejection regions barely overlap, so the alphas each cut needs for 80 % add up (see
-`--needed`).
+rejection regions barely overlap, so the alphas each cut needs for 80 % add up (printed
+at the end: 8.1 % at five systems).
 
 tuibench runs with alpha 0.05 per metric (no Benjamini-Hochberg: that is the stricter case
 for flat metrics). A contradiction is a change point called better or worse whose own 95 %
