@@ -7,7 +7,8 @@ Margins are three binomial standard errors at the bound: a flat rate fails above
 5 % + 3 * sqrt(0.05 * 0.95 / 1500) = 6.7 % (a true 5 % fails with probability about 0.1 %,
 a true 9 % passes with about as little); a detection rate fails below
 80 % - 3 * sqrt(0.8 * 0.2 / 500) = 74.6 %. The code before per-system levels were the unit
-put change points on 40-86 % of these flat series.
+put change points on 40-86 % of these flat series; with alpha shared equally over the cuts,
+a step next to the end of eight systems was found 75-85 % of the time.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ def _margin(rate: float, n: int) -> float:
     return 3 * np.sqrt(rate * (1 - rate) / n)
 
 
-def _series(rng, reps, k, n, tau, at=0, width=0, size=0.0):
-    """The script's own simulation and detection: systems at..at+width-1 `size` higher."""
-    r = dict(k=k, n=n, tau=tau, at=at, width=width, size=size)
+def _series(rng, reps, k, n, tau, at=0, width=0, size=0.0, how="normal"):
+    """The script's own simulation and detection: systems at..at+width-1 `size` higher;
+    `how` the iterations' noise (normal, bursts, bimodal, rounded, uneven)."""
+    r = dict(k=k, n=n, tau=tau, at=at, width=width, size=size, how=how)
     ch = calibrate_changepoints.tuibench_changes(calibrate_changepoints.simulate(rng, r, reps))
     _no_contradiction(ch)
     return ch
@@ -53,9 +55,30 @@ def test_flat_series_with_per_system_jitter(tau, n):
     assert rate <= ALPHA + _margin(ALPHA, reps), rate
 
 
-@pytest.mark.parametrize(("tau", "n", "at"), [(1.0, 10, 11), (0.0, 3, 11), (0.5, 5, 1)])
-def test_six_sd_step_is_found_at_its_system(tau, n, at):
-    reps, k = 500, 12
+@pytest.mark.parametrize(
+    ("how", "k", "tau", "n"),
+    [
+        ("bursts", 12, 1.0, 10),
+        ("bimodal", 5, 0.0, 2),
+        ("rounded", 8, 1.0, 10),
+        ("uneven", 8, 0.5, 10),
+    ],
+)
+def test_flat_series_whose_iterations_are_not_normal(how, k, tau, n):
+    # Two iterations or more: with one, a burst or a second mode is a system's level.
+    reps = 1500
+    ch = _series(np.random.default_rng(k + n), reps, k, n, tau, how=how)
+    rate = ch["rep"].n_unique() / reps
+    assert rate <= ALPHA + _margin(ALPHA, reps), rate
+
+
+@pytest.mark.parametrize(
+    ("k", "tau", "n", "at"),
+    [(12, 1.0, 10, 11), (12, 0.0, 3, 11), (12, 0.5, 5, 1), (8, 0.0, 2, 7), (8, 1.0, 3, 1)],
+)
+def test_six_sd_step_is_found_at_its_system(k, tau, n, at):
+    # Eight systems met 80 % only once alpha was weighted towards the end cuts.
+    reps = 500
     size = 6 * np.sqrt(tau**2 + 1 / n)
     ch = _series(np.random.default_rng(at + n), reps, k, n, tau, at, k - at, size)
     found = ch.filter(pl.col("position") == at)
