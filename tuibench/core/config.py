@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 from tuibench.core.discover import read_toml
+from tuibench.core.globs import matches
 from tuibench.core.problems import Problem
 
 _RATE_UNIT = re.compile(
@@ -62,8 +62,8 @@ class Override:
 
     def matches(self, benchmark: str, metric: str) -> bool:
         if ":" in self.glob:
-            return fnmatchcase(f"{benchmark}:{metric}", self.glob)
-        return fnmatchcase(metric, self.glob)
+            return matches(f"{benchmark}:{metric}", self.glob)
+        return matches(metric, self.glob)
 
 
 def read_config(path: Path | None, problems: list[Problem]) -> list[Override]:

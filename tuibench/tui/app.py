@@ -221,7 +221,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield BenchTree(id="tree")
-                yield FilterInput(placeholder="filter: name, or glob with * ?", id="filter")
+                yield FilterInput(placeholder="filter: name, or glob with * ? [ ]", id="filter")
             yield DetailPane(id="pane")
         yield KeyFooter(id="footer")
 

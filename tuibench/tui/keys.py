@@ -141,7 +141,7 @@ APP_KEYS: list[Key] = [
         "slash",
         "filter",
         "Filter",
-        "Filter the tree by name: a substring, or a glob with * and ?",
+        "Filter the tree by name: a substring (any case), or with * ? [ a glob (whole name)",
         show=True,
         key_display="/",
         group="View",

@@ -9,8 +9,8 @@ import polars as pl
 
 from tuibench.core.compare.columns import GROUP, METRIC
 from tuibench.core.compare.decide import decide
-from tuibench.core.compare.frames import glob
 from tuibench.core.compare.summary import SummarySource, summarise
+from tuibench.core.globs import glob_expr
 
 PERCENTS = ("gain", "change")
 
@@ -56,9 +56,9 @@ class Comparison:
         """
         rows = self.full_rows()
         if benchmark:
-            rows = rows.filter(glob(pl.col("benchmark"), benchmark))
+            rows = rows.filter(glob_expr(pl.col("benchmark"), benchmark))
         if metric:
-            rows = rows.filter(glob(pl.col("metric"), metric))
+            rows = rows.filter(glob_expr(pl.col("metric"), metric))
         if self.private is not None:
             rows = decide(rows, self.alpha, self.fdr, self.threshold)
         if only_significant:
