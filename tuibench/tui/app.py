@@ -50,6 +50,7 @@ from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.series_actions import SeriesActions
 from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
 from tuibench.tui.terminal_watch import CHECK_EVERY, input_gone
+from tuibench.tui.textual_adapter import CrashHook, drop_exit_output
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -109,7 +110,7 @@ class FilterInput(StillInput):
         self.app.action_close_filter()
 
 
-class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
+class TuibenchApp(CrashHook, Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -285,13 +286,12 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def on_unmount(self) -> None:
         self.stop_loading.set()
 
-    def _handle_exception(self, error: Exception) -> None:
+    def crashed(self, error: Exception) -> None:
         """A bug: Textual exits the app; `run` then prints one line instead of a traceback
         (kept with TEXTUAL=debug)."""
         self.crash = error
-        super()._handle_exception(error)
         if "debug" not in self.features:
-            self._exit_renderables.clear()
+            drop_exit_output(self)
 
     # -- loading ------------------------------------------------------------------------
     def load_results(self) -> None:

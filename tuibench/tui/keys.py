@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from tuibench.tui.textual_adapter import keymap
+
 
 @dataclass(frozen=True)
 class Key:
@@ -527,8 +529,7 @@ GROUPS = ["Navigation", "Comparison", "View", "Tables", "Other"]
 
 def key_label(app, key: Key) -> str:
     """The keys of `key` as the user must type them now, e.g. `h / left`."""
-    keymap = getattr(app, "_keymap", {}) or {}
-    keys = keymap.get(key.id, key.key)
+    keys = keymap(app).get(key.id, key.key)
     shown = []
     for name in keys.split(","):
         name = name.strip()

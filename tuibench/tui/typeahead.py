@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tuibench.tui.textual_adapter import forward_event
+
 if TYPE_CHECKING:
     from tuibench.tui.app import TuibenchApp
 
@@ -79,7 +81,7 @@ class TypedAhead:
         # which looks up the bindings (enter, ctrl+u, ...) of the new focus.
         key = events.Key(event.key, event.character).set_sender(self.app)
         if self._typed_ready:
-            (self.focused or self)._forward_event(key)
+            forward_event(self.focused or self, key)
         else:
             self._typed = [*(self._typed or []), key]
 
@@ -95,4 +97,4 @@ class TypedAhead:
         typed, self._typed = self._typed or [], None
         target = self.focused or self
         for key in typed:  # into the focus's queue, ahead of every later key
-            target._forward_event(key)
+            forward_event(target, key)
