@@ -34,7 +34,6 @@ from tuibench.core.answer import (
     legend,
     warning_lines,
 )
-from tuibench.core.answer import fmt_p as answer_p
 from tuibench.core.best import GLYPH as BEST
 from tuibench.core.best import LEGEND, best_systems
 from tuibench.core.compare import Comparison
@@ -266,7 +265,7 @@ def _answer_section(
             out.append(
                 f'<li class="{_cls(c.meaning)}">{verdict} {name} '
                 f'<span class="size">{esc(fmt_size(c))}</span> '
-                f'<span class="p">{esc(answer_p(c.p))}</span>{single}</li>'
+                f'<span class="p">{esc(fmt_p(c.p, short=True))}</span>{single}</li>'
             )
         out.append("</ol>")
         if a.more:
