@@ -18,7 +18,7 @@ import polars as pl
 from tuibench.core.answer import build_answer, counts_text, warning_lines
 from tuibench.core.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.core.compare import Comparison
-from tuibench.core.export import md_escape, render, report_document
+from tuibench.core.export import json_text, md_escape, render, report_document
 from tuibench.core.numbers import metric_scales, scale_for
 from tuibench.core.tables import (
     MEAN_LABEL,
@@ -84,10 +84,8 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
 
         return html_report(merged(items))
     if fmt == "json":
-        import json
-
         docs = [report_document(s.cmp, []) for s in items]
-        return json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, allow_nan=False) + "\n"
+        return json_text(docs[0] if len(docs) == 1 else docs)
     parts = []
     for s in items:
         first, *rest = s.human_tables()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tuibench.core.export import _json, _ndjson, _one_per_line, render
+from tuibench.core.export import json_lines, render
 from tuibench.core.problems import Problem
 from tuibench.core.stopping import METHOD, Decision
 from tuibench.core.tables import Table, fmt_ratio_change
@@ -84,10 +84,7 @@ def decision_json(dec: Decision, problems: list[Problem]) -> str:
         "method": METHOD,
         "counts": {v: dec.count(v) for v in VERDICTS},
     }
-    parts = {k: _json(v).replace("\n", "\n  ") for k, v in settings.items()}
-    parts["rows"] = _ndjson(dec.rows)
-    parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
-    return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
+    return json_lines(settings, {"rows": dec.rows}, problems)
 
 
 def render_decision(dec: Decision, fmt: str, problems: list[Problem]) -> str:

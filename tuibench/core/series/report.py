@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import polars as pl
 
-from tuibench.core.export import json_value, render
+from tuibench.core.export import json_text, json_value, render
 from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
@@ -261,7 +260,7 @@ def series_document(report: SeriesReport, problems: list) -> dict:
 
 def render_series(report: SeriesReport, fmt: str, problems: list) -> str:
     if fmt == "json":
-        return json.dumps(series_document(report, problems), indent=2, allow_nan=False) + "\n"
+        return json_text(series_document(report, problems))
     if fmt in ("csv", "tsv"):
         return render(changes_data_table(report), fmt)
     tables = [changes_table(report), ranking_table(report), metric_ranking_table(report)]
