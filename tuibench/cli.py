@@ -552,7 +552,7 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.core.export import render, report_json, write_atomic
     from tuibench.core.load import load
     from tuibench.core.output_paths import means_stdout
-    from tuibench.core.tables import rows_table, summary_table, system_summary_table
+    from tuibench.core.tables import summary_table, system_summary_table
 
     if _missing_paths(args.paths):
         return EXIT_USAGE
@@ -599,9 +599,7 @@ def report(args: argparse.Namespace) -> int:
         text = render_series(series, args.format, rs.problems)
     elif args.format == "json":
         text = report_json(cmp, rs.problems)
-    elif args.format in ("csv", "tsv"):
-        text = render(rows_table(cmp), args.format)
-    elif args.format in ("markdown", "latex", "html"):
+    elif args.format != "text":  # csv, tsv, markdown, latex, html: as the explorer exports
         from tuibench.core.shareable import Shareable, render_shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)

@@ -43,6 +43,29 @@ def render(table: Table | list[Table], fmt: str) -> str:
     return sep.join(render_one(t) for t in tables)
 
 
+Made = str | Table | list[Table]
+
+
+def render_output(
+    fmt: str,
+    human: Callable[[], Made],
+    json: Callable[[], str],
+    data: Callable[[], Made] | None = None,
+    html: Callable[[], Made] | None = None,
+) -> str:
+    """The one dispatch of a whole output (a report, the series, a decision, an export)
+    over `FORMATS`: `json()` for json; `data()`, the table of one row per record, for csv
+    and tsv; `html()` for html; `human()`, the tables people read, otherwise (and where
+    no `data` or `html` is given). Only the chosen one is made; tables are rendered."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "json":
+        return json()
+    chosen = {"csv": data, "tsv": data, "html": html}.get(fmt) or human
+    made = chosen()
+    return made if isinstance(made, str) else render(made, fmt)
+
+
 def _cell(v: object) -> str:
     if v is None:
         return ""

@@ -18,7 +18,7 @@ import polars as pl
 from tuibench.core.answer import build_answer, counts_text, warning_lines
 from tuibench.core.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.core.compare import Comparison
-from tuibench.core.export import json_text, md_escape, render, report_document
+from tuibench.core.export import json_text, md_escape, render, render_output, report_document
 from tuibench.core.numbers import metric_scales, scale_for
 from tuibench.core.tables import (
     MEAN_LABEL,
@@ -77,15 +77,23 @@ class Shareable:
 def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
     """The text of one or several shareables in `fmt` (any of `FORMATS`)."""
     items = items if isinstance(items, list) else [items]
-    if fmt in ("csv", "tsv"):
-        return _stacked_rows(items, fmt)
-    if fmt == "html":
+
+    def html() -> str:
         from tuibench.core.html_report import html_report
 
         return html_report(merged(items))
-    if fmt == "json":
+
+    def json() -> str:
         docs = [report_document(s.cmp, []) for s in items]
         return json_text(docs[0] if len(docs) == 1 else docs)
+
+    return render_output(
+        fmt, lambda: _human(items, fmt), json, data=lambda: _stacked_rows(items), html=html
+    )
+
+
+def _human(items: list[Shareable], fmt: str) -> str:
+    """Text, Markdown or LaTeX: each item's title and per-system lines, then its tables."""
     parts = []
     for s in items:
         first, *rest = s.human_tables()
@@ -96,11 +104,11 @@ def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
     return "\n\n".join(parts) if fmt != "text" else "\n".join(parts)
 
 
-def _stacked_rows(items: list[Shareable], fmt: str) -> str:
+def _stacked_rows(items: list[Shareable]) -> Table:
     """Every row of every item under one header, as `tuibench report --format csv` has it."""
     first = rows_table(items[0].cmp)
     rest = [row for s in items[1:] for row in rows_table(s.cmp).rows]
-    return render(dataclasses.replace(first, rows=first.rows + rest), fmt)
+    return dataclasses.replace(first, rows=first.rows + rest)
 
 
 def merged(items: list[Shareable]) -> Shareable:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tuibench.core.export import json_lines, render
+from tuibench.core.export import json_lines, render_output
 from tuibench.core.problems import Problem
 from tuibench.core.stopping import METHOD, Decision
 from tuibench.core.tables import Table, fmt_ratio_change
@@ -88,6 +88,4 @@ def decision_json(dec: Decision, problems: list[Problem]) -> str:
 
 
 def render_decision(dec: Decision, fmt: str, problems: list[Problem]) -> str:
-    if fmt == "json":
-        return decision_json(dec, problems)
-    return render(decision_table(dec), fmt)
+    return render_output(fmt, lambda: decision_table(dec), lambda: decision_json(dec, problems))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from tuibench.core.export import json_text, json_value, render
+from tuibench.core.export import json_text, json_value, render_output
 from tuibench.core.numbers import Scale, scale_for
 from tuibench.core.series.changepoints import CHANGE_COLUMNS, ChangePoints, detect
 from tuibench.core.series.data import METRIC, SeriesData, series_data
@@ -259,9 +259,9 @@ def series_document(report: SeriesReport, problems: list) -> dict:
 
 
 def render_series(report: SeriesReport, fmt: str, problems: list) -> str:
-    if fmt == "json":
-        return json_text(series_document(report, problems))
-    if fmt in ("csv", "tsv"):
-        return render(changes_data_table(report), fmt)
-    tables = [changes_table(report), ranking_table(report), metric_ranking_table(report)]
-    return render(tables, fmt)
+    return render_output(
+        fmt,
+        lambda: [changes_table(report), ranking_table(report), metric_ranking_table(report)],
+        lambda: json_text(series_document(report, problems)),
+        data=lambda: changes_data_table(report),
+    )
