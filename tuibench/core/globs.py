@@ -37,12 +37,11 @@ def glob_expr(col: pl.Expr, pattern: str) -> pl.Expr:
     regex = glob_regex(pattern)
     if regex is not None:
         return col.str.contains(regex)
-    import polars as pl
+    if _not_utf8(pattern):  # a surrogate from the command line: Python decides
+        import polars as pl
 
-    if _never(pattern):
-        return col.str.contains("^$") & col.is_null()  # false (null stays null)
-    # A pattern that is not UTF-8 (a surrogate from the command line): Python decides.
-    return col.map_elements(lambda name: fnmatchcase(name, pattern), return_dtype=pl.Boolean)
+        return col.map_elements(lambda name: fnmatchcase(name, pattern), return_dtype=pl.Boolean)
+    return col.str.contains("^$") & col.is_null()  # a set that matches nothing: false
 
 
 def glob_regex(pattern: str) -> str | None:
@@ -69,10 +68,6 @@ def glob_regex(pattern: str) -> str | None:
         else:
             out.append(_lit(ch))
     return "(?s)^" + "".join(out) + "$"
-
-
-def _never(pattern: str) -> bool:
-    return not _not_utf8(pattern)  # glob_regex gave None for a set that matches nothing
 
 
 def _not_utf8(text: str) -> bool:
