@@ -530,7 +530,7 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.ingest.load import load
     from tuibench.output.export import render, report_json, write_atomic
     from tuibench.output.paths import means_stdout
-    from tuibench.present.tables import rows_table, summary_table, system_summary_table
+    from tuibench.present.tables import summary_table, system_summary_table
 
     if _missing_paths(args.paths):
         return EXIT_USAGE
@@ -569,10 +569,9 @@ def report(args: argparse.Namespace) -> int:
         text = render_series(series, args.format, rs.problems)
     elif args.format == "json":
         text = report_json(cmp, rs.problems)
-    elif args.format in ("csv", "tsv"):
-        text = render(rows_table(cmp), args.format)
-    elif args.format in ("markdown", "latex", "html"):
-        from tuibench.output.shareable import Shareable, render_shareable, run_facts
+    elif args.format != "text":  # csv, tsv, markdown, latex, html: as the explorer exports
+        from tuibench.output.rendering import render_shareable
+        from tuibench.output.shareable import Shareable, run_facts
 
         facts = run_facts(args.paths, args.subselections, args.seed)
         whole = matching if args.only_significant else None  # counts over every metric

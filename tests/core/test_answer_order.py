@@ -11,7 +11,8 @@ import pytest
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
-from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable
 from tuibench.present.answer import answer_lines, build_answer
 
 # app/<name>: (factor of patched against base, noise between iterations, unit)

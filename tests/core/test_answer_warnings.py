@@ -12,7 +12,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions
-from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable
 from tuibench.present.answer import answer_lines, build_answer
 
 

@@ -12,7 +12,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
 from tuibench.output import html_report
-from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable
 
 HOSTILE = "\x1b[31m<script>alert(1)</script>"
 

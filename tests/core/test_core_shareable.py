@@ -16,7 +16,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
 from tuibench.output.export import md_escape
-from tuibench.output.shareable import Shareable, render_shareable, system_lines
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable, system_lines
 from tuibench.output.writing import file_in_the_way, write_atomic
 from tuibench.tui.view.export_files import format_of, refusal, resolve, with_extension
 

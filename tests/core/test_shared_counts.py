@@ -15,7 +15,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.cli import main
 from tuibench.ingest.load import load
 from tuibench.output.formats import FORMATS
-from tuibench.output.shareable import Shareable, render_shareable
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable
 
 # `patched vs base: ▼2 worse · ▲1 better · 6 same · ...` up to the end of its line or tag
 COUNTS = re.compile(r"[\w-]+ vs base: ▼\d+ worse · ▲\d+ better · \d+ same[^<\n|]*")

@@ -276,14 +276,16 @@ async def test_filter(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.press("v", "slash", *"DB/*/tps")
+        await pilot.press("v", "slash", *"db/*/tps")
         assert app.main.session.visible == [("db/read", "tps"), ("db/write", "tps")]
-        assert "filter DB/*/tps" in header(app)
+        assert "filter db/*/tps" in header(app)
         assert len(shown(app, "summary")) == 2
         await pilot.press("enter")
         assert app.focused is app.main.query_one(BenchTree)
         assert app.main.query_one("#filter", Input).display  # still shows the filter
-        await pilot.press("slash", "ctrl+a", "ctrl+k", *"[bold]")
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *"*[[]bold]*")  # a glob: `[[]` is `[`
+        assert app.main.session.visible == [("web/[bold]render[/]", "latency")]
+        await pilot.press("ctrl+a", "ctrl+k", *"BOLD]")  # no wildcard: a substring, any case
         assert app.main.session.visible == [("web/[bold]render[/]", "latency")]
         await pilot.press("escape")
         assert app.main.session.state.filter_text == ""

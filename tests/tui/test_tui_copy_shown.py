@@ -53,7 +53,7 @@ async def test_y_on_the_answer_copies_the_answer_not_the_table(make_app, loaded)
 
 
 async def test_y_elsewhere_copies_that_pane(make_app, loaded):
-    from tuibench.output.shareable import render_shareable
+    from tuibench.output.rendering import render_shareable
     from tuibench.tui.view.export_files import shareable
 
     app = make_app()

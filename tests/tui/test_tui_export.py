@@ -13,7 +13,8 @@ from textual.widgets import Input, Select, Static
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
-from tuibench.output.shareable import Shareable, render_shareable, run_facts
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable, run_facts
 from tuibench.present.tables import detail_table, summary_table
 from tuibench.tui.screens.confirm import ConfirmScreen
 from tuibench.tui.screens.copy_menu import CopyMenu

@@ -47,8 +47,13 @@ def test_node_names_round_trip():
         ("read", "db/read/tps", True),
         ("READ", "db/read/tps", True),
         ("db/*/tps", "db/read/tps", True),
-        ("d?/read", "db/read/tps", True),
-        ("[bold]", "web/[bold]render[/]/latency", True),
+        ("d?/read", "db/read/tps", True),  # a glob matches a benchmark's whole name
+        ("d?/rea", "db/read/tps", False),  # or the whole benchmark/metric, nothing less
+        ("DB/*", "db/read/tps", False),  # case-sensitive, as --benchmark
+        ("[bold]", "web/[bold]render[/]/latency", False),  # a set of one character
+        ("*[[]bold]*", "web/[bold]render[/]/latency", True),  # `[[]`: a literal `[`
+        ("db/r[ew]ad/*", "db/read/tps", True),
+        ("bold]", "web/[bold]render[/]/latency", True),  # no `[`: a substring
         ("[bo", "web/render/latency", False),
         ("*tps", "db/read/latency", False),
         ("", "x/y", True),
@@ -90,17 +95,22 @@ NAMES = [
         "$",
         "^db",
         "|",
+        "db/r[ew]ad/*",
+        "*[[]bold]*",
+        "[!d]*",
+        "*/?",
     ],
 )
 def test_polars_filter_is_the_python_matcher(pattern):
     """The explorer filters all names at once with polars; one name at a time with Python's
-    `re` must give the same answer."""
+    `re` and fnmatch must give the same answer."""
 
-    from tuibench.tui.view.state import name_regex
+    from tuibench.tui.view.session import name_mask
 
     full = pl.Series([f"{b}/{m}" for b, m in NAMES])
+    benchmarks = pl.Series([b for b, _ in NAMES])
     expected = [name_matcher(pattern)(b, m) for b, m in NAMES]
-    assert full.str.contains(name_regex(pattern)).to_list() == expected
+    assert name_mask(pattern, benchmarks, full).tolist() == expected
 
 
 def _tree_by_loop(ordered):

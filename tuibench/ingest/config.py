@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 from tuibench.ingest.discover import read_toml
 from tuibench.model.problems import Problem
+from tuibench.util.globs import matches
 
 _RATE_UNIT = re.compile(
     r"(/s|/sec|/second|per_second|per_sec|^ops$|^tps$|^qps$|^iops$|^ops/|^tx/|/min$)",
@@ -62,8 +62,8 @@ class Override:
 
     def matches(self, benchmark: str, metric: str) -> bool:
         if ":" in self.glob:
-            return fnmatchcase(f"{benchmark}:{metric}", self.glob)
-        return fnmatchcase(metric, self.glob)
+            return matches(f"{benchmark}:{metric}", self.glob)
+        return matches(metric, self.glob)
 
 
 def read_config(path: Path | None, problems: list[Problem]) -> list[Override]:

@@ -12,12 +12,12 @@ from tuibench.present.answer import (
     Answer,
     counts_text,
     flag_marks,
-    fmt_p,
     geomean_text,
     legend,
     size_parts,
     warning_lines,
 )
+from tuibench.present.tables import fmt_p
 from tuibench.util.text import printable
 
 
@@ -74,7 +74,8 @@ def _changes(a, percent: str) -> list[str]:
     for c in a.changes:
         size, interval = size_parts(c)
         tag = f" {t}" if (t := c.tag()) else ""
-        cells = [c.glyph, size, interval, fmt_p(c.p), c.verdict + tag, flag_marks(c)]
+        p = fmt_p(c.p, short=True)
+        cells = [c.glyph, size, interval, p, c.verdict + tag, flag_marks(c)]
         cells.append(printable(c.name))
         rows.append("| " + " | ".join(md_escape(cell) for cell in cells) + " |")
     return rows

@@ -10,6 +10,7 @@ import html
 import json
 import math
 import re
+from collections.abc import Callable
 
 import orjson
 import polars as pl
@@ -29,7 +30,7 @@ def render(table: Table | list[Table], fmt: str) -> str:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if fmt == "json":
         docs = [_json_doc(t) for t in tables]
-        return json.dumps(docs[0] if len(docs) == 1 else docs, indent=2) + "\n"
+        return json_text(docs[0] if len(docs) == 1 else docs)
     render_one = {
         "text": _text,
         "csv": _csv,
@@ -40,6 +41,29 @@ def render(table: Table | list[Table], fmt: str) -> str:
     }[fmt]
     sep = "\n" if fmt in ("csv", "tsv") else "\n\n"
     return sep.join(render_one(t) for t in tables)
+
+
+Made = str | Table | list[Table]
+
+
+def render_output(
+    fmt: str,
+    human: Callable[[], Made],
+    json: Callable[[], str],
+    data: Callable[[], Made] | None = None,
+    html: Callable[[], Made] | None = None,
+) -> str:
+    """The one dispatch of a whole output (a report, the series, a decision, an export)
+    over `FORMATS`: `json()` for json; `data()`, the table of one row per record, for csv
+    and tsv; `html()` for html; `human()`, the tables people read, otherwise (and where
+    no `data` or `html` is given). Only the chosen one is made; tables are rendered."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "json":
+        return json()
+    chosen = {"csv": data, "tsv": data, "html": html}.get(fmt) or human
+    made = chosen()
+    return made if isinstance(made, str) else render(made, fmt)
 
 
 def _cell(v: object) -> str:
@@ -193,11 +217,21 @@ def _html(t: Table) -> str:
     return "\n".join(out) + "\n"
 
 
+def json_text(value: object) -> str:
+    """The one writer of a JSON document held as Python values (a table, a report of a few
+    shareables, the series): indented by two, ASCII, every undefined number as null.
+    Documents with rows by the thousand go through `json_lines` instead."""
+    return json.dumps(json_value(value), indent=2, allow_nan=False) + "\n"
+
+
 def json_value(v: object) -> object:
+    """`v` with every NaN or infinity (also inside lists and dicts) as None."""
     if isinstance(v, float) and not math.isfinite(v):
         return None
-    if isinstance(v, list):
+    if isinstance(v, list | tuple):
         return [json_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: json_value(x) for k, x in v.items()}
     return v
 
 
@@ -256,9 +290,20 @@ def report_json(cmp: Comparison, problems: list[Problem]) -> str:
     per row, summary row and problem. polars writes the rows itself (NaN and infinities as
     null): turning 20,000 rows into Python dicts first took three times as long."""
     summary = in_worker(cmp.summary)  # in numpy, beside the rows' conversion
-    parts = {k: _json(v).replace("\n", "\n  ") for k, v in _settings(cmp).items()}
-    parts["rows"] = _ndjson(cmp.rows)
-    parts["summary"] = _ndjson(summary.result())
+    return json_lines(_settings(cmp), {"rows": cmp.rows, "summary": summary.result}, problems)
+
+
+def json_lines(
+    head: dict,
+    frames: dict[str, pl.DataFrame | Callable[[], pl.DataFrame]],
+    problems: list[Problem],
+) -> str:
+    """The one writer of a JSON document with rows by the thousand (`report --format json`,
+    `decide`): `head`'s values indented, then each frame (made when its turn comes, when a
+    function) and the problems as arrays of one line per row. Undefined numbers are null."""
+    parts = {k: _json(v).replace("\n", "\n  ") for k, v in head.items()}
+    for key, frame in frames.items():
+        parts[key] = _ndjson(frame if isinstance(frame, pl.DataFrame) else frame())
     parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
     return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
 

@@ -38,7 +38,6 @@ from tuibench.present.answer import (
     legend,
     warning_lines,
 )
-from tuibench.present.answer import fmt_p as answer_p
 from tuibench.present.numbers import Scale, scale_for
 from tuibench.present.tables import (
     MEAN_LABEL,
@@ -271,7 +270,7 @@ def _answer_section(
             out.append(
                 f'<li class="{_cls(c.meaning)}">{verdict} {name} '
                 f'<span class="size">{esc(fmt_size(c))}</span> '
-                f'<span class="p">{esc(answer_p(c.p))}</span>{single}</li>'
+                f'<span class="p">{esc(fmt_p(c.p, short=True))}</span>{single}</li>'
             )
         out.append("</ol>")
         if a.more:

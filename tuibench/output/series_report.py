@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import polars as pl
@@ -15,7 +14,7 @@ from tuibench.analysis.series.ranking import (
     ranking_lines,
     ranking_text,
 )
-from tuibench.output.export import json_value, render
+from tuibench.output.export import json_text, json_value, render_output
 from tuibench.present.numbers import Scale, scale_for
 from tuibench.present.series_display import size_header, step_size
 from tuibench.present.tables import Table, fmt_p, fmt_ratio_change
@@ -260,9 +259,9 @@ def series_document(report: SeriesReport, problems: list) -> dict:
 
 
 def render_series(report: SeriesReport, fmt: str, problems: list) -> str:
-    if fmt == "json":
-        return json.dumps(series_document(report, problems), indent=2, allow_nan=False) + "\n"
-    if fmt in ("csv", "tsv"):
-        return render(changes_data_table(report), fmt)
-    tables = [changes_table(report), ranking_table(report), metric_ranking_table(report)]
-    return render(tables, fmt)
+    return render_output(
+        fmt,
+        lambda: [changes_table(report), ranking_table(report), metric_ranking_table(report)],
+        lambda: json_text(series_document(report, problems)),
+        data=lambda: changes_data_table(report),
+    )

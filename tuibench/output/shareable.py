@@ -17,7 +17,6 @@ import polars as pl
 
 from tuibench.analysis.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.analysis.compare import Comparison
-from tuibench.output.export import md_escape, render, report_document
 from tuibench.present.answer import build_answer, counts_text, warning_lines
 from tuibench.present.numbers import metric_scales, scale_for
 from tuibench.present.tables import (
@@ -32,7 +31,6 @@ from tuibench.present.tables import (
     fmt_p,
     fmt_ratio_change,
     oriented,
-    rows_table,
     size_word,
     system_summary_table,
 )
@@ -74,37 +72,6 @@ class Shareable:
         return tables
 
 
-def render_shareable(items: Shareable | list[Shareable], fmt: str) -> str:
-    """The text of one or several shareables in `fmt` (any of `FORMATS`)."""
-    items = items if isinstance(items, list) else [items]
-    if fmt in ("csv", "tsv"):
-        return _stacked_rows(items, fmt)
-    if fmt == "html":
-        from tuibench.output.html_report import html_report
-
-        return html_report(merged(items))
-    if fmt == "json":
-        import json
-
-        docs = [report_document(s.cmp, []) for s in items]
-        return json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, allow_nan=False) + "\n"
-    parts = []
-    for s in items:
-        first, *rest = s.human_tables()
-        untitled = dataclasses.replace(first, title="")
-        lines = [*s.heads, *system_lines(s.cmp, s.whole), *scope(s)]
-        lead = _title(first.title, fmt) + _lead(lines, fmt)
-        parts.append(lead + render([untitled, *rest], fmt))
-    return "\n\n".join(parts) if fmt != "text" else "\n".join(parts)
-
-
-def _stacked_rows(items: list[Shareable], fmt: str) -> str:
-    """Every row of every item under one header, as `tuibench report --format csv` has it."""
-    first = rows_table(items[0].cmp)
-    rest = [row for s in items[1:] for row in rows_table(s.cmp).rows]
-    return render(dataclasses.replace(first, rows=first.rows + rest), fmt)
-
-
 def merged(items: list[Shareable]) -> Shareable:
     """Several shareables as one (for the one HTML report): they must share a comparison's
     settings; a metric marked twice appears once."""
@@ -130,27 +97,6 @@ def merged(items: list[Shareable]) -> Shareable:
         every = every.unique(subset=["benchmark", "metric", "system"], maintain_order=True)
         whole = dataclasses.replace(head.cmp, rows=every)
     return Shareable(cmp, f"{len(items)} marked tables", None, head.facts, whole, head.heads)
-
-
-def _title(title: str, fmt: str) -> str:
-    """The title above the per-system line, as `render` would have put it on the table."""
-    if fmt == "markdown":
-        return f"**{md_escape(title)}**\n\n"
-    if fmt == "latex":
-        return f"% {printable(title)}\n"
-
-    return f"{printable(title)}\n\n"
-
-
-def _lead(lines: list[str], fmt: str) -> str:
-    if not lines:
-        return ""
-    if fmt == "markdown":
-        return "".join(f"{md_escape(line)}  \n" for line in lines) + "\n"
-    if fmt == "latex":
-        return "".join(f"% {line}\n" for line in lines)
-
-    return "\n".join(lines) + "\n\n"
 
 
 def run_facts(paths: list[str], subselections: int, seed: int) -> list[tuple[str, str]]:

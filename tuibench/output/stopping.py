@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tuibench.analysis.stopping import METHOD, Decision
 from tuibench.model.problems import Problem
-from tuibench.output.export import _json, _ndjson, _one_per_line, render
+from tuibench.output.export import json_lines, render_output
 from tuibench.present.tables import Table, fmt_ratio_change
 
 VERDICTS = ("worse", "better", "changed", "same", "undecided", "n/a")
@@ -84,13 +84,8 @@ def decision_json(dec: Decision, problems: list[Problem]) -> str:
         "method": METHOD,
         "counts": {v: dec.count(v) for v in VERDICTS},
     }
-    parts = {k: _json(v).replace("\n", "\n  ") for k, v in settings.items()}
-    parts["rows"] = _ndjson(dec.rows)
-    parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
-    return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
+    return json_lines(settings, {"rows": dec.rows}, problems)
 
 
 def render_decision(dec: Decision, fmt: str, problems: list[Problem]) -> str:
-    if fmt == "json":
-        return decision_json(dec, problems)
-    return render(decision_table(dec), fmt)
+    return render_output(fmt, lambda: decision_table(dec), lambda: decision_json(dec, problems))

@@ -12,12 +12,12 @@ nothing states has no gain: it is counted apart ("unknown direction"), never gue
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import polars as pl
 
+from tuibench.present.tables import fmt_p, fmt_pct, pct_decimals
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
@@ -280,38 +280,20 @@ def build_answer(
 GLYPH = {"worse": "▼", "better": "▲", "changed": "?"}
 
 
-def fmt_fraction(x: float | None, decimals: int = 1) -> str:
-    """A signed percentage of a fraction: `+3.1%`; 'n/a' when undefined."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x * 100:+.{decimals}f}%"
-
-
-def _decimals(*xs: float | None) -> int:
-    finite = [abs(x) for x in xs if x is not None and math.isfinite(x)]
-    return 2 if finite and max(finite) < 0.01 else 1
-
-
 def size_parts(change: Change) -> tuple[str, str]:
     """(`-6.5%`, `[-8.1%, -4.9%]`): the size and its 95 % interval, in percent."""
     if change.size is None:
         return "n/a", ""
-    d = _decimals(change.size, change.low, change.high)
-    size = fmt_fraction(change.size, d)
+    d = pct_decimals(change.size, change.low, change.high)
+    size = fmt_pct(change.size, d, missing="n/a")
     if change.low is None or change.high is None:
         return size, "[unbounded]"
-    return size, f"[{fmt_fraction(change.low, d)}, {fmt_fraction(change.high, d)}]"
+    return size, f"[{fmt_pct(change.low, d, 'n/a')}, {fmt_pct(change.high, d, 'n/a')}]"
 
 
 def fmt_size(change: Change) -> str:
     """`-6.5% [-8.1%, -4.9%]`: the size and its 95 % interval, in percent."""
     return " ".join(p for p in size_parts(change) if p)
-
-
-def fmt_p(p: float | None) -> str:
-    if p is None or not math.isfinite(p):
-        return "p -"
-    return f"p {p:.3f}" if p >= 1e-3 else f"p {p:.0e}"
 
 
 def counts_text(a: SystemAnswer, reference: str) -> str:
@@ -362,7 +344,8 @@ def change_text(c: Change) -> str:
     """`▼ db/read tps  -6.5% [-8.1%, -4.9%]  p 0.001  worse`."""
     tag = f"  {t}" if (t := c.tag()) else ""
     marks = f"  {m}" if (m := flag_marks(c)) else ""
-    return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {fmt_p(c.p)}  {c.verdict}{marks}{tag}"
+    p = fmt_p(c.p, short=True)
+    return f"{c.glyph} {printable(c.name)}  {fmt_size(c)}  {p}  {c.verdict}{marks}{tag}"
 
 
 def _short_reasons() -> dict[str, str]:

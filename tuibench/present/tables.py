@@ -84,7 +84,12 @@ def cell_meaning(verdict: str, single: bool) -> str | None:
     return None
 
 
-def fmt_p(p: float | None) -> str:
+def fmt_p(p: float | None, short: bool = False) -> str:
+    """The one way a p-value reads: `0.0123`, below 1e-4 `3.2e-05`, '-' when undefined;
+    `short` (the answer's lines, named): `p 0.012`, below 0.001 `p 3e-05`, `p -`."""
+    if short:
+        text = "-" if p is None or not math.isfinite(p) else f"{p:.3f}" if p >= 1e-3 else f"{p:.0e}"
+        return f"p {text}"
     if p is None or not math.isfinite(p):
         return "-"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
@@ -318,11 +323,19 @@ def fmt_detectable(x: float | None) -> str:
     return f"{v:.1f}%" if v < 9.95 else f"{v:.0f}%"
 
 
-def fmt_pct(x: float | None, decimals: int = 1) -> str:
-    """A signed percentage: `+3.1%`, `-0.42%`; '-' when undefined."""
+def fmt_pct(x: float | None, decimals: int = 1, missing: str = "-") -> str:
+    """The one way a signed percentage of a fraction reads: `+3.1%`, `-0.42%` (never
+    `-0.0%` for a zero); `missing` when undefined."""
     if x is None or not math.isfinite(x):
-        return "-"
+        return missing
     return f"{x * 100 + 0.0:+.{decimals}f}%"
+
+
+def pct_decimals(*xs: float | None) -> int:
+    """Decimals for percentages printed together: 2 while all are below 1 % (a 0.4 %
+    change and its interval would otherwise read 0.4 [0.3, 0.5]), else 1."""
+    finite = [abs(x) for x in xs if x is not None and math.isfinite(x)]
+    return 2 if finite and max(finite) < 0.01 else 1
 
 
 def fmt_ratio_change(
@@ -339,8 +352,7 @@ def fmt_ratio_change(
     """
     if ratio is None or not math.isfinite(ratio):
         return "n/a"
-    spread = [abs(v - 1) for v in (ratio, lo, hi) if v is not None and math.isfinite(v)]
-    decimals = 2 if max(spread) < 0.01 else 1
+    decimals = pct_decimals(*(v - 1 for v in (ratio, lo, hi) if v is not None))
     flip = percent == "gain" and better == "lower"
     mark = "?" if better not in ("lower", "higher") else ""
 

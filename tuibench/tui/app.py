@@ -32,13 +32,14 @@ from tuibench.tui.screens.main.view import ResultsShown
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.terminal.quitting import Quitting
 from tuibench.tui.terminal.watch import CHECK_EVERY, input_gone
+from tuibench.tui.textual_adapter import CrashHook, drop_exit_output
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.util.text import printable
 
 SIGNAL_GRACE = 3.0  # seconds a signal leaves for restoring the terminal before a hard exit
 
 
-class TuibenchApp(Quitting, TypeAhead):
+class TuibenchApp(CrashHook, Quitting, TypeAhead):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -134,13 +135,12 @@ class TuibenchApp(Quitting, TypeAhead):
     def on_unmount(self) -> None:
         self.main.stop_loading.set()
 
-    def _handle_exception(self, error: Exception) -> None:
+    def crashed(self, error: Exception) -> None:
         """A bug: Textual exits the app; `run` then prints one line instead of a traceback
         (kept with TEXTUAL=debug)."""
         self.crash = error
-        super()._handle_exception(error)
         if "debug" not in self.features:
-            self._exit_renderables.clear()
+            drop_exit_output(self)
 
     def on_results_shown(self, _message: ResultsShown) -> None:
         self._replay_pending_keys()

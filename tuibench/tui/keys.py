@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from tuibench.tui.textual_adapter import keymap
+
 
 @dataclass(frozen=True)
 class Key:
@@ -141,7 +143,7 @@ APP_KEYS: list[Key] = [
         "slash",
         "filter",
         "Filter",
-        "Filter the tree by name: a substring, or a glob with * and ?",
+        "Filter the tree by name: a substring (any case), or with * ? [ a glob (whole name)",
         show=True,
         key_display="/",
         group="View",
@@ -533,8 +535,7 @@ GROUPS = ["Navigation", "Comparison", "View", "Tables", "Other"]
 
 def key_label(app, key: Key) -> str:
     """The keys of `key` as the user must type them now, e.g. `h / left`."""
-    keymap = getattr(app, "_keymap", {}) or {}
-    keys = keymap.get(key.id, key.key)
+    keys = keymap(app).get(key.id, key.key)
     shown = []
     for name in keys.split(","):
         name = name.strip()

@@ -9,9 +9,9 @@ import polars as pl
 
 from tuibench.analysis.compare.columns import GROUP, METRIC
 from tuibench.analysis.compare.decide import decide
-from tuibench.analysis.compare.frames import glob
 from tuibench.analysis.compare.summary import SummarySource, summarise
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
+from tuibench.util.globs import glob_expr
 
 
 @dataclass
@@ -49,9 +49,9 @@ class Comparison:
         """
         rows = self.full_rows()
         if benchmark:
-            rows = rows.filter(glob(pl.col("benchmark"), benchmark))
+            rows = rows.filter(glob_expr(pl.col("benchmark"), benchmark))
         if metric:
-            rows = rows.filter(glob(pl.col("metric"), metric))
+            rows = rows.filter(glob_expr(pl.col("metric"), metric))
         if self.private is not None:
             rows = decide(rows, self.options.alpha, self.options.fdr, self.options.threshold)
         if only_significant:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import polars as pl
 
@@ -54,12 +52,6 @@ def join_notes(first: pl.Series, second: pl.Series) -> pl.Series:
         .select(pl.when(joined != "").then(joined).alias("note"))
         .to_series()
     )
-
-
-def glob(col: pl.Expr, pattern: str) -> pl.Expr:
-    """Shell-style glob (`*`, `?`) over the whole name, as a polars expression."""
-    regex = "".join(".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in pattern)
-    return col.str.contains(f"^{regex}$")
 
 
 # How a reader's note on a metric whose direction it could not take begins: dropped once

@@ -147,7 +147,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
         return [self.request.current[1]] if self.request.current else []
 
     def text(self, fmt: str) -> str:
-        from tuibench.output.shareable import render_shareable
+        from tuibench.output.rendering import render_shareable
 
         return render_shareable(self.request.shareables(self.marked), fmt)
 

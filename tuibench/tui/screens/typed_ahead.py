@@ -7,6 +7,8 @@ from __future__ import annotations
 from textual import events
 from textual.screen import Screen
 
+from tuibench.tui.textual_adapter import forward_event
+
 
 class TypedAhead:
     """Mixed into a dialog that a key opens: keys typed after that key but before the dialog
@@ -21,7 +23,7 @@ class TypedAhead:
         # which looks up the bindings (enter, ctrl+u, ...) of the new focus.
         key = events.Key(event.key, event.character).set_sender(self.app)
         if self._typed_ready:
-            (self.focused or self)._forward_event(key)
+            forward_event(self.focused or self, key)
         else:
             self._typed = [*(self._typed or []), key]
 
@@ -37,4 +39,4 @@ class TypedAhead:
         typed, self._typed = self._typed or [], None
         target = self.focused or self
         for key in typed:  # into the focus's queue, ahead of every later key
-            target._forward_event(key)
+            forward_event(target, key)

@@ -7,11 +7,11 @@ often while idle; it writes nothing then."""
 from __future__ import annotations
 
 import selectors
-import types
 
 from textual import constants
-from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
+
+from tuibench.tui.textual_adapter import use_input_selector
 
 
 class _PromptSelector(selectors.SelectSelector):
@@ -23,8 +23,5 @@ class _PromptSelector(selectors.SelectSelector):
 
 class PromptEscapeDriver(LinuxDriver):
     def run_input_thread(self) -> None:
-        # the module's input loop makes its selector from `selectors.SelectSelector`
-        linux_driver.selectors = types.SimpleNamespace(
-            SelectSelector=_PromptSelector, EVENT_READ=selectors.EVENT_READ
-        )
+        use_input_selector(_PromptSelector)
         super().run_input_thread()

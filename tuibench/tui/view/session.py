@@ -24,7 +24,8 @@ from tuibench.model.results import ResultSet
 from tuibench.present import tables
 from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
-from tuibench.tui.view.state import Mark, Node, ViewState, name_regex
+from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex
+from tuibench.util.globs import glob_expr
 
 METRIC = ["benchmark", "metric"]
 
@@ -33,6 +34,19 @@ COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
 COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 ANSWERS_KEPT = 4
+
+
+def name_mask(text: str, benchmarks: pl.Series, full_names: pl.Series) -> np.ndarray:
+    """Which metrics the filter `text` lets through, given their benchmarks and
+    `benchmark/metric` names: `state.name_matcher` over all names at once."""
+    if (glob := filter_glob(text)) is not None:
+        hit = glob_expr(pl.col("b"), glob) | glob_expr(pl.col("n"), glob)
+        names = pl.DataFrame({"b": benchmarks, "n": full_names})
+        return names.select(hit).to_series().to_numpy()
+    regex = name_regex(text)
+    if regex is None:
+        return np.ones(len(full_names), dtype=bool)
+    return full_names.str.contains(regex).to_numpy()
 
 
 class Session:
@@ -199,15 +213,14 @@ class Session:
     def _matches(self, text: str) -> np.ndarray:
         """Which metrics the name filter lets through (the last answer is kept)."""
         if self._match is None or self._match[0] != text:
-            regex = name_regex(text)
-            if regex is None:
+            if name_regex(text) is None and filter_glob(text) is None:
                 mask = np.ones(len(self.metrics), dtype=bool)
             else:
                 if self._full_names is None:
                     self._full_names = pl.Series(
                         [f"{b}/{m}" for b, m in self.metrics], dtype=pl.String
                     )
-                mask = self._full_names.str.contains(regex).to_numpy()
+                mask = name_mask(text, self._metric_ids["benchmark"], self._full_names)
             self._match = (text, mask)
         return self._match[1]
 

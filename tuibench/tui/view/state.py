@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions, ViewOptions
+from tuibench.util.globs import has_glob, matches
 
 if TYPE_CHECKING:
     from tuibench.analysis.compare import Comparison
@@ -163,31 +164,37 @@ class ViewState:
         return items
 
 
-def name_regex(text: str) -> str | None:
-    """The filter as a regular expression over `benchmark/metric`, or None for no filter.
+def filter_glob(text: str) -> str | None:
+    """The filter as a glob (`core/globs.py`: case-sensitive, the whole name) when it holds
+    `*`, `?` or `[`, else None. A glob matches a benchmark's name (as --benchmark does) or a
+    metric's `benchmark/metric`."""
+    text = text.strip()
+    return text if has_glob(text) else None
 
-    Case-insensitive; `*` and `?` are wildcards, every other character stands for itself
-    (brackets too; ASCII punctuation is written as `\\xHH`, which Python's `re` and the
-    regex engine of polars read alike), and the pattern may match anywhere in the name.
+
+def name_regex(text: str) -> str | None:
+    """The filter without wildcards as a regular expression finding it anywhere in
+    `benchmark/metric`, or None for no filter or a glob (`filter_glob`).
+
+    Case-insensitive; every character stands for itself (ASCII punctuation is written as
+    `\\xHH`, which Python's `re` and the regex engine of polars read alike).
     """
     text = text.strip()
-    if not text:
+    if not text or has_glob(text):
         return None
 
     def one(ch: str) -> str:
-        if ch == "*":
-            return ".*"
-        if ch == "?":
-            return "."
-        if ch.isascii() and not ch.isalnum():
-            return f"\\x{ord(ch):02X}"
-        return ch
+        return f"\\x{ord(ch):02X}" if ch.isascii() and not ch.isalnum() else ch
 
     return "(?is)" + "".join(one(ch) for ch in text)
 
 
 def name_matcher(text: str) -> Callable[[str, str], bool]:
-    """`name_regex` as a test of one name (the explorer filters with polars)."""
+    """The filter as a test of one name (the explorer filters with polars)."""
+    if (glob := filter_glob(text)) is not None:
+        return lambda benchmark, metric: (
+            matches(benchmark, glob) or matches(f"{benchmark}/{metric}", glob)
+        )
     regex = name_regex(text)
     if regex is None:
         return lambda benchmark, metric: True

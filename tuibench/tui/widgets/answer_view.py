@@ -59,10 +59,10 @@ def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
     from tuibench.present.answer import (  # polars: after the first frame
         flag_marks,
-        fmt_p,
         size_parts,
         warning_lines,
     )
+    from tuibench.present.tables import fmt_p
 
     lines: list[Line] = []
     muted = palette.muted
@@ -81,7 +81,8 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             what = "gain" if answer.percent == "gain" else "change"
             lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "", "metric", ""]))
         for c in a.changes:
-            cells = [c.glyph, *size_parts(c), fmt_p(c.p), c.verdict, flag_marks(c)]
+            p = fmt_p(c.p, short=True)
+            cells = [c.glyph, *size_parts(c), p, c.verdict, flag_marks(c)]
             cells += [printable(c.name), f" {t}" if (t := c.tag(short=True)) else ""]
             lines.append(Line([], cells, c.meaning, Node.of_metric(c.benchmark, c.metric)))
         if a.more:

@@ -12,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
+from tuibench.tui.textual_adapter import TreeHooks, expand_quietly
 from tuibench.tui.view.state import Node
 from tuibench.util.text import printable
 
@@ -25,7 +26,7 @@ EXPAND_FIRST_UP_TO = 300
 EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
 
 
-class BenchTree(Tree[Node]):
+class BenchTree(TreeHooks, Tree[Node]):
     """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
 
     BINDINGS = bindings(TREE_KEYS)
@@ -45,12 +46,6 @@ class BenchTree(Tree[Node]):
         def __init__(self, node: Node) -> None:
             self.node = node
             super().__init__()
-
-    def _refresh_node(self, node: TreeNode[Node]) -> None:
-        """Only the node's own line: its subtree's guides do not change with the cursor."""
-        line = node.line
-        if line >= 0:
-            self._refresh_line(line)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text("results"), data=Node(), id=id)
@@ -95,7 +90,7 @@ class BenchTree(Tree[Node]):
             self.root.expand()
         finally:
             self._batch = False
-        self._invalidate()
+        self.invalidate_lines()
         self.shown = session.order_ids
         self.relabel(session, palette)
         self.select(current)
@@ -127,22 +122,20 @@ class BenchTree(Tree[Node]):
                     self._by_key[child] = branch
                     if self._starts_expanded(child):
                         self._populate(branch)
-                        branch._expanded = True  # quietly: no event per node
+                        expand_quietly(branch)  # no event per node
                 else:
                     label = Text(printable(child.metric))
                     self._by_key[child] = node.add_leaf(label, data=child)
         finally:
             self._batch = batch
         if not batch:
-            self._invalidate()
+            self.invalidate_lines()
 
-    def _invalidate(self) -> None:
-        if not getattr(self, "_batch", False):
-            super()._invalidate()
+    def batching(self) -> bool:
+        return getattr(self, "_batch", False)  # Tree invalidates before __init__ ends
 
-    def _toggle_node(self, node: TreeNode[Node]) -> None:
+    def before_toggle(self, node: TreeNode[Node]) -> None:
         self._populate(node)
-        super()._toggle_node(node)
 
     def relabel(self, session: Session, palette: Palette) -> None:
         """Show the counts (and marks) of the current state: a reference or alpha change.
@@ -189,7 +182,7 @@ class BenchTree(Tree[Node]):
     def set_series_marks(self, marks: dict[tuple[str, str], str]) -> None:
         """Metrics with a change point along the series: the first system at each new level."""
         self._series_marks = marks
-        self._invalidate()  # the marked lines are wider now
+        self.invalidate_lines()  # the marked lines are wider now
         self.refresh()
 
     def shown_label(self, key: Node) -> str:

@@ -312,7 +312,8 @@ class MainScreen(Navigation, SeriesActions):
         if table is None:
             self.say("Nothing to copy here.", severity="warning")
             return
-        from tuibench.output.shareable import render_shareable, row_sentences
+        from tuibench.output.rendering import render_shareable
+        from tuibench.output.shareable import row_sentences
 
         if what == "row":
             row = self.row_node()

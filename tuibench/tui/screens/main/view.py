@@ -143,7 +143,7 @@ class MainView(Screen):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield BenchTree(id="tree")
-                yield FilterInput(placeholder="filter: name, or glob with * ?", id="filter")
+                yield FilterInput(placeholder="filter: name, or glob with * ? [ ]", id="filter")
             yield DetailPane(id="pane")
         yield KeyFooter(id="footer")
 

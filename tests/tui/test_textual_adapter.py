@@ -1,0 +1,135 @@
+"""The private parts of Textual that tuibench/tui/textual_adapter.py relies on are still
+there, take the same arguments and are still called where the adapter's hooks need them.
+A failure here means Textual changed: fix textual_adapter.py."""
+
+from __future__ import annotations
+
+import inspect
+import selectors
+
+from textual import events
+from textual.app import App
+from textual.drivers import linux_driver
+from textual.drivers.linux_driver import LinuxDriver
+from textual.widget import Widget
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from tuibench.tui import textual_adapter
+
+
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def _calls(owner, name: str) -> bool:
+    """Whether Textual's own code of `owner` calls `name` (not only defines it)."""
+    return f"{name}(" in inspect.getsource(owner).replace(f"def {name}(", "")
+
+
+def test_forward_event_marks_the_event_and_posts_it():
+    assert _parameters(Widget._forward_event) == ["self", "event"]
+    posted = []
+    widget = Widget()
+    widget.post_message = posted.append
+    key = events.Key("a", "a")
+    textual_adapter.forward_event(widget, key)
+    assert posted == [key] and key.is_forwarded
+
+
+def test_keymap_is_what_set_keymap_made():
+    app = App()
+    assert textual_adapter.keymap(app) == {}
+    app.set_keymap({"tuibench.export": "x"})
+    assert textual_adapter.keymap(app) == {"tuibench.export": "x"}
+    app.update_keymap({"tuibench.quit": "?"})
+    assert textual_adapter.keymap(app)["tuibench.quit"] == "question_mark"  # normalised
+
+
+def test_exit_output_can_be_dropped():
+    app = App()
+    assert isinstance(app._exit_renderables, list)
+    app._exit_renderables.append("traceback")
+    textual_adapter.drop_exit_output(app)
+    assert app._exit_renderables == []
+
+
+def test_crash_hook_runs_after_textual_handled_the_exception():
+    assert _parameters(App._handle_exception) == ["self", "error"]
+    assert _calls(App, "_handle_exception")
+    assert "self._fatal_error()" in inspect.getsource(App._handle_exception)
+    assert "self._exit_renderables" in inspect.getsource(App._fatal_error)  # the traceback
+
+
+def test_a_whole_repaint_can_be_taken_back():
+    widget = Widget()
+    assert isinstance(widget._repaint_regions, set)
+    assert "_repaint_regions" in inspect.getsource(Widget._exchange_repaint_regions)
+    textual_adapter.drop_pending_repaint(widget)
+    assert widget._repaint_regions == set()
+
+
+def test_a_node_expands_quietly():
+    tree = Tree("root")
+    node = tree.root.add("child", allow_expand=True)
+    assert not node.is_expanded
+    textual_adapter.expand_quietly(node)
+    assert node.is_expanded
+    assert "self._expanded" in inspect.getsource(TreeNode.is_expanded.fget)
+
+
+def test_tree_hooks_override_steps_tree_still_takes():
+    for name, parameters in (
+        ("_invalidate", ["self"]),
+        ("_toggle_node", ["self", "node"]),
+        ("_refresh_node", ["self", "node"]),
+    ):
+        assert _parameters(getattr(Tree, name)) == parameters, name
+        assert _calls(Tree, name), name  # Tree's own code still goes through it
+    assert "_tree._invalidate()" in inspect.getsource(TreeNode)  # adding a node invalidates
+    assert _parameters(TreeNode.line.fget) == ["self"]
+
+
+def test_tree_hooks_are_called():
+    class Hooked(textual_adapter.TreeHooks, Tree):
+        batch = True
+
+        def __init__(self, label: str) -> None:
+            self.toggled = []
+            super().__init__(label)
+
+        def batching(self) -> bool:
+            return self.batch
+
+        def before_toggle(self, node) -> None:
+            self.toggled.append(node)
+
+    tree = Hooked("root")
+    invalidated = []
+    original = Tree._invalidate
+    Tree._invalidate = lambda self: invalidated.append(self)
+    try:
+        tree.root.add("a")
+        assert invalidated == []  # batching: no rebuild per node
+        tree.batch = False
+        tree.invalidate_lines()
+        assert invalidated == [tree]
+    finally:
+        Tree._invalidate = original
+    node = tree.root.add("b", allow_expand=True)
+    tree._toggle_node(node)  # what Tree's keys and clicks call
+    assert tree.toggled == [node] and node.is_expanded
+
+
+def test_the_input_selector_can_be_replaced(monkeypatch):
+    assert linux_driver.selectors is selectors  # the module the input thread reads
+    source = inspect.getsource(LinuxDriver.run_input_thread)
+    assert "selectors.SelectSelector()" in source and "selectors.EVENT_READ" in source
+    monkeypatch.setattr(linux_driver, "selectors", selectors)  # restored afterwards
+
+    class Prompt(selectors.SelectSelector):
+        pass
+
+    textual_adapter.use_input_selector(Prompt)
+    assert linux_driver.selectors.SelectSelector is Prompt
+    assert linux_driver.selectors.EVENT_READ == selectors.EVENT_READ
