@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from tuibench.core import lookalikes
+from tuibench.core import load_cache, lookalikes
 from tuibench.core.collect import Collected, Collector, shown
 from tuibench.core.config import Override, infer_better, read_settings
 from tuibench.core.copies import Copies
-from tuibench.core.discover import Unit, discover, display_path
-from tuibench.core.formats import native, read_file
+from tuibench.core.discover import Discovery, Unit, discover, display_path
+from tuibench.core.formats import ReadResult, native, read_file
 from tuibench.core.model import (
     METRICS_SCHEMA,
     SAMPLES_SCHEMA,
@@ -26,6 +26,7 @@ from tuibench.core.small_files import SmallFiles
 from tuibench.core.units import common_unit
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
+Read = Callable[[Path], ReadResult]
 
 
 class LoadCancelled(Exception):
@@ -33,12 +34,28 @@ class LoadCancelled(Exception):
 
 
 def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet:
-    """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
+    """Load every result file under `paths`. Never raises for bad data: see `.problems`.
+    Unchanged results are read back from the user's cache (`load_cache.py`)."""
     found = discover(paths)
+    key = load_cache.key(found)
+    if key is not None and (rs := load_cache.get(key)) is not None:
+        if progress:
+            progress(len(found.units), len(found.units), "")
+        return rs
+    rs = load_found(found, progress)
+    if key is not None:
+        load_cache.put(key, rs, len(found.units))
+    return rs
+
+
+def load_found(
+    found: Discovery, progress: Progress | None = None, read: Read = read_file
+) -> ResultSet:
+    """Load what discovery found; `read` reads one file (incremental.py remembers)."""
     problems = list(found.problems)
     overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}
-    got = _read_all(found.units, systems, progress)
+    got = _read_all(found.units, systems, progress, read)
     problems.extend(got.problems)
     files = got.files
 
@@ -82,7 +99,10 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
 
 
 def _read_all(
-    units: list[Unit], systems: dict[str, SystemInfo], progress: Progress | None
+    units: list[Unit],
+    systems: dict[str, SystemInfo],
+    progress: Progress | None,
+    read: Read = read_file,
 ) -> Collected:
     """Read every file: small native files in batches (small_files.py), the others one by
     one."""
@@ -103,10 +123,10 @@ def _read_all(
         if elsewhere is not None:
             collector.skip(i, elsewhere)
         if not small.take(i, unit, start):
-            collector.add(i, read_file(unit.path))
+            collector.add(i, read(unit.path))
     batches, leftovers = small.parse()
     for i, unit in leftovers:  # files a batch could not take: one by one
-        collector.add(i, read_file(unit.path))
+        collector.add(i, read(unit.path))
     for batch in batches:
         collector.add_batch(batch)
     if progress:
