@@ -45,7 +45,7 @@ FIELDS = {
 MIN_SAMPLES = 100_000
 MIN_FILES = 1_000
 # Problems that depend on this machine, not on the files: such a load is not stored.
-_MACHINE = ("too large to load here", "not enough memory")
+MACHINE = ("too large to load here", "not enough memory")
 
 
 def file_key(path: Path | str) -> tuple | None:
@@ -62,6 +62,12 @@ def key(found: Discovery) -> bytes | None:
     file cannot be stat'ed, or the cache folder lies inside the results)."""
     if not cache.enabled() or _inside_results(found):
         return None
+    return identity(found)
+
+
+def identity(found: Discovery) -> bytes | None:
+    """A digest of what loading `found` depends on besides the code; None when a file
+    cannot be stat'ed."""
     units = []
     for u in found.units:
         k = file_key(u.path)
@@ -102,7 +108,7 @@ def put(k: bytes, rs: ResultSet, units: int) -> None:
     """Store `rs` if it is worth it and does not depend on this machine."""
     if rs.samples.height < MIN_SAMPLES and units < MIN_FILES:
         return
-    if any(m in p.reason for p in rs.problems for m in _MACHINE):
+    if any(m in p.reason for p in rs.problems for m in MACHINE):
         return
     payload = encode(rs)
     if payload is not None:
