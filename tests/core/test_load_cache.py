@@ -117,3 +117,13 @@ def test_entry_of_another_user_is_not_read(tmp_path, monkeypatch):
     store.put("t", k, b"payload")
     monkeypatch.setattr(os, "getuid", lambda: os.geteuid() + 1)
     assert store.get("t", k) is None
+
+
+def test_leftover_temporary_files_go(tmp_path):
+    """A write cut short (the process killed) leaves a temporary file: removed once old."""
+    old, new = tmp_path / ".load-x.tbc.1.tmp", tmp_path / ".load-y.tbc.2.tmp"
+    old.write_bytes(b"x")
+    new.write_bytes(b"x")
+    os.utime(old, ns=(0, 0))
+    cache.Store(tmp_path).put("t", cache.digest(1), b"payload")
+    assert not old.exists() and new.exists()

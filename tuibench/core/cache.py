@@ -19,6 +19,7 @@ import hashlib
 import os
 import secrets
 import struct
+import time
 import zlib
 from pathlib import Path
 
@@ -131,11 +132,17 @@ class Store:
     def trim(self) -> None:
         """Drop the entries used longest ago until the rest fit in the bound."""
         entries = []
+        old = time.time_ns() - 3600 * 10**9  # a temporary file this old lost its writer
         with contextlib.suppress(OSError), os.scandir(self.where) as it:
             for e in it:
-                if e.name.endswith(SUFFIX) and e.is_file(follow_symlinks=False):
-                    st = e.stat(follow_symlinks=False)
+                if not e.is_file(follow_symlinks=False):
+                    continue
+                st = e.stat(follow_symlinks=False)
+                if e.name.endswith(SUFFIX):
                     entries.append((st.st_mtime_ns, st.st_size, e.path))
+                elif e.name.endswith(".tmp") and st.st_mtime_ns < old:
+                    with contextlib.suppress(OSError):
+                        os.unlink(e.path)
         total = sum(size for _, size, _ in entries)
         for _, size, path in sorted(entries):
             if total <= self.max_bytes:
