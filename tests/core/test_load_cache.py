@@ -127,3 +127,12 @@ def test_leftover_temporary_files_go(tmp_path):
     os.utime(old, ns=(0, 0))
     cache.Store(tmp_path).put("t", cache.digest(1), b"payload")
     assert not old.exists() and new.exists()
+
+
+def test_no_home_no_cache(results, monkeypatch):
+    """Without a home folder (a bare service account) loading works, uncached."""
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError)))
+    assert not cache.enabled()
+    assert load([results]).samples.height > 0

@@ -37,16 +37,22 @@ def turn_off() -> None:
 
 
 def enabled() -> bool:
-    return not _off and os.environ.get("TUIBENCH_NO_CACHE", "") in ("", "0")
+    off = _off or os.environ.get("TUIBENCH_NO_CACHE", "") not in ("", "0")
+    return not off and folder() is not None
 
 
-def folder() -> Path:
+def folder() -> Path | None:
+    """The cache folder; None when there is no home to put it in."""
     own = os.environ.get("TUIBENCH_CACHE_DIR")
     if own:
         return Path(own)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "tuibench"
+    if xdg and os.path.isabs(xdg):  # a relative one is to be ignored (XDG's rule)
+        return Path(xdg) / "tuibench"
+    try:
+        return Path.home() / ".cache" / "tuibench"
+    except (RuntimeError, KeyError):
+        return None
 
 
 def limit() -> int:
@@ -82,7 +88,10 @@ def digest(*parts: object) -> bytes:
 
 class Store:
     def __init__(self, where: Path | None = None, max_bytes: int | None = None) -> None:
-        self.where = folder() if where is None else where
+        where = folder() if where is None else where
+        if where is None:  # `enabled()` is false then: no store is made
+            raise ValueError("no cache folder: no home folder and no TUIBENCH_CACHE_DIR")
+        self.where = where
         self.max_bytes = limit() if max_bytes is None else max_bytes
 
     def _path(self, kind: str, key: bytes) -> Path:

@@ -110,7 +110,10 @@ def put(k: bytes, rs: ResultSet, units: int) -> None:
         return
     if any(m in p.reason for p in rs.problems for m in MACHINE):
         return
-    payload = encode(rs)
+    try:
+        payload = encode(rs)
+    except Exception:  # a frame IPC cannot hold (a bug): the load stands, uncached
+        return
     if payload is not None:
         cache.Store().put(KIND, k, payload)
 
