@@ -110,3 +110,20 @@ def test_touched_file_is_read_again(results):
     os.utime(go, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     loader.load()
     assert loader.read_count == 1
+
+
+def test_first_load_from_the_cache_then_a_reload(results, monkeypatch):
+    """A first load found in the cache has read no file: the next reload reads every file
+    once, and gives what a fresh load gives."""
+    from tuibench.core import load_cache
+
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+    load([results])  # stored
+    loader = Loader([results])
+    loader.load()
+    assert loader.read_count == 0
+    _new_iteration(results / "5.8-vanilla", 2)
+    after = loader.load()
+    files = [p for p in results.rglob("*") if p.is_file()]
+    assert loader.read_count == len(files) == 11  # every file again: none was kept
+    same(after, fresh(results))
