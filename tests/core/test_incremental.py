@@ -97,7 +97,9 @@ def test_removed_file_and_new_system(results):
     shutil.copytree(results / "5.8-patched", results / "5.9")
     _new_iteration(results / "5.9", 2)
     after = loader.load()
-    assert loader.read_count == 6  # the new system's files only
+    # The new system's six files, and the file left beside the removed one (a reader may
+    # read a file's neighbours, so a change in its folder reads it again).
+    assert loader.read_count == 7
     same(after, fresh(results))
     assert "5.9" in after.system_names
 
@@ -127,3 +129,21 @@ def test_first_load_from_the_cache_then_a_reload(results, monkeypatch):
     files = [p for p in results.rglob("*") if p.is_file()]
     assert loader.read_count == len(files) == 11  # every file again: none was kept
     same(after, fresh(results))
+
+
+def test_a_changed_neighbour_reads_the_file_again(tmp_path):
+    """mmtests' TSVs take their direction from a shellpack.yaml beside or above them."""
+    root = tmp_path / "results"
+    shutil.copytree(DATA / "mmtests" / "netperf-real" / "5.8-vanilla", root / "a")
+    loader = Loader([root])
+    before = loader.load()
+    assert set(before.metrics["better"].drop_nulls()) == {"higher"}
+    yaml = root / "a" / "shellpack.yaml"
+    text = yaml.read_text().replace(
+        "STREAM\n  units: MBITS_PER_SECOND", "STREAM\n  units: TIME_MSECONDS"
+    )
+    yaml.write_text(text)  # udpstream: lower is better
+    after = loader.load()
+    assert loader.read_count == 2
+    same(after, fresh(root))
+    assert set(after.metrics["better"].drop_nulls()) == {"lower"}  # the yaml was read again

@@ -136,3 +136,17 @@ def test_no_home_no_cache(results, monkeypatch):
     monkeypatch.setattr(Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError)))
     assert not cache.enabled()
     assert load([results]).samples.height > 0
+
+
+def test_a_changed_neighbour_is_a_new_key(tmp_path, monkeypatch):
+    """A shellpack.yaml beside mmtests' TSVs is set aside, yet read by their reader."""
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+    root = tmp_path / "results"
+    shutil.copytree(DATA / "mmtests" / "netperf-real" / "5.8-vanilla", root / "a")
+    load([root])
+    yaml = root / "a" / "shellpack.yaml"
+    text = yaml.read_text().replace(
+        "STREAM\n  units: MBITS_PER_SECOND", "STREAM\n  units: TIME_MSECONDS"
+    )
+    yaml.write_text(text)  # udpstream: lower is better
+    same(load([root]), fresh(root))

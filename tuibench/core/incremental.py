@@ -1,7 +1,8 @@
 """Reloading results that grow: read only the files that are new or changed.
 
 `Loader(paths).load()` loads as `load.load` does and keeps what each file's reader gave,
-under the file's identity (path, size, modification and change times, inode, device).
+under the file's identity (path, size, modification and change times, inode, device) and
+those of the files in its folder and the one above (readers read some files beside theirs).
 Calling `load()` again walks the paths afresh, re-stats every file and reads only those
 whose identity is new; the files that went are forgotten. The rest of the load (numbering,
 checks, sorting, the catalogue) runs on everything again, so the result is the one a fresh
@@ -57,10 +58,13 @@ class Loader:
     def _load_found(self, found, progress: Progress | None) -> ResultSet:
         kept: dict[tuple, ReadResult] = {}
         self.read_count = 0
+        near = load_cache.neighbours(found)
 
         def read(path: Path) -> ReadResult:
             ident = load_cache.file_key(path)
-            k = (os.fsencode(path), ident)
+            folder = os.path.dirname(str(path))
+            beside = (near.get(folder), near.get(os.path.dirname(folder)))
+            k = (os.fsencode(path), ident, beside)
             result = self._reads.get(k) if ident is not None else None
             if result is None:
                 result = read_file(path)

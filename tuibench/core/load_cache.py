@@ -75,6 +75,9 @@ def identity(found: Discovery) -> bytes | None:
             return None
         units.append((u.system, os.fsencode(u.path), u.iteration, u.rank, k))
     config = (os.fsencode(found.config), file_key(found.config)) if found.config else None
+    # Readers also read files beside theirs (shellpack.yaml, asv's benchmarks.json,
+    # Criterion's benchmark.json), which discovery sets aside: their identities count too.
+    aside = [(a.path, file_key(a.path)) for a in found.set_aside]
     return cache.digest(
         small_files.BATCHED,
         found.root,
@@ -83,8 +86,21 @@ def identity(found: Discovery) -> bytes | None:
         [repr(s) for s in found.systems],
         [repr(p) for p in found.problems],
         [repr(a) for a in found.set_aside],
+        aside,
         config,
     )
+
+
+def neighbours(found: Discovery) -> dict[str, bytes]:
+    """Per folder, a digest of the identities of every file discovery found in it (read or
+    set aside). A reader may read files beside its own, in its folder or the one above
+    (shellpack.yaml, benchmarks.json): what it gave is current while these digests and
+    the file's own identity are."""
+    by_folder: dict[str, list] = {}
+    paths = [str(u.path) for u in found.units] + [a.path for a in found.set_aside]
+    for p in paths:
+        by_folder.setdefault(os.path.dirname(p), []).append((p, file_key(p)))
+    return {d: cache.digest(sorted(v, key=lambda pk: pk[0])) for d, v in by_folder.items()}
 
 
 def _inside_results(found: Discovery) -> bool:
