@@ -42,6 +42,21 @@ def write_series(root: Path, digits: int | None = None) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def cache_folder(tmp_path_factory, monkeypatch) -> Path:
+    """Every test's cache of loaded results in a folder of its own, never the user's
+    (child processes inherit the variables), and the cache on, as a user has it."""
+    from tuibench.ingest.reuse import cache
+
+    where = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(where))
+    monkeypatch.delenv("TUIBENCH_CACHE_DIR", raising=False)
+    monkeypatch.delenv("TUIBENCH_NO_CACHE", raising=False)
+    monkeypatch.delenv("TUIBENCH_CACHE_MB", raising=False)
+    monkeypatch.setattr(cache, "_off", False)
+    return where / "tuibench"
+
+
 @pytest.fixture
 def make_series():
     """write_series as a fixture: one series with a step at v4, shared by the series tests."""

@@ -24,6 +24,16 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_UNDECIDED = 3  # `decide`: run more iterations
 
 
+class _NoCache(argparse.Action):
+    """`--no-cache`: this process neither reads nor writes the cache of loaded results."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from tuibench.ingest.reuse import cache
+
+        cache.turn_off()
+        setattr(namespace, self.dest, True)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors exit 2 with the reason on stderr
         self.print_usage(sys.stderr)
@@ -261,6 +271,13 @@ def report_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="treat the systems, in their order, as a series: list where each metric "
         "changed level (change points) and rank the systems",
+    )
+    p.add_argument(
+        "--no-cache",
+        action=_NoCache,
+        nargs=0,
+        default=False,
+        help="neither use nor write the cache of loaded results (in the user's cache folder)",
     )
     return p
 

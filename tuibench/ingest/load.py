@@ -12,8 +12,9 @@ from tuibench.ingest import lookalikes
 from tuibench.ingest.collect import Collected, Collector, shown
 from tuibench.ingest.config import Override, infer_better, read_settings
 from tuibench.ingest.copies import Copies
-from tuibench.ingest.discover import Unit, discover, display_path
-from tuibench.ingest.formats import native, read_file
+from tuibench.ingest.discover import Discovery, Unit, discover, display_path
+from tuibench.ingest.formats import ReadResult, native, read_file
+from tuibench.ingest.reuse import load_cache
 from tuibench.ingest.small_files import SmallFiles
 from tuibench.model.problems import Problem
 from tuibench.model.results import (
@@ -26,6 +27,7 @@ from tuibench.model.results import (
 from tuibench.model.units import common_unit
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
+Read = Callable[[Path], ReadResult]
 
 
 class LoadCancelled(Exception):
@@ -33,12 +35,29 @@ class LoadCancelled(Exception):
 
 
 def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet:
-    """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
+    """Load every result file under `paths`. Never raises for bad data: see `.problems`.
+    Unchanged results are read back from the user's cache (`load_cache.py`)."""
     found = discover(paths)
+    key = load_cache.key(found)
+    if key is not None and (rs := load_cache.get(key)) is not None:
+        if progress:
+            progress(len(found.units), len(found.units), "")
+        return rs
+    rs = load_found(found, progress)
+    if key is not None:
+        load_cache.put(key, rs, len(found.units))
+    return rs
+
+
+def load_found(
+    found: Discovery, progress: Progress | None = None, read: Read | None = None
+) -> ResultSet:
+    """Load what discovery found; `read` reads one file (default `read_file`; incremental.py
+    passes one that remembers)."""
     problems = list(found.problems)
     overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}
-    got = _read_all(found.units, systems, progress)
+    got = _read_all(found.units, systems, progress, read)
     problems.extend(got.problems)
     files = got.files
 
@@ -82,10 +101,14 @@ def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet
 
 
 def _read_all(
-    units: list[Unit], systems: dict[str, SystemInfo], progress: Progress | None
+    units: list[Unit],
+    systems: dict[str, SystemInfo],
+    progress: Progress | None,
+    read: Read | None = None,
 ) -> Collected:
     """Read every file: small native files in batches (small_files.py), the others one by
     one."""
+    read = read or read_file  # looked up now: tests replace it
     collector = Collector(units, systems)
     small = SmallFiles()
     copies = Copies()
@@ -103,10 +126,10 @@ def _read_all(
         if elsewhere is not None:
             collector.skip(i, elsewhere)
         if not small.take(i, unit, start):
-            collector.add(i, read_file(unit.path))
+            collector.add(i, read(unit.path))
     batches, leftovers = small.parse()
     for i, unit in leftovers:  # files a batch could not take: one by one
-        collector.add(i, read_file(unit.path))
+        collector.add(i, read(unit.path))
     for batch in batches:
         collector.add_batch(batch)
     if progress:

@@ -84,8 +84,18 @@ def _metric(spec: dict, metric: str) -> tuple[str | None, str | None]:
     return unit, better
 
 
+def _identity(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 @lru_cache(maxsize=256)
-def _load(path: Path) -> dict | None:
+def _load(path: Path, identity: tuple | None = None) -> dict | None:
+    """The parsed file; `identity` keys the cache, so a changed file is read again (a
+    reload in the same process)."""
     try:
         with open_text(path) as fh:  # opened without blocking, checked to be a file
             return parse(fh.read())
@@ -99,7 +109,7 @@ def _find(tsv: Path, test: str) -> dict | None:
     for folder in tsv.parents:
         for name in (f"{test}.{FILE}", FILE):
             if (folder / name).is_file():
-                return _load(folder / name)
+                return _load(folder / name, _identity(folder / name))
         if not _ITER.fullmatch(folder.name):
             return None
     return None

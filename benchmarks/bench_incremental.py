@@ -1,0 +1,124 @@
+"""One new iteration of one system: a reload (incremental.Loader) against a full load.
+
+    python benchmarks/bench_incremental.py [--systems 8 --benchmarks 625 --metrics 4
+                                            --iterations 10 --samples 50 --rounds 3]
+
+Default: 10 million samples, one Parquet file per system and iteration (`<system>/iter-N/`),
+80 files of 125,000 samples. Each round times, alternately after a warm-up, a full load of
+the folder (no cache) and a reload after one new `iter-N` file of one system; each also with
+the analysis and the default comparison, i.e. what the explorer's screen needs. Medians.
+Target: the reload within 10 % of a full load's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.incremental import Loader
+from tuibench.ingest.load import load
+from tuibench.ingest.reuse import cache
+
+METRICS = {0: ("time", "s"), 1: ("latency", "ms"), 2: ("tput", "ops/s"), 3: ("cpu", "s")}
+
+
+def iteration_file(
+    path: Path, system: int, iteration: int, benchmarks: int, metrics: int, samples: int
+) -> None:
+    """One system's iteration: every benchmark and metric, `samples` samples each."""
+    rng = np.random.default_rng([system, iteration])
+    n = benchmarks * metrics * samples
+    b = np.repeat(np.arange(benchmarks), metrics * samples)
+    m = np.tile(np.repeat(np.arange(metrics), samples), benchmarks)
+    value = (100 + 10 * b + m) * (1 + 0.01 * system * (b % 7 == 0)) * rng.normal(1, 0.02, n)
+    codes = pl.Series(m)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pl.DataFrame(
+        {
+            "benchmark": "suite/bench-" + pl.Series(b).cast(pl.String),
+            "metric": codes.replace_strict({k: v[0] for k, v in METRICS.items()}),
+            "value": value,
+            "unit": codes.replace_strict({k: v[1] for k, v in METRICS.items()}),
+        }
+    ).write_parquet(path)
+
+
+def generate(
+    root: Path, systems: int, benchmarks: int, metrics: int, iterations: int, samples: int
+):
+    for s in range(systems):
+        for i in range(iterations):
+            path = root / f"sys-{s}" / f"iter-{i}" / "results.parquet"
+            iteration_file(path, s, i, benchmarks, metrics, samples)
+
+
+def screen(rs) -> float:
+    """Seconds for what the first screen needs beyond the ResultSet."""
+    t = time.perf_counter()
+    Analysis(rs).compare(rs.default_reference)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--systems", type=int, default=8)
+    ap.add_argument("--benchmarks", type=int, default=625)
+    ap.add_argument("--metrics", type=int, default=4)
+    ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--samples", type=int, default=50)
+    ap.add_argument("--rounds", type=int, default=3)
+    a = ap.parse_args()
+    cache.turn_off()  # the in-memory reload alone, not the cache on disk
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "results"
+        generate(root, a.systems, a.benchmarks, a.metrics, a.iterations, a.samples)
+        extra = root / "sys-1" / f"iter-{a.iterations}" / "results.parquet"
+        loader = Loader([root])
+        rs = loader.load()
+        print(f"{rs.samples.height:,} samples in {len(rs.files)} files")
+
+        def full() -> tuple[float, float]:
+            t = time.perf_counter()
+            rs = load([root])
+            t_load = time.perf_counter() - t
+            return t_load, t_load + screen(rs)
+
+        def reload() -> tuple[float, float]:
+            iteration_file(extra, 1, a.iterations, a.benchmarks, a.metrics, a.samples)
+            t = time.perf_counter()
+            rs = loader.load()
+            t_load = time.perf_counter() - t
+            reads.append(loader.read_count)
+            out = (t_load, t_load + screen(rs))
+            shutil.rmtree(extra.parent)
+            loader.load()  # back to the previous state, untimed
+            return out
+
+        reads: list[int] = []  # files a reader read in each reload (small ones are batched)
+        runs: dict[str, list] = {"full": [], "reload": []}
+        full(), reload()  # warm-up
+        for _ in range(a.rounds):
+            runs["full"].append(full())
+            runs["reload"].append(reload())
+    med = {k: [statistics.median(x[j] for x in v) for j in (0, 1)] for k, v in runs.items()}
+    for j, what in enumerate(("load", "load + analysis + comparison")):
+        f, r = med["full"][j], med["reload"][j]
+        print(
+            f"{what}: full {f:.2f} s, reload after one new iteration {r:.2f} s "
+            f"({100 * r / f:.0f} % of full; target 10 %)"
+        )
+    print(f"files read by a reader per reload: {sorted(set(reads))}")
+    spread = {k: [f"{x[1]:.2f}" for x in v] for k, v in runs.items()}
+    print(f"rounds (with analysis): {spread}")
+
+
+if __name__ == "__main__":
+    main()
