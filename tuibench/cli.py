@@ -12,6 +12,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 # polars' allocator (jemalloc) keeps freed pages for seconds, where numpy's allocations
 # cannot reuse them: at 10^7 samples the text columns of a file read once stayed resident
@@ -62,7 +63,7 @@ EXIT_UNDECIDED = 3  # `decide`: run more iterations
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2 with the reason on stderr
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2 with the reason on stderr
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import polars as pl
 
@@ -184,7 +184,7 @@ def build_answer(
     significant ones, those a filter shows): a count over the listed rows alone reads
     "0 same" beside changes that stood among many metrics.
     """
-    percent = percent or getattr(cmp, "percent", "gain")
+    percent = percent or cast(str, getattr(cmp, "percent", "gain"))
     p_col = "p_adjusted" if cmp.fdr else "p_welch"
     rows = _size_columns(cmp.rows.filter(~pl.col("is_reference")), percent)
     references = (whole if whole is not None else cmp).rows.filter(pl.col("is_reference"))

@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,7 +70,7 @@ class Discovery:
         self.set_aside.append(SetAside(display_path(path), kind, reason))
 
 
-def discover(paths: list[str | Path]) -> Discovery:
+def discover(paths: Sequence[str | Path]) -> Discovery:
     found = Discovery()
     given = [Path(p) for p in paths]
     found.root = " ".join(display_path(p) for p in given)

@@ -7,6 +7,7 @@ metrics: the explorer calls it in a worker); the per-node tables are then cheap 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -17,6 +18,9 @@ from tuibench.core.series.display import magnitude, size_header, step_size
 from tuibench.core.series.ranking import rank_metrics, ranking_lines
 from tuibench.core.series.scaling import curves, families, log_axis
 from tuibench.core.tables import Table, fmt_p, fmt_ratio_change
+
+if TYPE_CHECKING:
+    from tuibench.core.compare import Analysis
 
 
 def _shared_prefix(names: list[str]) -> int:
@@ -43,7 +47,7 @@ def _step_cell(step: dict, percent: str, narrow: bool) -> str:
 
 @dataclass
 class SeriesModel:
-    analysis: object
+    analysis: Analysis
     alpha: float
     percent: str  # "gain" | "change": how sizes read
     data: SeriesData
