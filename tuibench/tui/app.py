@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Unpack, cast
 
 from rich.text import Text
 from textual import events, on, work
@@ -48,7 +48,14 @@ from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
 from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.screens.reference_picker import ReferencePicker
 from tuibench.tui.series_actions import SeriesActions
-from tuibench.tui.state import Node, ViewState, sort_keys, sort_label
+from tuibench.tui.state import (
+    Node,
+    StartOptions,
+    StateChanges,
+    ViewState,
+    sort_keys,
+    sort_label,
+)
 from tuibench.tui.terminal_watch import CHECK_EVERY, input_gone
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -59,6 +66,8 @@ from tuibench.tui.widgets.still_input import StillInput
 from tuibench.tui.widgets.table_view import TableView
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
+    from textual.timer import Timer
+
     from tuibench.core.compare import Analysis
     from tuibench.core.model import ResultSet
     from tuibench.tui.session import Session
@@ -106,7 +115,7 @@ class FilterInput(StillInput):
 
     def action_clear_filter(self) -> None:
         self.value = ""
-        self.app.action_close_filter()
+        cast(TuibenchApp, self.app).action_close_filter()  # the app it is made in
 
 
 class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
@@ -147,7 +156,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self.seed = seed
         self.export_dir = export_dir
         self.requested_theme = theme
-        self.initial_options = {
+        self.initial_options: StartOptions = {
             "fdr": fdr,
             "threshold": threshold,
             "iteration_value": "trimmed" if trim_outliers else iteration_value,
@@ -164,9 +173,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         self._pending: list[str] = []  # keys typed while loading
         # Changes of the view asked for on a large set and not shown yet: a worker computes
         # them (`wanted`); keys read and change the wanted state, so they never act twice.
-        self._asked: dict[str, object] = {}
+        self._asked: StateChanges = {}
         self._computing = False  # one worker at a time; it starts the next when it is done
-        self._filter_timer = None
+        self._filter_timer: Timer | None = None
         # Typed, not applied yet: once the queued keys are read, or on a large set once
         # typing pauses.
         self._typed_filter: str | None = None
@@ -386,6 +395,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
                 severity="warning",
                 timeout=10,
             )
+        assert message.session is not None  # made with the analysis
         self.session = message.session
         self.main.query_one("#loading").display = False
         self.main.query_one("#main").display = True
@@ -439,9 +449,10 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def wanted(self) -> ViewState:
         """The view state the keys pressed so far ask for (ahead of the screen while a
         worker computes it on a large set)."""
+        assert self.session is not None  # asked for once the results are shown
         return dataclasses.replace(self.session.state, **self._asked)
 
-    def update_state(self, **changes: object) -> None:
+    def update_state(self, **changes: Unpack[StateChanges]) -> None:
         """Change the view state, recompute, and show the result everywhere. On a large set
         a change is computed in a worker: keys keep working, and the screen changes at once
         when it is done."""
@@ -639,6 +650,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def _compute_in_background(self, state: ViewState) -> None:
         """What `state` shows, and what its first frame draws, away from the keys."""
         session = self.session
+        assert session is not None  # started by keys on the results
         try:
             computed = session.prepare(state, session.compute(state))
         except Exception as exc:  # keep the explorer up; say what happened
@@ -648,7 +660,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
-        self._asked.clear()  # the keys act on what is shown again
+        self._asked = {}  # the keys act on what is shown again
         self.say(f"Comparing failed: {exc}", severity="error")
 
     def _install_computed(self, state: ViewState, computed: dict) -> None:
@@ -660,7 +672,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             self._compute_wanted()
             return
         before = self.session.state
-        self._asked.clear()
+        self._asked = {}
         self.session.install(meanwhile, computed)
         self.refresh_view()
         if state.significant_only and not before.significant_only:
@@ -703,7 +715,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
         def done(value: object) -> None:
             if value is not None:
-                self.update_state(threshold=None if value == OFF else value)
+                threshold = None if value == OFF else value
+                assert threshold is None or isinstance(threshold, float)  # parse_threshold's
+                self.update_state(threshold=threshold)
 
         self.push_screen(ThresholdInput(self.session.state.threshold), done)
 
@@ -731,6 +745,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def _reanalyse_now(self) -> None:
         self._update_status()
         self.say("Recomputing the statistics …", timeout=2)
+        assert self.session is not None  # its callers checked
         self.reanalyse(self.session.state.analysis_options())
 
     @work(thread=True, exclusive=True, group="analyse")
@@ -738,6 +753,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         from tuibench.core.compare import Analysis
 
         session = self.session
+        assert session is not None  # started on the results
         try:
             analysis = Analysis(session.rs, self.subselections, self.seed, **options)
         except Exception as exc:  # keep the explorer up; say what happened
@@ -802,6 +818,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
                 self._say_if_nothing_significant()
 
     def _say_if_nothing_significant(self) -> None:
+        assert self.session is not None  # its callers checked
         if not len(self.session.visible_ids):
             self.say("No metric changed significantly against this reference.")
 
@@ -879,6 +896,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             if marked:
                 return marked_shareables(marks, facts)
             cmp, whole = session.comparison_under(node), session.whole_under(node)
+            assert table is not None  # asked for only when there is a current table
             return [shareable(node, cmp, table.title, facts, whole)]
 
         request = ExportRequest(
@@ -942,6 +960,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         from tuibench.core.answer_markdown import answer_markdown
 
         session = self.session
+        assert session is not None  # the answer is shown
         ranking = session.ranking() if len(session.systems) > 2 else []
         text = answer_markdown(session.answer(), ranking, session.reference_note())
         self.copy_to_clipboard(text)

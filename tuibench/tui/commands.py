@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
@@ -11,6 +12,9 @@ from textual.markup import escape
 from textual.style import Style
 
 from tuibench.tui.keys import APP_KEYS, words_match
+
+if TYPE_CHECKING:
+    from tuibench.tui.app import TuibenchApp
 
 WORDS_SCORE = 0.1
 
@@ -27,7 +31,7 @@ def highlighted(matcher: Matcher, title: str, style: Style) -> Content:
 
 class TuibenchCommands(Provider):
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
-        app = self.app
+        app = cast("TuibenchApp", self.app)  # the provider of TuibenchApp's palette only
         out: list[tuple[str, str, Callable[[], object]]] = []
         for key in APP_KEYS:
             if key.palette:  # the action's name (ranked on), its sentence and its key

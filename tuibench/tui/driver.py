@@ -24,7 +24,7 @@ class _PromptSelector(selectors.SelectSelector):
 class PromptEscapeDriver(LinuxDriver):
     def run_input_thread(self) -> None:
         # the module's input loop makes its selector from `selectors.SelectSelector`
-        linux_driver.selectors = types.SimpleNamespace(
+        linux_driver.selectors = types.SimpleNamespace(  # type: ignore[assignment]  # a stand-in
             SelectSelector=_PromptSelector, EVENT_READ=selectors.EVENT_READ
         )
         super().run_input_thread()

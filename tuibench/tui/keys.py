@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -537,7 +537,7 @@ def key_label(app, key: Key) -> str:
     return " / ".join(dict.fromkeys(shown))
 
 
-def bindings(keys: list[Key]) -> list[Binding]:
+def bindings(keys: list[Key]) -> list[BindingType]:
     return [
         Binding(
             k.key,

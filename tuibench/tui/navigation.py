@@ -3,27 +3,23 @@ flagged metric in severity order. A part of the app, kept apart from the rest of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from tuibench.tui.app_parts import AppParts
 from tuibench.tui.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.table_view import TableView
 
-if TYPE_CHECKING:
-    from tuibench.tui.app import TuibenchApp
-
 BACK_KEPT = 32  # places `escape` can go back to
 
 
-class Navigation:
+class Navigation(AppParts):
     """Mixed into the app: `self` is the TuibenchApp."""
 
     _back: list[tuple[Node, int]]
     _next_landed: Node | None = None  # where the last `n` / `N` went
 
-    def go_to(self: TuibenchApp, node: Node) -> None:
+    def go_to(self, node: Node) -> None:
         """Put the tree's cursor on `node` and show it."""
         tree = self.main.query_one(BenchTree)
         tree.select(node)
@@ -31,7 +27,7 @@ class Navigation:
             self.main.query_one(DetailPane).show(tree.current, self.session, self.palette)
             self.update_footer()  # the pane may show another kind of place now
 
-    def open_row(self: TuibenchApp, node: Node, row: int) -> None:
+    def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""
         here = self.main.query_one(DetailPane).node or Node()
         self._back = [*self._back[-BACK_KEPT + 1 :], (here, row)]
@@ -41,15 +37,16 @@ class Navigation:
         self.focus_now(pane)
 
     # Handlers by name: `@on` is not seen on a class that is not a message pump.
-    def on_answer_view_open(self: TuibenchApp, event: AnswerView.Open) -> None:
+    def on_answer_view_open(self, event: AnswerView.Open) -> None:
         event.stop()
         self.open_row(event.node, event.row)
 
-    def on_table_view_open(self: TuibenchApp, event: TableView.Open) -> None:
+    def on_table_view_open(self, event: TableView.Open) -> None:
         event.stop()
         self.open_row(event.node, event.row)
 
-    def action_back(self: TuibenchApp) -> None:
+    # Textual's own action_back is a coroutine; a synchronous action runs the same way.
+    def action_back(self) -> None:  # type: ignore[override]
         """Escape in the tables: back to the row a metric was opened from, else the tree."""
         if not self._back:
             self.action_switch_pane()
@@ -60,7 +57,7 @@ class Navigation:
         pane = self.main.query_one(DetailPane)
         pane.set_cursor_line(row)
 
-    def action_next_flagged(self: TuibenchApp, step: int) -> None:
+    def action_next_flagged(self, step: int) -> None:
         """`n` / `N`: the next or previous metric where some system changed significantly,
         regressions first, each group worst first."""
         session = self.session
@@ -71,7 +68,7 @@ class Navigation:
             self.say("No metric changed significantly against this reference.", timeout=3)
             return
         current = self.main.query_one(DetailPane).node or self.current_node
-        key = (current.benchmark, current.metric) if current.is_metric else None
+        key = (current.benchmark, current.metric) if current.metric is not None else None
         position = session.severity_position(key)
         if position is None:
             i = 0 if step > 0 else len(order) - 1
@@ -85,7 +82,7 @@ class Navigation:
         self.main.query_one(DetailPane).scroll_home(animate=False)
         self._next_landed = self.main.query_one(DetailPane).node
 
-    def _remember_before_next(self: TuibenchApp, current: Node) -> None:
+    def _remember_before_next(self, current: Node) -> None:
         """`escape` after `n` goes back to where the first `n` was pressed (the answer, a
         summary's row): a run of `n` from there is one step back, not one per key."""
         pane = self.main.query_one(DetailPane)

@@ -14,24 +14,25 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from tuibench.tui.app_parts import AppParts
 from tuibench.tui.state import Node
 
 if TYPE_CHECKING:
     from tuibench.core.series.view import SeriesModel
-    from tuibench.tui.app import TuibenchApp
 
 AUTO_SYSTEMS = 4
 
 
-class SeriesActions:
+class SeriesActions(AppParts):
     series_model: SeriesModel | None = None
     _series_key: tuple | None = None
 
-    def _series_options(self: TuibenchApp) -> tuple:
+    def _series_options(self) -> tuple:
+        assert self.session is not None  # asked for once the results are shown
         state = self.session.state
         return (id(self.session.analysis), state.alpha, getattr(state, "percent", "gain"))
 
-    def ensure_series(self: TuibenchApp, asked: bool = False) -> None:
+    def ensure_series(self, asked: bool = False) -> None:
         """Start the series analysis when what it depends on changed (cheap otherwise)."""
         if self.session is None or len(self.session.systems) < 2:
             return
@@ -48,7 +49,7 @@ class SeriesActions:
         work = partial(self._build_series, self.session.analysis, alpha, percent, key)
         self.run_worker(work, thread=True, exclusive=True, group="series", exit_on_error=False)
 
-    def _build_series(self: TuibenchApp, analysis, alpha: float, percent: str, key: tuple):
+    def _build_series(self, analysis, alpha: float, percent: str, key: tuple):
         from tuibench.core.series.view import SeriesModel
 
         try:
@@ -60,18 +61,18 @@ class SeriesActions:
             return
         self.call_from_thread(self._series_ready, model, key)
 
-    def _series_ready(self: TuibenchApp, model: SeriesModel, key: tuple) -> None:
+    def _series_ready(self, model: SeriesModel, key: tuple) -> None:
         if key != self._series_key:
             return  # an older request: a newer one is running
         self.series_model = model
         self._set_tree_series_marks(model.marks())
 
-    def _set_tree_series_marks(self: TuibenchApp, marks: dict) -> None:
+    def _set_tree_series_marks(self, marks: dict) -> None:
         from tuibench.tui.widgets.bench_tree import BenchTree
 
         self.main.query_one(BenchTree).set_series_marks(marks)
 
-    def action_show_series(self: TuibenchApp) -> None:
+    def action_show_series(self) -> None:
         if self.session is None:
             return
         if len(self.session.systems) < 2:
@@ -82,7 +83,7 @@ class SeriesActions:
         self.ensure_series(asked=True)
         self.push_screen(SeriesScreen(self.current_node, self.palette))
 
-    def action_show_scaling(self: TuibenchApp) -> None:
+    def action_show_scaling(self) -> None:
         if self.session is None:
             return
         model = self.series_model
@@ -109,7 +110,7 @@ def _scaling_metric(
     model: SeriesModel, under: list[tuple[str, str]], node: Node
 ) -> tuple[str, str] | None:
     """The metric to plot: the highlighted one, else the first below the node in a family."""
-    if node.is_metric:
+    if node.metric is not None:
         key = (node.benchmark, node.metric)
         return key if model.families_of(key[0]) else None
     in_family = set(model.families["benchmark"].to_list())

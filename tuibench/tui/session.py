@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -66,6 +67,8 @@ class Session:
         self._shape: TreeShape | None = None
         self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
+        self._current: PerMetric  # these two as `compute` gives them (`install`)
+        self._compared: np.ndarray
         self.reference_requested = False  # --reference: the reference was chosen
         self.recompute()
 
@@ -225,7 +228,7 @@ class Session:
         return len(self._ids_under(node))
 
     def _ids_under(self, node: Node) -> np.ndarray:
-        if node.is_metric:
+        if node.metric is not None:
             i = self._nodes.metric_id.get((node.benchmark, node.metric))
             return np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
         if node.is_root:
@@ -271,7 +274,7 @@ class Session:
     def view_key(self) -> tuple:
         """Everything in the state that changes what the tables show (not the cursor)."""
         s = self.state
-        key = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
+        key: tuple = (s.reference, tuple(sorted(s.compare_options().items())), s.sort)
         key += tuple(sorted(s.analysis_options().items()))
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
 
@@ -298,7 +301,7 @@ class Session:
         self, s: ViewState, cmp: Comparison, per: PerMetric, order_ids: np.ndarray
     ) -> Answer:
         # The order and `f` do not change it.
-        key = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
+        key: tuple = (s.reference, tuple(sorted(s.compare_options().items())), s.filter_text)
         key += (s.percent, tuple(sorted(s.analysis_options().items())), id(self.analysis))
         with self._lock:
             answer = self._answers.pop(key, None)
@@ -425,7 +428,7 @@ class Session:
 
     def current_table(self, node: Node) -> Table | None:
         """The table that `mark`, `export` and `copy` act on for `node`."""
-        if node.is_metric:
+        if node.metric is not None:
             return self.detail(node) if self.is_compared((node.benchmark, node.metric)) else None
         return self.summary(node)
 
@@ -541,7 +544,7 @@ class PerMetric:
                 if not cmp.fdr:
                     self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
                 elif p.len():
-                    self._chance = f"FDR: none (smallest adjusted p {p.min():.2g})"
+                    self._chance = f"FDR: none (smallest adjusted p {cast(float, p.min()):.2g})"
                 else:
                     self._chance = "FDR: none"
         return self._chance
@@ -608,8 +611,8 @@ class NodeIndex:
             chains.append([ids.setdefault(node, len(ids)) for node in chain])
         depth = max((len(c) for c in chains), default=1)
         self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
-        for i, chain in enumerate(chains):
-            self.chains[i, : len(chain)] = chain
+        for i, row in enumerate(chains):
+            self.chains[i, : len(row)] = row
         self.ids = ids
         self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
         self.parent = np.full(len(ids), -1, dtype=np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
     from tuibench.core.compare import Comparison
@@ -113,6 +113,48 @@ ITERATION_LABELS = {
 }
 
 
+class CompareOptions(TypedDict):
+    """Keyword arguments of `Analysis.compare()` besides the reference."""
+
+    alpha: float
+    fdr: bool
+    threshold: float | None
+    trust_single_iteration: bool
+
+
+class AnalysisOptions(TypedDict):
+    """Keyword arguments of `Analysis()` that the user can change."""
+
+    iteration_value: str
+
+
+class StartOptions(TypedDict):
+    """The command line's choices the first ViewState takes (besides reference and alpha)."""
+
+    fdr: bool
+    threshold: float | None
+    iteration_value: str
+    percent: str
+    trust_single_iteration: bool
+
+
+class StateChanges(TypedDict, total=False):
+    """Fields of ViewState to change (`TuibenchApp.update_state`), by name."""
+
+    reference: str
+    alpha: float
+    significant_only: bool
+    sort: str
+    filter_text: str
+    marks: list[Mark]
+    fdr: bool
+    threshold: float | None
+    iteration_value: str
+    percent: str
+    trust_single_iteration: bool
+    answer_first: bool
+
+
 @dataclass
 class ViewState:
     """Every choice the user makes in the explorer; nothing else changes what is shown."""
@@ -140,7 +182,7 @@ class ViewState:
 
     answer_first: bool = True  # the root shows the answer; False: the mmtests table
 
-    def compare_options(self) -> dict[str, object]:
+    def compare_options(self) -> CompareOptions:
         """Keyword arguments of `Analysis.compare()` besides the reference."""
         return {
             "alpha": self.alpha,
@@ -149,7 +191,7 @@ class ViewState:
             "trust_single_iteration": self.trust_single_iteration,
         }
 
-    def analysis_options(self) -> dict[str, object]:
+    def analysis_options(self) -> AnalysisOptions:
         """Keyword arguments of `Analysis()` that the user can change."""
         return {"iteration_value": self.iteration_value}
 

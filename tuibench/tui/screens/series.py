@@ -24,6 +24,8 @@ from tuibench.tui.state import Node
 from tuibench.tui.widgets.series_plot import SeriesPlot
 
 if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
     from tuibench.core.series.view import SeriesModel
     from tuibench.core.tables import Table
 
@@ -34,7 +36,7 @@ def fill(widget: DataTable, table: Table, palette: Palette) -> None:
     """Show a core Table: cells as Text (never markup), names printable, marks coloured."""
     widget.clear(columns=True)
     for c, name in enumerate(table.columns):
-        justify = "right" if c in table.numeric else "left"
+        justify: JustifyMethod = "right" if c in table.numeric else "left"
         widget.add_column(Text(printable(name), justify=justify), key=str(c))
     for r, row in enumerate(table.rows):
         cells = []
@@ -107,7 +109,7 @@ class SeriesScreen(Screen[None]):
             return False
         table_widget = self.query_one(DataTable)
         title = self.query_one("#series-title", Static)
-        if self.node.is_metric:
+        if self.node.metric is not None:
             bench, metric = self.node.benchmark, self.node.metric
             unit = _unit(model, bench, metric)
             table = model.metric_table(bench, metric, unit)
