@@ -48,7 +48,7 @@ class Said:
 @dataclass
 class Collected:
     frames: list[pl.DataFrame]  # rows in file order
-    files: list[FileRecord]
+    files: list[FileRecord | None]  # None: set aside
     problems: list[Problem]  # every file's, in file order
     listed: dict[str, int]  # systems files list in a meaningful order -> position
     delegated: set[str]  # folder systems whose files name their own systems
@@ -68,7 +68,7 @@ class Collector:
     def __init__(self, units: list[Unit], systems: dict[str, SystemInfo]) -> None:
         self.units = units
         self.systems = systems  # gains the systems that rows name
-        self.files: list[FileRecord] = [None] * len(units)  # type: ignore[list-item]
+        self.files: list[FileRecord | None] = [None] * len(units)  # None: set aside
         self.own: list[list[Problem]] = [[] for _ in units]
         self.said: list[Said | None] = [None] * len(units)
         self.frames: list[pl.DataFrame] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 
 import numpy as np
@@ -120,7 +120,7 @@ def _assemble(
     overrides: list[Override],
     problems: list[Problem],
     paths: list[str],
-    extracts: set[int] = frozenset(),  # type: ignore[assignment]
+    extracts: Set[int] = frozenset(),
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """Concatenate, number iterations and samples, sort, and build the metric catalogue.
 
@@ -362,7 +362,7 @@ def _without_duplicates(
 
 
 def _same_extract_twice(
-    df: pl.DataFrame, extracts: set[int], paths: list[str], problems: list[Problem]
+    df: pl.DataFrame, extracts: Set[int], paths: list[str], problems: list[Problem]
 ) -> pl.DataFrame:
     """Two mmtests extracts of one run (the whole test, and `--sub-heading tput`) hold the
     same op's samples in the same iterations; each file numbers its own iterations, so

@@ -27,7 +27,7 @@ KINDS = {
 }
 
 
-class FoundPath(type(Path())):  # type: ignore[misc]
+class FoundPath(type(Path())):  # type: ignore[misc]  # Path's concrete class, a dynamic base
     """A file's path as discovery found it, with its size when the loader first opened
     it (`read_start`): later reads stop there. Paths derived from it (`.parent`, ...) have
     no size."""
