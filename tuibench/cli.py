@@ -12,6 +12,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from tuibench import process_settings
 from tuibench.model.options import AnalysisOptions, ViewOptions
@@ -35,7 +36,7 @@ class _NoCache(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2 with the reason on stderr
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2 with the reason on stderr
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 

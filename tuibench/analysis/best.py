@@ -51,8 +51,8 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
         return {}
     values = pl.col("iteration_values").list.eval(pl.element().filter(pl.element().is_finite()))
     # The iteration values on the scale where means are arithmetic, as the ranking uses.
-    y = pl.when(pl.col("mean_kind") == "hmean").then(values.list.eval(1 / pl.element()))
-    y = y.otherwise(values)
+    hmean = pl.when(pl.col("mean_kind") == "hmean").then(values.list.eval(1 / pl.element()))
+    y = hmean.otherwise(values)
     counted = cmp.counted()
     ranked = (
         rows.with_columns(

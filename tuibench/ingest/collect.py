@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -47,7 +48,7 @@ class Said:
 @dataclass
 class Collected:
     frames: list[pl.DataFrame]  # rows in file order
-    files: list[FileRecord]
+    files: list[FileRecord | None]  # None: set aside
     problems: list[Problem]  # every file's, in file order
     listed: dict[str, int]  # systems files list in a meaningful order -> position
     delegated: set[str]  # folder systems whose files name their own systems
@@ -67,7 +68,7 @@ class Collector:
     def __init__(self, units: list[Unit], systems: dict[str, SystemInfo]) -> None:
         self.units = units
         self.systems = systems  # gains the systems that rows name
-        self.files: list[FileRecord] = [None] * len(units)  # type: ignore[list-item]
+        self.files: list[FileRecord | None] = [None] * len(units)  # None: set aside
         self.own: list[list[Problem]] = [[] for _ in units]
         self.said: list[Said | None] = [None] * len(units)
         self.frames: list[pl.DataFrame] = []
@@ -121,6 +122,7 @@ class Collector:
         for i, unit, problems in zip(batch.index, batch.units, batch.problems, strict=True):
             own = shown(problems)
             self.own[i].extend(own)
+            assert unit.system is not None  # batches take files of known systems only
             self.files[i] = FileRecord(
                 display_path(unit.path), labels.get(i, unit.system), native.NAME, 0, 0, 0, 0, own
             )
@@ -247,8 +249,10 @@ def _column(columns: Columns, name: str) -> list:
 def _in_file_order(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
     """Frames whose rows are in file order, as reading the files one by one gives them
     (files of one iteration then pool their samples in the same order)."""
-    spans = sorted(
-        (f["_file"].min(), f["_file"].max(), k) for k, f in enumerate(frames) if f.height
+    spans = sorted(  # a non-empty Int64 column's min and max are ints
+        (cast(int, f["_file"].min()), cast(int, f["_file"].max()), k)
+        for k, f in enumerate(frames)
+        if f.height
     )
     if all(a[1] < b[0] for a, b in itertools.pairwise(spans)):
         return [frames[k] for *_, k in spans]

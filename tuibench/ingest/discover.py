@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,12 +70,12 @@ class Discovery:
         self.set_aside.append(SetAside(display_path(path), kind, reason))
 
 
-def discover(paths: list[str | Path]) -> Discovery:
+def discover(paths: Sequence[str | Path]) -> Discovery:
     found = Discovery()
-    paths = [Path(p) for p in paths]
-    found.root = " ".join(display_path(p) for p in paths)
+    given = [Path(p) for p in paths]
+    found.root = " ".join(display_path(p) for p in given)
     existing = []
-    for p in paths:
+    for p in given:
         if not p.exists():
             kind = "broken symbolic link" if p.is_symlink() else "no such file or folder"
             found.problems.append(Problem(str(p), kind))
@@ -84,7 +85,7 @@ def discover(paths: list[str | Path]) -> Discovery:
             existing.append(p)
     found.roots = [_real(p) for p in existing if p.is_dir()]
     found.devices = {os.stat(p).st_dev for p in existing}
-    if len(paths) == 1 and existing:
+    if len(given) == 1 and existing:
         _one_path(existing[0], found)
     else:
         names = _system_names(existing)
@@ -218,7 +219,8 @@ def _given_file(p: Path, found: Discovery) -> Path | None:
 def _list_dir(d: Path, found: Discovery) -> tuple[list[Path], list[Path]]:
     """The folders to walk and the files to read in `d`; every other entry is set aside or
     a problem, with its reason."""
-    subdirs, files = [], []
+    subdirs: list[Path] = []
+    files: list[Path] = []
     try:
         entries = sorted(os.scandir(d), key=lambda e: natural_key(e.name))
     except OSError as exc:

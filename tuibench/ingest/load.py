@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ class LoadCancelled(Exception):
     """Raised by a progress callback to stop loading; load() lets it through."""
 
 
-def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet:
+def load(paths: Sequence[str | Path], progress: Progress | None = None) -> ResultSet:
     """Load every result file under `paths`. Never raises for bad data: see `.problems`.
     Unchanged results are read back from the user's cache (`load_cache.py`)."""
     found = discover(paths)
@@ -62,10 +62,10 @@ def load_found(
     files = got.files
 
     order = _system_order(systems, got.listed)
-    paths = [f.path if f is not None else "" for f in files]  # None: set aside
+    file_paths = [f.path if f is not None else "" for f in files]  # None: set aside
     extracts = {i for i, f in enumerate(files) if f is not None and f.format == "mmtests"}
     samples, metrics, file_stats = _assemble(
-        got.frames, order, overrides, problems, paths, extracts
+        got.frames, order, overrides, problems, file_paths, extracts
     )
     for i, (n, benches, metric_count, iterations) in file_stats.items():
         f = files[i]
@@ -143,7 +143,7 @@ def _assemble(
     overrides: list[Override],
     problems: list[Problem],
     paths: list[str],
-    extracts: set[int] = frozenset(),  # type: ignore[assignment]
+    extracts: Set[int] = frozenset(),
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
     """Concatenate, number iterations and samples, sort, and build the metric catalogue.
 
@@ -172,7 +172,8 @@ def _assemble(
     # Names as Categorical in every part (the native reader's are already): one type to
     # concatenate, and codes to compare in `_changes`.
     names = {k: pl.Categorical for k in ("system", "benchmark", "metric", "unit", "better")}
-    parts = [f.select(cols).cast(names) for f in frames if f.height]
+    # (polars' cast() wants a Mapping keyed by its exact key union: Mapping keys are invariant)
+    parts = [f.select(cols).cast(names) for f in frames if f.height]  # type: ignore[arg-type]
     frames.clear()  # the readers' frames go with their last reference (memory at 10^7)
     if not parts:
         return _empty_samples(order), pl.DataFrame(schema=METRICS_SCHEMA), {}
@@ -199,14 +200,16 @@ def _assemble(
         df = df.with_columns(c("iteration").fill_null(c("_file_iteration")))
     starts, runs = _runs(df)
     enums = _name_enums(runs, order)
-    runs = runs.cast(enums)
-    names = {k: enums[k].categories for k in lookalikes.KINDS}
-    problems.extend(lookalikes.problems(runs, names, paths))
+    runs = runs.cast(enums)  # type: ignore[arg-type]  # as above
+    categories: dict[str, pl.Series | list[str]] = {
+        k: enums[k].categories for k in lookalikes.KINDS
+    }
+    problems.extend(lookalikes.problems(runs, categories, paths))
     df, changed = _one_unit_per_metric(df, runs, paths, problems)
     df, dropped = _without_duplicates(df, runs, paths, problems)
     if changed or dropped:  # rare: rows converted or left out, so the runs moved
         starts, runs = _runs(df)
-        runs = runs.cast(enums)
+        runs = runs.cast(enums)  # type: ignore[arg-type]  # as above
     metrics = _catalogue(runs, overrides, problems)
     per_file = runs.group_by("_file").agg(
         c("n").sum(),
@@ -294,7 +297,8 @@ def _one_unit_per_metric(
     )
     if per_metric.is_empty():
         return df, False
-    factors, set_aside = [], []
+    factors: list[tuple[str, str, str, float, str]] = []
+    set_aside: list[tuple[str, str]] = []
     for bench, metric, units, first_files in per_metric.iter_rows():
         common = common_unit(units)
         if common is None:
@@ -381,7 +385,7 @@ def _without_duplicates(
 
 
 def _same_extract_twice(
-    df: pl.DataFrame, extracts: set[int], paths: list[str], problems: list[Problem]
+    df: pl.DataFrame, extracts: Set[int], paths: list[str], problems: list[Problem]
 ) -> pl.DataFrame:
     """Two mmtests extracts of one run (the whole test, and `--sub-heading tput`) hold the
     same op's samples in the same iterations; each file numbers its own iterations, so

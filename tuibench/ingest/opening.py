@@ -27,7 +27,7 @@ KINDS = {
 }
 
 
-class FoundPath(type(Path())):  # type: ignore[misc]
+class FoundPath(type(Path())):  # type: ignore[misc]  # Path's concrete class, a dynamic base
     """A file's path as discovery found it, with its size when the loader first opened
     it (`read_start`): later reads stop there. Paths derived from it (`.parent`, ...) have
     no size."""
@@ -83,7 +83,7 @@ class _Bounded(io.RawIOBase):
         super().close()
 
 
-def open_regular(path: Path | str) -> io.BufferedReader:
+def open_regular(path: Path | str) -> io.BufferedReader[_Bounded]:
     """The file, opened without blocking, checked to be regular, read at most up to the size
     discovery saw (else the size it has now). Raises OSError (NotRegular among them)."""
     fd, limit = _open_checked(path)
@@ -123,13 +123,13 @@ def read_start(path: Path | str, n: int) -> bytes:
         os.close(fd)
 
 
-def grew(fh: io.BufferedReader) -> bool:
+def grew(fh: io.BufferedReader[_Bounded]) -> bool:
     """Whether the file now holds more than is read of it (still being written)."""
     raw = fh.raw
-    return os.fstat(raw.fileno()).st_size > raw.limit  # type: ignore[attr-defined]
+    return os.fstat(raw.fileno()).st_size > raw.limit
 
 
-def polars_source(fh: io.BufferedReader) -> str | None:
+def polars_source(fh: io.BufferedReader[_Bounded]) -> str | None:
     """A name under which polars opens this very file (not whatever the path names now),
     or None when there is none (no /proc): then give polars the bytes."""
     name = f"/proc/self/fd/{fh.raw.fileno()}"

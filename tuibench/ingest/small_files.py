@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -70,7 +71,7 @@ class SmallFiles:
         kind, key, body = sorted_out
         group = self.groups.get((kind, key))
         if group is None:
-            if kind == CSV and native._separator(key) is None:  # once per header
+            if kind == CSV and native._separator(cast(str, key)) is None:  # once per header
                 return False
             group = self.groups[kind, key] = Group(kind, key)
         group.index.append(i)
@@ -80,7 +81,8 @@ class SmallFiles:
 
     def parse(self) -> tuple[list[Batch], list[tuple[int, Unit]]]:
         """The parsed groups, and the files that must be read one by one."""
-        batches, leftovers = [], []
+        batches: list[Batch] = []
+        leftovers: list[tuple[int, Unit]] = []
         for group in self.groups.values():
             paths = [u.path for u in group.units]
             try:
@@ -108,6 +110,7 @@ def _parse(
         return native.read_jsonl_many(paths, group.bodies)
     if group.kind == PARQUET:
         return *native.read_parquet_many(paths), []
+    assert isinstance(group.key, str)  # a CSV group's key is its header line
     parsed = native.read_many(paths, group.key, group.bodies)
     return None if parsed is None else (*parsed, [])
 

@@ -70,8 +70,9 @@ def kind(unit: str) -> tuple[str, float] | None:
 def common_unit(units: list[str]) -> tuple[str, dict[str, float]] | None:
     """The unit to show a metric measured in `units` in (the finest of them), and the factor
     each unit's values are multiplied by; None when they do not all convert."""
-    kinds = [kind(u) for u in units]
-    if any(k is None for k in kinds) or len({k[0] for k in kinds}) != 1:
+    found = [kind(u) for u in units]
+    kinds = [k for k in found if k is not None]
+    if len(kinds) != len(found) or len({k[0] for k in kinds}) != 1:
         return None
     target = min(zip(units, kinds, strict=True), key=lambda uk: uk[1][1])
     return target[0], {u: k[1] / target[1][1] for u, k in zip(units, kinds, strict=True)}

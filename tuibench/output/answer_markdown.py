@@ -7,6 +7,8 @@ its listed changes (as a table), and the legend.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tuibench.output.export import md_escape
 from tuibench.present.answer import (
     Answer,
@@ -23,8 +25,8 @@ from tuibench.util.text import printable
 
 def answer_markdown(
     answer: Answer,
-    ranking: list[tuple[str, float | None]] = (),
-    reference_note: list[str] = (),
+    ranking: Sequence[tuple[str, float | None]] = (),
+    reference_note: Sequence[str] = (),
 ) -> str:
     """The answer as shown, as Markdown (`ranking`: best first, as the screen ranks)."""
     n = len(answer.systems)
@@ -57,7 +59,7 @@ def answer_markdown(
     return "\n".join(parts) + "\n"
 
 
-def _ranking(ranking: list[tuple[str, float | None]], reference: str) -> str:
+def _ranking(ranking: Sequence[tuple[str, float | None]], reference: str) -> str:
     items = []
     for rank, (name, geomean) in enumerate(ranking, 1):
         what = "reference" if name == reference else "-" if geomean is None else f"{geomean:.3f}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -115,9 +116,7 @@ def _metrics(cmp: Comparison) -> list[_Metric]:
     for r in cmp.rows.iter_rows(named=True):
         if (r["benchmark"], r["metric"]) != key:
             key = (r["benchmark"], r["metric"])
-            out.append(
-                _Metric(len(out), *key, r["unit"], r["better"], r["mean_kind"], [])  # type: ignore[arg-type]
-            )
+            out.append(_Metric(len(out), *key, r["unit"], r["better"], r["mean_kind"], []))
         r["words"] = verdict_words(r, cmp)  # the verdict as the page writes it
         out[-1].rows.append(r)
     return out
@@ -239,7 +238,7 @@ def _cls(verdict: str | None) -> str:
 
 
 def _answer_section(
-    answer: Answer, metrics: list[_Metric], with_plot: set[int], notes: list[str] = ()
+    answer: Answer, metrics: list[_Metric], with_plot: set[int], notes: Sequence[str] = ()
 ) -> str:
     by_name = {(m.benchmark, m.metric): m for m in metrics}
     out = ['<section id="answer" aria-labelledby="answer-h">', '<h2 id="answer-h">The answer</h2>']

@@ -92,8 +92,9 @@ def merged(items: list[Shareable]) -> Shareable:
     )
     cmp = dataclasses.replace(head.cmp, rows=rows)
     whole = None
-    if all(s.whole is not None for s in items):
-        every = pl.concat([s.whole.rows for s in items])  # type: ignore[union-attr]
+    wholes = [s.whole for s in items if s.whole is not None]
+    if len(wholes) == len(items):
+        every = pl.concat([w.rows for w in wholes])
         every = every.unique(subset=["benchmark", "metric", "system"], maintain_order=True)
         whole = dataclasses.replace(head.cmp, rows=every)
     return Shareable(cmp, f"{len(items)} marked tables", None, head.facts, whole, head.heads)

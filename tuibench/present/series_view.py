@@ -7,6 +7,7 @@ metrics: the explorer calls it in a worker); the per-node tables are then cheap 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -17,6 +18,9 @@ from tuibench.analysis.series.scaling import curves, families, log_axis
 from tuibench.present.numbers import scale_for
 from tuibench.present.series_display import magnitude, size_header, step_size
 from tuibench.present.tables import Table, fmt_p, fmt_ratio_change
+
+if TYPE_CHECKING:
+    from tuibench.analysis.compare import Analysis
 
 
 def _shared_prefix(names: list[str]) -> int:
@@ -43,7 +47,7 @@ def _step_cell(step: dict, percent: str, narrow: bool) -> str:
 
 @dataclass
 class SeriesModel:
-    analysis: object
+    analysis: Analysis
     alpha: float
     percent: str  # "gain" | "change": how sizes read
     data: SeriesData

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import polars as pl
 
@@ -148,12 +149,12 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
             # The unit once, in the name: one scale per row makes it the same in every
             # cell, and at 80 columns a unit in each cell would push a system off screen.
             name = scale.named(f"{bench} {metric}")
-            rows.append([label, name] + ["-"] * len(systems))
+            rows.append([label, name, *["-"] * len(systems)])
             for k in extra:
                 head = STAT_ROWS[k][0].format(mean=label)
                 if k in ("stddev", "coeffvar") and mean_kind == "hmean":
                     head = "H" + head
-                rows.append([head, name] + ["-"] * len(systems))
+                rows.append([head, name, *["-"] * len(systems)])
         c = col[system]
         main = len(rows) - 1 - n_extra
         single_mark = bool(single) and not trusted
@@ -216,10 +217,10 @@ def direction_notes(cmp: Comparison) -> list[str]:
     said = cmp.rows.filter(
         pl.col("better").is_null() & pl.col("note").str.contains(CONTRADICTED, literal=True)
     )
-    names = said.select(pl.format("{} {}", "benchmark", "metric")).unique(maintain_order=True)
-    if names.height == 0:
+    pairs = said.select(pl.format("{} {}", "benchmark", "metric")).unique(maintain_order=True)
+    if pairs.height == 0:
         return []
-    names = names.to_series().to_list()
+    names = pairs.to_series().to_list()
     listed = ", ".join(printable(n) for n in names[:5])
     if len(names) > 5:
         listed += f" and {len(names) - 5} more"
@@ -300,10 +301,11 @@ def chance_notes(cmp: Comparison) -> list[str]:
         return []
     p = cmp.rows["p_adjusted"].drop_nulls()
     its = cmp.rows.filter(~pl.col("is_reference"))["iterations"]
-    smallest = f"{p.min():.2g}" if p.len() else "-"
+    smallest = f"{cast(float, p.min()):.2g}" if p.len() else "-"
+    fewest, most = cast(int, its.min()), cast(int, its.max())
     return [
         f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
-        f"{smallest}, not below {cmp.options.alpha:g}. With {its.min()} to {its.max()} iterations "
+        f"{smallest}, not below {cmp.options.alpha:g}. With {fewest} to {most} iterations "
         "per system a real change rarely reaches the p that so many comparisons require; "
         "10 or more iterations per system suit suites of hundreds of metrics."
     ]
@@ -498,7 +500,7 @@ def noise_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         outliers = f"{r['outliers_low']}/{r['outliers_high']} ({r['outliers_extreme']})"
         detect = r["detectable_change"]
         needed = r["iterations_for_threshold"]
-        row = [
+        row: list[object] = [
             _system_label(r),
             f"{r['iterations']}x{_per_iter(r)}",
             scale.interval(r["ci_low"], r["ci_high"]),
@@ -620,8 +622,8 @@ def iterations_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     systems = part["system"].to_list()
     values = part["iteration_values"].to_list()
     depth = max((len(v) for v in values), default=0)
-    rows = [
-        [str(i)] + [scale.text(v[i]) if i < len(v) else "" for v in values] for i in range(depth)
+    rows: list[list[object]] = [
+        [str(i), *[scale.text(v[i]) if i < len(v) else "" for v in values]] for i in range(depth)
     ]
     return Table(
         f"{benchmark} {metric}: per-iteration values",
@@ -634,9 +636,9 @@ def iterations_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
 
 def rows_table(cmp: Comparison) -> Table:
     """Every comparison row with raw values: the machine-readable table."""
-    rows = []
-    for r in cmp.rows.select(ROW_COLUMNS).iter_rows():
-        r = list(r)
+    rows: list[list[object]] = []
+    for t in cmp.rows.select(ROW_COLUMNS).iter_rows():
+        r = list(t)
         i = ROW_COLUMNS.index("iteration_values")
         r[i] = " ".join(repr(v) for v in r[i])
         rows.append(r)

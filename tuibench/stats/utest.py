@@ -81,6 +81,8 @@ class RankedBlocks:
         nxt = np.r_[same[1:], False]  # equal to the value after
         t_idx = np.flatnonzero(same | nxt)  # every position in a run of two or more
         run_start = run_end = rb = t_idx
+        cnt: np.ndarray  # counts as floats
+        own: np.ndarray  # bincount with weights: floats (numpy's stubs say ints)
         cnt, own = np.zeros((0, s)), np.zeros((nb, s))
         if len(t_idx):
             run_start = np.maximum.accumulate(np.where(same[t_idx], 0, t_idx))

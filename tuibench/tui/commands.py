@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
@@ -11,6 +12,9 @@ from textual.markup import escape
 from textual.style import Style
 
 from tuibench.tui.keys import APP_KEYS, GLOBAL_ACTIONS, words_match
+
+if TYPE_CHECKING:
+    pass
 
 WORDS_SCORE = 0.1
 

@@ -45,9 +45,9 @@ def _apart(group: list[str], width: int) -> dict[str, str]:
         at = min(_first_difference(t, u) for u in group if u != t)
         start = min(max(0, at - 1 - (width - 3) // 2), len(t) - width)
         end = start + width - 1  # the last cell's index in t
-        head = "…" if start > 0 else t[0]
-        tail = "…" if end < len(t) - 1 else t[end]
-        forms[t] = head + t[start + 1 : end] + tail
+        first = "…" if start > 0 else t[0]
+        last = "…" if end < len(t) - 1 else t[end]
+        forms[t] = first + t[start + 1 : end] + last
     return forms
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from tuibench.tui.textual_adapter import keymap
 
@@ -544,7 +544,7 @@ def key_label(app, key: Key) -> str:
     return " / ".join(dict.fromkeys(shown))
 
 
-def bindings(keys: list[Key]) -> list[Binding]:
+def bindings(keys: list[Key]) -> list[BindingType]:
     return [
         Binding(
             k.key,

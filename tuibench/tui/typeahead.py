@@ -27,7 +27,7 @@ class TypeAhead(App[int]):
         # The screen a key was typed on: the app hands every queued key to the focus of that
         # moment, so keys typed right after one that opens a dialog still go to the old one.
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
-            event.typed_on = self.screen
+            event.typed_on = self.screen  # type: ignore[attr-defined]  # our own tag
         await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:
@@ -48,11 +48,11 @@ class TypeAhead(App[int]):
         # Keys typed right after `/` went to the tree before the filter had the focus and
         # come back up here: they belong to the filter.
         focused = self.focused
-        typed = event.is_printable and event.character
+        typed = event.character if event.is_printable else None
         if isinstance(focused, Input) and focused.id == "filter" and typed:
             event.stop()
             event.prevent_default()  # a letter in the filter is not also a key of the app
-            focused.insert_text_at_cursor(event.character)
+            focused.insert_text_at_cursor(typed)
 
     def _replay_pending_keys(self) -> None:
         """The keys typed while loading, in order, now that there is something to act on."""

@@ -412,7 +412,7 @@ class Analysis:
             pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
         )
         # Everything compare() reads, as numpy once.
-        wanted = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
+        wanted: tuple[str, ...] = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
         wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
         self._a = {
             col: frame[col].to_numpy()
@@ -430,7 +430,9 @@ class Analysis:
         b, m = b[order], m[order]
         m_id = np.cumsum(np.r_[True, (b[1:] != b[:-1]) | (m[1:] != m[:-1])]) - 1
         names = {n: i for i, n in enumerate(self.rs.system_names)}
-        position = np.array([names.get(n, -1) for n in keys["system"].dtype.categories])
+        systems = keys["system"].dtype
+        assert isinstance(systems, pl.Enum)  # the system column is an Enum
+        position = np.array([names.get(n, -1) for n in systems.categories])
         s_id = position[sy[order]] if len(order) else np.zeros(0, dtype=np.int64)
         return order, m_id[: len(order)].astype(np.int64), s_id.astype(np.int64)
 

@@ -21,6 +21,7 @@ the whole suite, there is no interval and `geomean_ci_note` says why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -287,9 +288,9 @@ def _system_summary(
     and why, beside `reference_only` metrics that only the reference has."""
     reasons["only one side has it"] += reference_only
     k = used.height
-    mean = float(used["_l"].mean()) if k else None
+    mean = float(cast(float, used["_l"].mean())) if k else None
     lo = hi = note = None
-    if k and source is not None and source.boot is not None:
+    if mean is not None and source is not None and source.boot is not None:
         lo, hi, note = _interval(used, source.boot, mean)
     verdict = used["verdict"]
     better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())

@@ -359,7 +359,7 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
     return _result(data, cum, fm, fc, fp, alpha, fdr, tested, level)
 
 
-def _empty():
+def _empty() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
 
 

@@ -133,17 +133,20 @@ def rank_summary(cmp, alpha: float = 0.05) -> pl.DataFrame:
     )
     stats_of = {r["system"]: r for r in per.iter_rows(named=True)}
     n_ref = rows.filter(pl.col("is_reference")).height
-    names, n, mean, var = [], [], [], []
+    names: list[str] = []
+    counts: list[float] = []
+    means: list[float] = []
+    variances: list[float] = []
     for system in cmp.systems:  # a loop over the (few) systems
         r = stats_of.get(system)
         if r is None or not r["n"]:
             continue
         names.append(system)
         is_ref = system == cmp.reference
-        n.append(float(n_ref if is_ref else r["n"]))
-        mean.append(0.0 if is_ref else float(r["mean"]))
-        var.append(0.0 if is_ref else (np.nan if r["var"] is None else float(r["var"])))
-    n, mean, var = np.array(n), np.array(mean), np.array(var)
+        counts.append(float(n_ref if is_ref else r["n"]))
+        means.append(0.0 if is_ref else float(r["mean"]))
+        variances.append(0.0 if is_ref else (np.nan if r["var"] is None else float(r["var"])))
+    n, mean, var = np.array(counts), np.array(means), np.array(variances)
     order = np.argsort(-mean, kind="stable")
     names = [names[i] for i in order]
     n, mean, var = n[order], mean[order], var[order]

@@ -176,6 +176,7 @@ def _read_file(path: Path) -> ReadResult:
         return _not_results(path, "empty", "empty file")
     if head[:4] == b"PAR1":
         native = _reader("native")
+        assert native is not None  # a reader of this package, always there
         result = native.read(path)
         result.format = native.NAME
         return result
@@ -200,6 +201,7 @@ def _read_file(path: Path) -> ReadResult:
             result.format = mod.NAME
             return result
     native = _reader("native")
+    assert native is not None
     if path.name.lower().endswith(NATIVE_SUFFIXES):
         # Named like a native file but no reader claimed it: let the native reader say
         # exactly what is wrong (a missing column) instead of "unknown format".
@@ -253,6 +255,7 @@ def _stream_gbench(path: Path) -> ReadResult | None:
     """A large Google Benchmark file (its `context` comes before `benchmarks`, as the
     library writes it), read without building the whole object tree."""
     gbench = _reader("gbench")
+    assert gbench is not None  # a reader of this package, always there
     parts = stream_list(path, "benchmarks", lambda head: isinstance(head.get("context"), dict))
     if parts is None:
         return None

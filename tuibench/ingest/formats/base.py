@@ -25,6 +25,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
@@ -316,6 +317,7 @@ def open_binary(path: Path):
         kind = _magic_kind(raw.peek(6)[:6])
         if kind is None:
             return raw
+        stream: gzip.GzipFile | lzma.LZMAFile | BinaryIO  # the last: zstandard's reader
         if kind == "gzip":
             stream = gzip.GzipFile(fileobj=raw, mode="rb")
         elif kind == "zstd":
@@ -340,7 +342,8 @@ def _magic_kind(magic: bytes) -> str | None:
     return None
 
 
-def _replace_and_count(err: UnicodeDecodeError) -> tuple[str, int]:
+def _replace_and_count(err: UnicodeError) -> tuple[str, int]:
+    assert isinstance(err, UnicodeDecodeError)  # registered for reading text only
     _replaced.count = getattr(_replaced, "count", 0) + 1
     return "\ufffd", err.end
 

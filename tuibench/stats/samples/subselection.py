@@ -220,15 +220,15 @@ def _values_of_size(
     single = len(starts) <= step
     rotated = _reciprocal_rows(_rotated(x, starts, shift, n), harmonic) if single else None
     for j, block in selection_blocks(n, b, seed):
-        rows = slice(j, j + len(block))
+        span = slice(j, j + len(block))
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
             xr = (
                 rotated
-                if single
+                if rotated is not None  # single
                 else _reciprocal_rows(_rotated(x, starts[part], shift[part], n), harmonic[part])
             )
-            sums[part, rows] = (block @ xr.T).T  # no transposed copy of the block
+            sums[part, span] = (block @ xr.T).T  # no transposed copy of the block
         del block  # before the generator makes the next one
     for lo in range(0, len(starts), step):
         part = slice(lo, lo + step)

@@ -193,6 +193,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
     def _check(self) -> str | None:
         """Show (and return) why the target cannot be written, before the user presses enter."""
         text = self.query_one("#export-path", Input).value.strip()
+        why: str | None
         if not text:
             why = "give a file name"
         elif not self.tables():

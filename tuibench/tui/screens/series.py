@@ -25,6 +25,8 @@ from tuibench.tui.widgets.series_plot import SeriesPlot
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
     from tuibench.present.series_view import SeriesModel
     from tuibench.present.tables import Table
 
@@ -35,7 +37,7 @@ def fill(widget: DataTable, table: Table, palette: Palette) -> None:
     """Show a core Table: cells as Text (never markup), names printable, marks coloured."""
     widget.clear(columns=True)
     for c, name in enumerate(table.columns):
-        justify = "right" if c in table.numeric else "left"
+        justify: JustifyMethod = "right" if c in table.numeric else "left"
         widget.add_column(Text(printable(name), justify=justify), key=str(c))
     for r, row in enumerate(table.rows):
         cells = []
@@ -111,7 +113,7 @@ class SeriesScreen(Screen[None]):
             return False
         table_widget = self.query_one(DataTable)
         title = self.query_one("#series-title", Static)
-        if self.node.is_metric:
+        if self.node.metric is not None:
             bench, metric = self.node.benchmark, self.node.metric
             unit = _unit(model, bench, metric)
             table = model.metric_table(bench, metric, unit)

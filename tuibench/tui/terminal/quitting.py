@@ -5,38 +5,34 @@ a signal) no key or click is handled, no action runs and no screen is pushed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import events
+from textual.app import App
 from textual.widget import AwaitMount
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 # What a person sends; everything else (resize, focus, the loop's own messages) still runs.
 INPUT = (events.Key, events.MouseEvent, events.Paste)
 
 
-class Quitting:
-    """Mixed into the app, before every other mixin that handles events."""
+class Quitting(App[int]):
+    """A part of the app, before every other that handles events."""
 
     quitting = False  # set once, never cleared: the app is on its way out
 
-    def exit(self: App, *args, **kwargs) -> None:
+    def exit(self, *args, **kwargs) -> None:
         self.quitting = True
         super().exit(*args, **kwargs)
 
-    async def on_event(self: App, event: events.Event) -> None:
+    async def on_event(self, event: events.Event) -> None:
         if self.quitting and isinstance(event, INPUT):
             return
         await super().on_event(event)
 
-    async def run_action(self: App, action, default_namespace=None, namespaces=None) -> bool:
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
         if self.quitting:  # a binding of a key queued before the quit, a palette command
             return True
         return await super().run_action(action, default_namespace, namespaces)
 
-    def push_screen(self: App, screen, callback=None, wait_for_dismiss=False, *, mode=None):
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, *, mode=None):
         if self.quitting:  # nothing is mounted: nothing to wait for
             return AwaitMount(self.screen, [])
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
+from typing import cast
 
 import numpy as np
 import polars as pl
@@ -81,6 +82,8 @@ class Session:
         self._shape: TreeShape | None = None
         self._ordered: list[tuple[str, str]] | None = None
         self.counts: NodeCounts
+        self._current: PerMetric  # these two as `compute` gives them (`install`)
+        self._compared: np.ndarray
         self.reference_requested = False  # --reference: the reference was chosen
         self.recompute()
 
@@ -239,7 +242,7 @@ class Session:
         return len(self._ids_under(node))
 
     def _ids_under(self, node: Node) -> np.ndarray:
-        if node.is_metric:
+        if node.metric is not None:
             i = self._nodes.metric_id.get((node.benchmark, node.metric))
             return np.array([i] if i is not None and self._compared[i] else [], dtype=np.int64)
         if node.is_root:
@@ -439,7 +442,7 @@ class Session:
 
     def current_table(self, node: Node) -> Table | None:
         """The table that `mark`, `export` and `copy` act on for `node`."""
-        if node.is_metric:
+        if node.metric is not None:
             return self.detail(node) if self.is_compared((node.benchmark, node.metric)) else None
         return self.summary(node)
 
@@ -560,7 +563,7 @@ class PerMetric:
                 if not cmp.options.fdr:
                     self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
                 elif p.len():
-                    self._chance = f"FDR: none (smallest adjusted p {p.min():.2g})"
+                    self._chance = f"FDR: none (smallest adjusted p {cast(float, p.min()):.2g})"
                 else:
                     self._chance = "FDR: none"
         return self._chance
@@ -627,8 +630,8 @@ class NodeIndex:
             chains.append([ids.setdefault(node, len(ids)) for node in chain])
         depth = max((len(c) for c in chains), default=1)
         self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
-        for i, chain in enumerate(chains):
-            self.chains[i, : len(chain)] = chain
+        for i, row in enumerate(chains):
+            self.chains[i, : len(row)] = row
         self.ids = ids
         self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
         self.parent = np.full(len(ids), -1, dtype=np.int64)

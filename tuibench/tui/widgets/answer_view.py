@@ -9,6 +9,7 @@ middle.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -41,7 +42,7 @@ class Line:
 BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
 
 
-def ranking_lines(ranking: list, reference: str, palette: Palette) -> list[Line]:
+def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[Line]:
     """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
     if not ranking:
         return []
@@ -162,8 +163,8 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
         answer: Answer,
         palette: Palette,
         key: object,
-        ranking: list = (),
-        reference_note: list[str] = (),
+        ranking: Sequence = (),
+        reference_note: Sequence[str] = (),
     ) -> None:
         """Show `answer` (built for `key`: the same key keeps the cursor), after the word on
         a reference chosen by name order and the ranking of the systems, when there are."""
@@ -220,8 +221,9 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
         if 0 <= line < len(self.lines) and self.lines[line].node is not None:
             old, self.cursor = self.cursor, line
             # only the two lines that change: over SSH a move is then a few hundred bytes
-            for y in {old, line} - {None}:
-                self.refresh_lines(y)
+            for y in {old, line}:
+                if y is not None:
+                    self.refresh_lines(y)
 
     def open_cursor(self) -> bool:
         node = self.cursor_node

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import BindingType
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -17,6 +19,8 @@ from tuibench.tui.view.state import Node
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from tuibench.tui.view.session import Session, TreeShape
 
 # Above this many nodes only the first level starts expanded, and only while that makes at
@@ -29,7 +33,7 @@ EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to th
 class BenchTree(TreeHooks, Tree[Node]):
     """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
 
-    BINDINGS = bindings(TREE_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = bindings(TREE_KEYS)
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
     # The guides below the cursor's node look like every other guide: Textual highlights
@@ -51,10 +55,10 @@ class BenchTree(TreeHooks, Tree[Node]):
         super().__init__(Text("results"), data=Node(), id=id)
         self.guide_depth = 2
         self.auto_expand = False
-        self.shown = None  # ids of the metrics shown, in their order (a numpy array)
+        self.shown: np.ndarray | None = None  # ids of the metrics shown, in their order
         self._shape: TreeShape | None = None
         self._by_key: dict[Node, TreeNode[Node]] = {}
-        self._counts: dict[Node, tuple[int, int]] = {}
+        self._counts: Mapping[Node, tuple[int, int]] = {}
         self._marked: set[Node] = set()
         self._palette: Palette | None = None
         self._collapsed: set[Node] = set()  # collapsed by the user
@@ -116,7 +120,7 @@ class BenchTree(TreeHooks, Tree[Node]):
         batch, self._batch = self._batch, True
         try:
             for child in children:
-                if not child.is_metric:
+                if child.metric is None:
                     label = Text(printable(child.parts[-1]) or '""')
                     branch = node.add(label, data=child, allow_expand=True)
                     self._by_key[child] = branch
@@ -173,7 +177,9 @@ class BenchTree(TreeHooks, Tree[Node]):
                 text.append(f" ▲{better}", palette.better_style)
         if key in self._marked:
             text.append(" ●", palette.accent_style)
-        if key.is_metric and (where := self._series_marks.get((key.benchmark, key.metric))):
+        if key.metric is not None and (
+            where := self._series_marks.get((key.benchmark, key.metric))
+        ):
             text.append(_series_mark(where), palette.accent_style)
         if key.is_root and self._versus:  # several systems: say what the counts are against
             text.append(f"  vs {printable(self._versus)}", palette.muted)
@@ -187,8 +193,9 @@ class BenchTree(TreeHooks, Tree[Node]):
 
     def shown_label(self, key: Node) -> str:
         """A node's label as drawn, in plain text."""
-        node = self._by_key[key]
-        return node.label.plain + self._suffix(key).plain
+        label = self._by_key[key].label
+        assert isinstance(label, Text)  # Textual keeps every label as Text
+        return label.plain + self._suffix(key).plain
 
     def render_label(self, node: TreeNode[Node], base_style: Style, style: Style) -> Text:
         label = super().render_label(node, base_style, style)
@@ -205,11 +212,13 @@ class BenchTree(TreeHooks, Tree[Node]):
             if node.allow_expand
             else ""
         )
-        width = len(icon) + node.label.cell_len
+        label = node.label
+        assert isinstance(label, Text)  # Textual keeps every label as Text
+        width = len(icon) + label.cell_len
         key = node.data
         if key is None:
             return width
-        if key.is_metric:
+        if key.metric is not None:
             where = self._series_marks.get((key.benchmark, key.metric))
             return width + len(" ▼ ▲ ●") + (len(_series_mark(where)) if where else 0)
         n = len(str(self._shape.size(key) if self._shape is not None else 0))

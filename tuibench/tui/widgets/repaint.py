@@ -9,12 +9,19 @@ counters tell whether a paint (a `render_line`) came after the last whole refres
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.geometry import Region
 
 from tuibench.tui.textual_adapter import drop_pending_repaint
 
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Widget  # the base it is mixed in before
+else:
+    _Widget = object
 
-class PaintedWhole:
+
+class PaintedWhole(_Widget):
     _whole_asked = 0
     _whole_painted = 0
 

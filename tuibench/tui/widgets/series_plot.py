@@ -78,7 +78,7 @@ class SeriesPlot(PlotextPlot):
                 if i < len(rows) and ticks:
                     step = rows[i]["step"] or {}
                     colour = {"worse": palette.worse, "better": palette.better}.get(
-                        step.get("verdict"), palette.accent
+                        step.get("verdict", ""), palette.accent
                     )
                     plt.plot([i + 0.5, i + 0.5], [ticks[0], ticks[-1]], marker="⋮", color=colour)
                 start = i
@@ -94,7 +94,7 @@ class SeriesPlot(PlotextPlot):
         every = max(1, math.ceil(len(rows) / MAX_LABELS))
         shown = [x for x in xs if (x - 1) % every == 0]
         labels = [printable(rows[x - 1]["system"]) if len(rows) <= 6 else str(x) for x in shown]
-        plt.xticks(shown, labels)
+        plt.xticks(shown, labels)  # type: ignore[arg-type]  # plotext's stubs: list[float]
         plt.xlim(0.5, len(rows) + 0.5)
         title = "centre (●) and 95% CI along the series; ⋮ change point; — level"
         plt.title(f"{title}, {printable(unit)}" if unit else title)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -31,7 +33,7 @@ class StatusLine(Static):
         systems: int | None,
         problems: int,
         palette: Palette,
-        options: list[tuple[str, str]] = (),
+        options: Sequence[tuple[str, str]] = (),
     ) -> None:
         text = Text()
         text.append("tuibench ", palette.accent_style)
@@ -56,7 +58,7 @@ class StatusLine(Static):
     _text: Text | None = None
 
     @staticmethod
-    def _items(text: Text, items: list[tuple[str, str]], palette: Palette) -> None:
+    def _items(text: Text, items: Sequence[tuple[str, str]], palette: Palette) -> None:
         for label, value in items:
             text.append(SEP, palette.muted)
             if label:

@@ -123,7 +123,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self._sorted_by = sorted_by
         self._compact = False
         self._full = self._layout(table, palette, compact=False)
-        self._short: tuple | None = None  # the compact layout, made when first needed
+        self._short = None  # the compact layout, made when first needed
         self._use(self._full)
         self._fit_fixed_columns()
         self.refresh(layout=True)
@@ -210,8 +210,9 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         if self.row_nodes and 1 <= line <= len(self.row_nodes):
             old, self.cursor = self.cursor, line - 1
             # only the row left and the row reached (line 0 is the header)
-            for row in {old, self.cursor} - {None}:
-                self.refresh_lines(row + 1)
+            for row in {old, self.cursor}:
+                if row is not None:
+                    self.refresh_lines(row + 1)
 
     @property
     def cursor_line(self) -> int | None:
@@ -258,9 +259,13 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
             compact = sum(w + 2 * PAD for w in self._full[4]) > width
             if compact != self._compact:
                 self._compact = compact
-                if compact and self._short is None:
-                    self._short = self._layout(table, self._palette, compact=True)
-                self._use(self._short if compact else self._full)
+                if not compact:
+                    self._use(self._full)
+                else:
+                    if self._short is None:
+                        assert self._palette is not None  # set with the table
+                        self._short = self._layout(table, self._palette, compact=True)
+                    self._use(self._short)
         labels = min(self._right, default=len(self._widths))
         shown = list(self._widths)
         fixed = 0
@@ -369,6 +374,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self.painted()
         width = self.scrollable_content_region.width
         base = self.rich_style
+        styles: list[Style | None]
         if y == 0:
             cells, styles = self._header, [None] * len(self._header)
             base = base + self.get_component_rich_style("table-view--header")

@@ -33,14 +33,15 @@ from tuibench.model.problems import Problem
 NAME = "asv results"
 
 # asv benchmark type -> (metric, unit, better); `track` takes its unit from benchmarks.json.
-TYPES = {
+# Both tables are looked up with whatever benchmarks.json holds (object keys).
+TYPES: dict[object, tuple[str, str | None, str]] = {
     "time": ("time", "s", "lower"),
     "memory": ("memory", "B", "lower"),
     "peakmemory": ("memory", "B", "lower"),
     "track": ("value", None, "unknown"),
 }
 PREFIXES = {"time": "time", "mem": "memory", "peakmem": "peakmemory", "track": "track"}
-UNITS = {"seconds": "s", "bytes": "B"}
+UNITS: dict[object, str] = {"seconds": "s", "bytes": "B"}
 ONE_VALUE = "asv kept one value of this run, not its samples"
 RECORD = " (asv run --record-samples keeps them)"
 

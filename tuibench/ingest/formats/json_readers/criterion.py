@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TypeGuard
 
 from tuibench.ingest.formats.base import (
     JsonError,
@@ -36,7 +37,7 @@ NAME = "Criterion.rs"
 SKIPPED_FOLDERS = ("base", "change")
 
 
-def _is_sample(obj: object) -> bool:
+def _is_sample(obj: object) -> TypeGuard[dict]:
     return isinstance(obj, dict) and "iters" in obj and "times" in obj
 
 
@@ -60,8 +61,8 @@ def _is_tukey(obj: object) -> bool:
     """`tukey.json`: the four Tukey fences, in ascending order."""
     if not isinstance(obj, list) or len(obj) != 4:
         return False
-    fences = [as_number(x) for x in obj]
-    return None not in fences and fences == sorted(fences)
+    fences = [f for f in map(as_number, obj) if f is not None]
+    return len(fences) == 4 and fences == sorted(fences)
 
 
 def matches_json(obj: object) -> bool:
@@ -121,9 +122,9 @@ def read_json(obj: object, path: Path) -> ReadResult:
     if problems:
         return ReadResult(empty_frame(), problems)
     if len(iters) != len(times):
-        n = min(len(iters), len(times))
+        kept = min(len(iters), len(times))
         bad(
-            f"iters has {len(iters)} entries but times has {len(times)}: only the first {n} "
+            f"iters has {len(iters)} entries but times has {len(times)}: only the first {kept} "
             "pairs were read",
             "times",
         )

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 from tuibench.ingest.formats.base import ReadResult, Records, as_number, describe
 from tuibench.model.problems import Problem
@@ -145,7 +146,7 @@ def _means_only(
     means: dict[str, tuple[dict, str]], samples: dict[str, int], rec: Records, problem
 ) -> list[tuple[str, str, str]]:
     """Benchmarks written with only aggregates: their `_mean` entry is one sample."""
-    notes = []
+    notes: list[tuple[str, str, str]] = []
     for bench, (entry, where) in means.items():
         if bench in samples:
             continue  # it has real repetitions
@@ -294,7 +295,7 @@ def _context(obj: dict, problem) -> dict[str, str]:
     return facts
 
 
-def _is_name(x: object) -> bool:
+def _is_name(x: object) -> TypeGuard[str]:
     return isinstance(x, str) and x.strip() != ""
 
 

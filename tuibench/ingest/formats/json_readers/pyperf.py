@@ -21,6 +21,7 @@ What maps to what:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeGuard
 
 from tuibench.ingest.formats.base import ReadResult, Records, as_number, describe
 from tuibench.model.problems import Problem
@@ -188,5 +189,5 @@ def _metadata(holder: dict, where: str, problem) -> dict:
     return md
 
 
-def _is_name(x: object) -> bool:
+def _is_name(x: object) -> TypeGuard[str]:
     return isinstance(x, str) and x.strip() != ""

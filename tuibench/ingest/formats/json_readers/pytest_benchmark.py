@@ -49,9 +49,9 @@ def _text(x: object) -> str | None:
 
 def _metadata(obj: dict) -> dict[str, str]:
     meta: dict[str, str] = {}
-    machine = obj.get("machine_info") if isinstance(obj.get("machine_info"), dict) else {}
-    cpu = machine.get("cpu") if isinstance(machine.get("cpu"), dict) else {}
-    commit = obj.get("commit_info") if isinstance(obj.get("commit_info"), dict) else {}
+    machine = x if isinstance(x := obj.get("machine_info"), dict) else {}
+    cpu = x if isinstance(x := machine.get("cpu"), dict) else {}
+    commit = x if isinstance(x := obj.get("commit_info"), dict) else {}
     found = {
         "node": machine.get("node"),
         "cpu": cpu.get("brand_raw") or cpu.get("brand"),

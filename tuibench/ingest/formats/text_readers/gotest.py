@@ -96,9 +96,9 @@ def _result_line(line: str) -> tuple[str, list[tuple[float, str]], str | None] |
     if len(fields) == 1:
         return None  # the name go test prints before a benchmark's own output
     if fields[1].startswith("---"):
-        rest = " ".join(fields[1:])
+        said = " ".join(fields[1:])
         shown = _procs(name)[0]
-        return name, [], f"benchmark {shown} has no result (go test reported {rest!r})"
+        return name, [], f"benchmark {shown} has no result (go test reported {said!r})"
     if not _INT.fullmatch(fields[1]):
         return (
             name,

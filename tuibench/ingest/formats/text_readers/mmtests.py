@@ -45,8 +45,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeGuard
 
 import polars as pl
 
@@ -96,7 +97,7 @@ def _number(x: object) -> float | None:
         return None
 
 
-def _with_samples(frame: pl.DataFrame, numbers: list[float | None]) -> pl.DataFrame:
+def _with_samples(frame: pl.DataFrame, numbers: Sequence[float | None]) -> pl.DataFrame:
     """Use the file's sample numbers when all of them are whole; else keep file order."""
     whole = [int(x) for x in numbers if x is not None and abs(x) < 2**62 and x == int(x)]
     if len(whole) != len(numbers):
@@ -111,7 +112,7 @@ def _is_module(obj: object) -> bool:
     return isinstance(obj, dict) and "_ModuleName" in obj and "_ResultData" in obj
 
 
-def _is_export(obj: object) -> bool:
+def _is_export(obj: object) -> TypeGuard[dict]:
     mods = obj.get("_ExtractModules") if isinstance(obj, dict) else None
     return isinstance(mods, list) and bool(mods) and all(_is_module(m) for m in mods)
 
@@ -205,7 +206,7 @@ def _read_module(
 ) -> None:
     bench = _module_benchmark(mod, path)
     better = _direction(mod.get("_PreferredVal"), at, bad)
-    units = mod.get("_PlotYaxes") if isinstance(mod.get("_PlotYaxes"), dict) else {}
+    units = x if isinstance(x := mod.get("_PlotYaxes"), dict) else {}
     default_unit = _unit(mod.get("_PlotYaxis"))
     data = mod["_ResultData"]
     if not isinstance(data, dict):
@@ -335,8 +336,10 @@ def read(path: Path) -> ReadResult:
                     problems.append(Problem(str(path), reason, line=lineno))
                     continue
                 label = "-".join(p for p in (metric, factor_a, factor_b) if p not in ("", "_"))
-                records.add(bench, label, _number(text), better="unknown")
-                intervals.append(_number(interval))
+                value, sample = _number(text), _number(interval)
+                assert value is not None and sample is not None  # _bad_row checked both
+                records.add(bench, label, value, better="unknown")
+                intervals.append(sample)
                 names.append(metric)
     except OSError as exc:
         problems.append(Problem(str(path), f"reading stopped: {exc}"))

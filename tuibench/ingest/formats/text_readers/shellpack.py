@@ -72,7 +72,7 @@ def parse(text: str) -> dict:
 def _metric(spec: dict, metric: str) -> tuple[str | None, str | None]:
     """(unit, better) the yaml gives one metric: its own `preferhigher`, else its `units`,
     else the file's `preferhigher`; None where it says nothing."""
-    block = spec.get(metric) if isinstance(spec.get(metric), dict) else {}
+    block = x if isinstance(x := spec.get(metric), dict) else {}
     units = str(block.get("units", "")).strip().upper()
     unit, better = _UNITS.get(units, (None, None))
     if better is None and units.endswith(("_PER_SECOND", "_PER_MINUTE")):

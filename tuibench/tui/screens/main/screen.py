@@ -73,21 +73,21 @@ class MainScreen(Navigation, SeriesActions):
     def action_pick_reference(self) -> None:
         self.app.push_screen(
             ReferencePicker(
-                self.session.rs.systems,
+                self.loaded_session.rs.systems,
                 self.wanted.reference,
-                {name: i for i, (name, _) in enumerate(self.session.ranking(), 1)},
+                {name: i for i, (name, _) in enumerate(self.loaded_session.ranking(), 1)},
             ),
             lambda name: self.set_reference(name) if name else None,
         )
 
     def action_step_reference(self, step: int) -> None:
-        names = self.session.systems
+        names = self.loaded_session.systems
         i = names.index(self.wanted.reference)
         self.set_reference(names[(i + step) % len(names)])
 
     def action_set_alpha(self) -> None:
         self.app.push_screen(
-            AlphaInput(self.session.state.options.alpha),
+            AlphaInput(self.loaded_session.state.options.alpha),
             lambda alpha: self._change_options(alpha=alpha) if alpha is not None else None,
         )
 
@@ -100,17 +100,19 @@ class MainScreen(Navigation, SeriesActions):
             if value is not None:
                 self._change_options(threshold=None if value == OFF else value)
 
-        self.app.push_screen(ThresholdInput(self.session.state.options.threshold), done)
+        self.app.push_screen(ThresholdInput(self.loaded_session.state.options.threshold), done)
 
     def _change_options(self, **changes: Any) -> None:
         """Compare with other options of the comparison (alpha, FDR, threshold)."""
-        self.update_state(options=dataclasses.replace(self.wanted.options, **changes))
+        self.update_state(
+            self.wanted.with_options(dataclasses.replace(self.wanted.options, **changes))
+        )
 
     # -- options of the analysis: recomputed in a worker --------------------------------
     def action_toggle_trim(self) -> None:
-        state = self.session.state
+        state = self.loaded_session.state
         kind = "subselection" if state.options.trimmed else "trimmed"
-        self.session.state = state.with_options(
+        self.loaded_session.state = state.with_options(
             dataclasses.replace(state.options, iteration_value=kind)
         )
         self._reanalyse_now()
@@ -119,20 +121,24 @@ class MainScreen(Navigation, SeriesActions):
         from tuibench.tui.view.state import ITERATION_LABELS
 
         kinds = list(ITERATION_LABELS)
-        state = self.session.state
+        state = self.loaded_session.state
         kind = kinds[(kinds.index(state.options.iteration_value) + 1) % len(kinds)]
-        self.session.state = state.with_options(
+        self.loaded_session.state = state.with_options(
             dataclasses.replace(state.options, iteration_value=kind)
         )
         self._reanalyse_now()
 
     def action_toggle_percent(self) -> None:
-        self.update_state(percent="change" if self.wanted.percent == "gain" else "gain")
+        self.update_state(
+            dataclasses.replace(
+                self.wanted, percent="change" if self.wanted.percent == "gain" else "gain"
+            )
+        )
 
     def _reanalyse_now(self) -> None:
         self._update_status()
         self.say("Recomputing the statistics …", timeout=2)
-        self.reanalyse(self.session.state.options)
+        self.reanalyse(self.loaded_session.state.options)
 
     @work(thread=True, exclusive=True, group="analyse")
     def reanalyse(self, options: AnalysisOptions) -> None:
@@ -184,7 +190,7 @@ class MainScreen(Navigation, SeriesActions):
         self._filter_timer = None
         value, self._typed_filter = self._typed_filter, None
         if self.session is not None and value is not None and value != self.wanted.filter_text:
-            self.update_state(filter_text=value)
+            self.update_state(dataclasses.replace(self.wanted, filter_text=value))
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -197,29 +203,31 @@ class MainScreen(Navigation, SeriesActions):
 
     def action_toggle_significant(self) -> None:
         on_now = not self.wanted.significant_only
-        self.update_state(significant_only=on_now)
-        if on_now and not self._asked:  # shown already (a large set says it when shown)
+        self.update_state(dataclasses.replace(self.wanted, significant_only=on_now))
+        if on_now and self._asked is None:  # shown already (a large set says it when shown)
             self._say_if_nothing_significant()
 
     def _say_if_nothing_significant(self) -> None:
-        if not len(self.session.visible_ids):
+        if not len(self.loaded_session.visible_ids):
             self.say("No metric changed significantly against this reference.")
 
     def action_toggle_answer(self) -> None:
-        self.update_state(answer_first=not self.wanted.answer_first)
+        self.update_state(
+            dataclasses.replace(self.wanted, answer_first=not self.wanted.answer_first)
+        )
         if not self.current_node.is_root:
             self.go_to(Node())
 
     def action_cycle_sort(self) -> None:
         state = self.wanted
-        keys = sort_keys(self.session.systems, state.reference)
+        keys = sort_keys(self.loaded_session.systems, state.reference)
         i = keys.index(state.sort) if state.sort in keys else -1
         self.set_sort(keys[(i + 1) % len(keys)])
 
     def set_sort(self, sort: str) -> None:
         """Order the tree and the tables (a click on a table's header sorts by its column)."""
         if self.session is not None:
-            self.update_state(sort=sort)
+            self.update_state(dataclasses.replace(self.wanted, sort=sort))
             self.say(f"Tree and tables: {sort_label(sort)}", timeout=2)
 
     def on_table_view_sort_by(self, event: TableView.SortBy) -> None:
@@ -228,7 +236,9 @@ class MainScreen(Navigation, SeriesActions):
         column = event.column
         if column == "metric":
             self.set_sort("name")
-        elif column in self.session.systems and column != self.session.state.reference:
+        elif (
+            column in self.loaded_session.systems and column != self.loaded_session.state.reference
+        ):
             self.set_sort(f"system:{column}")
         else:
             self.set_sort("natural")
@@ -236,13 +246,13 @@ class MainScreen(Navigation, SeriesActions):
     # -- tables ---------------------------------------------------------------------------
     def action_mark(self) -> None:
         node = self.current_node
-        done = self.session.toggle_mark(node)
+        done = self.loaded_session.toggle_mark(node)
         if done is None:
             self.say("Nothing to mark here.", severity="warning")
             return
         what, mark = done
         self.update_state()
-        n = len(self.session.state.marks)
+        n = len(self.loaded_session.state.marks)
         self.say(
             f"{what.capitalize()}: {mark.table.title} ({n} marked; m lists them)",
             timeout=3,
@@ -255,7 +265,7 @@ class MainScreen(Navigation, SeriesActions):
             if result == "export":
                 self.action_export(marked_first=True)
 
-        self.app.push_screen(MarkedScreen(self.session.state.marks, self.update_state), done)
+        self.app.push_screen(MarkedScreen(self.loaded_session.state.marks, self.update_state), done)
 
     def action_export(self, marked_first: bool = False) -> None:
         if self.session is None:
@@ -308,7 +318,7 @@ class MainScreen(Navigation, SeriesActions):
             self._copy_answer()
             return
         node = self.current_node
-        table = self.session.current_table(node)
+        table = self.loaded_session.current_table(node)
         if table is None:
             self.say("Nothing to copy here.", severity="warning")
             return
@@ -320,10 +330,13 @@ class MainScreen(Navigation, SeriesActions):
             if row is None:
                 self.say("No row is chosen here: pick a metric in the tree or a row below.")
                 return
-            text = row_sentences(self.session.comparison_under(row))
+            text = row_sentences(self.loaded_session.comparison_under(row))
             label = f"the row of {row.title()} in words"
         else:
-            cmp, whole = self.session.comparison_under(node), self.session.whole_under(node)
+            cmp, whole = (
+                self.loaded_session.comparison_under(node),
+                self.loaded_session.whole_under(node),
+            )
             share = shareable(node, cmp, table.title, self.run_facts(), whole)
             text = render_shareable(share, what)
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"

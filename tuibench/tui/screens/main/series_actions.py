@@ -28,15 +28,15 @@ class SeriesActions(MainView):
     _series_key: tuple | None = None
 
     def _series_options(self) -> tuple:
-        state = self.session.state
-        return (id(self.session.analysis), state.options.alpha, state.percent)
+        state = self.loaded_session.state
+        return (id(self.loaded_session.analysis), state.options.alpha, state.percent)
 
     def ensure_series(self, asked: bool = False) -> None:
         """Start the series analysis when what it depends on changed (cheap otherwise)."""
-        if self.session is None or len(self.session.systems) < 2:
+        if self.session is None or len(self.loaded_session.systems) < 2:
             return
         wanted = asked or self._series_key is not None
-        if not wanted and len(self.session.systems) < AUTO_SYSTEMS:
+        if not wanted and len(self.loaded_session.systems) < AUTO_SYSTEMS:
             return
         key = self._series_options()
         if key == self._series_key:
@@ -45,7 +45,7 @@ class SeriesActions(MainView):
         self.series_model = None
         self._set_tree_series_marks({})
         _, alpha, percent = key
-        work = partial(self._build_series, self.session.analysis, alpha, percent, key)
+        work = partial(self._build_series, self.loaded_session.analysis, alpha, percent, key)
         self.run_worker(work, thread=True, exclusive=True, group="series", exit_on_error=False)
 
     def _build_series(self, analysis, alpha: float, percent: str, key: tuple):
@@ -72,7 +72,7 @@ class SeriesActions(MainView):
         self.query_one(BenchTree).set_series_marks(marks)
 
     def action_show_series(self) -> None:
-        if len(self.session.systems) < 2:
+        if len(self.loaded_session.systems) < 2:
             self.say("One system: a series needs two or more.", severity="warning")
             return
         from tuibench.tui.screens.series import SeriesScreen
@@ -89,7 +89,7 @@ class SeriesActions(MainView):
             self.say("Reading the series in the background; try again in a moment.", timeout=3)
             return
         node = self.current_node
-        target = _scaling_metric(model, self.session.metrics_under(node), node)
+        target = _scaling_metric(model, self.loaded_session.metrics_under(node), node)
         if target is None:
             self.say(
                 "No numeric parameter in the names here (like clients:8, BM_x/64, {ms=10}) "
@@ -100,14 +100,16 @@ class SeriesActions(MainView):
         from tuibench.tui.screens.scaling import ScalingScreen
 
         bench, metric = target
-        self.app.push_screen(ScalingScreen(model, self.session.cmp, bench, metric, self.palette))
+        self.app.push_screen(
+            ScalingScreen(model, self.loaded_session.cmp, bench, metric, self.palette)
+        )
 
 
 def _scaling_metric(
     model: SeriesModel, under: list[tuple[str, str]], node: Node
 ) -> tuple[str, str] | None:
     """The metric to plot: the highlighted one, else the first below the node in a family."""
-    if node.is_metric:
+    if node.metric is not None:
         key = (node.benchmark, node.metric)
         return key if model.families_of(key[0]) else None
     in_family = set(model.families["benchmark"].to_list())

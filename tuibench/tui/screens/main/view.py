@@ -93,7 +93,7 @@ class MainView(Screen):
         self._back: list[tuple[Node, int]] = []  # where escape in the tables goes back to
         # Changes of the view asked for on a large set and not shown yet: a worker computes
         # them (`wanted`); keys read and change the wanted state, so they never act twice.
-        self._asked: dict[str, object] = {}
+        self._asked: ViewState | None = None
         self._computing = False  # one worker at a time; it starts the next when it is done
         self.stop_loading = threading.Event()
         self.loader: threading.Thread | None = None
@@ -105,6 +105,13 @@ class MainView(Screen):
         """Focus `widget` now (`widget.focus()` waits for the next turn of the loop, and the
         keys already queued would go to the old focus)."""
         self.set_focus(widget)
+
+    @property
+    def loaded_session(self) -> Session:
+        """The session, for the code that runs only once results are loaded (the keys that
+        need them are idle before: `check_action`)."""
+        assert self.session is not None, "used before the results were loaded"
+        return self.session
 
     def ensure_series(self, asked: bool = False) -> None:
         """The series analysis follows the view: SeriesActions starts it."""
@@ -292,27 +299,25 @@ class MainView(Screen):
     def wanted(self) -> ViewState:
         """The view state the keys pressed so far ask for (ahead of the screen while a
         worker computes it on a large set)."""
-        return dataclasses.replace(self.session.state, **self._asked)
+        return self._asked or self.loaded_session.state
 
-    def update_state(self, **changes: object) -> None:
-        """Change the view state, recompute, and show the result everywhere. On a large set
-        a change is computed in a worker: keys keep working, and the screen changes at once
-        when it is done."""
-        if self.session is None:
+    def update_state(self, state: ViewState | None = None) -> None:
+        """Show `state` (a changed copy of `wanted`; None: the current state again) everywhere.
+        On a large set a change is computed in a worker: keys keep working, and the screen
+        changes at once when it is done."""
+        session = self.session
+        if session is None:
             return
-        if changes and self.large:
-            self._asked.update(changes)
+        if state is not None and self.large:
+            self._asked = state
             self._compute_wanted()
             return
-        state = self.session.state
-        before = {name: getattr(state, name) for name in changes}
-        for name, value in changes.items():
-            setattr(state, name, value)
+        before = session.state
+        session.state = state or before
         try:
-            self.session.recompute()
+            session.recompute()
         except Exception as exc:  # one comparison's bug must not take the explorer down
-            for name, value in before.items():
-                setattr(state, name, value)
+            session.state = before
             first = (str(exc).strip().splitlines() or [""])[0][:200]
             self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
         self.refresh_view()
@@ -476,7 +481,7 @@ class MainView(Screen):
             return
         if self.large:
             self.say(f"Comparing against {name} …", timeout=2)
-        self.update_state(reference=name)
+        self.update_state(dataclasses.replace(self.wanted, reference=name))
 
     def _compute_wanted(self) -> None:
         """Compute what the keys ask for in a worker, unless one is busy: it starts again
@@ -498,7 +503,7 @@ class MainView(Screen):
 
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
-        self._asked.clear()  # the keys act on what is shown again
+        self._asked = None  # the keys act on what is shown again
         self.say(f"Comparing failed: {exc}", severity="error")
 
     def _install_computed(self, state: ViewState, computed: dict) -> None:
@@ -510,7 +515,7 @@ class MainView(Screen):
             self._compute_wanted()
             return
         before = self.session.state
-        self._asked.clear()
+        self._asked = None
         self.session.install(meanwhile, computed)
         self.refresh_view()
         if state.significant_only and not before.significant_only:
