@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ from tuibench.core.model import (
 from tuibench.core.problems import Problem
 from tuibench.core.small_files import SmallFiles
 from tuibench.core.units import common_unit
+from tuibench.core.watch import hold_back
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
@@ -32,9 +33,18 @@ class LoadCancelled(Exception):
     """Raised by a progress callback to stop loading; load() lets it through."""
 
 
-def load(paths: list[str | Path], progress: Progress | None = None) -> ResultSet:
-    """Load every result file under `paths`. Never raises for bad data: see `.problems`."""
+def load(
+    paths: list[str | Path],
+    progress: Progress | None = None,
+    held: Mapping[str, int | None] | None = None,
+) -> ResultSet:
+    """Load every result file under `paths`. Never raises for bad data: see `.problems`.
+
+    `held`: files still being written (watch.py), by absolute path: None, not read; a
+    size, read up to it."""
     found = discover(paths)
+    if held:
+        found.units = hold_back(found.units, held)
     problems = list(found.problems)
     overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}
