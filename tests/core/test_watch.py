@@ -210,6 +210,7 @@ def test_watcher_notices_appearing_growing_removed(tmp_path, mode):
     watcher = Watcher([root], on_change, mode=mode)
     watcher.start()
     try:
+        assert watcher.ready.wait(10)
         assert watcher.mode == mode  # inotify works here: no fallback
 
         def wait(what: str) -> Change:
@@ -244,6 +245,7 @@ def test_watcher_falls_back_to_polling(tmp_path, monkeypatch):
     watcher = Watcher([tmp_path], lambda change, held: None, mode="inotify")
     watcher.start()
     try:
+        assert watcher.ready.wait(10)
         assert watcher.mode == "poll"
     finally:
         watcher.stop()

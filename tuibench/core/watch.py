@@ -371,6 +371,7 @@ class Watcher:
         self.tracker = Tracker(snapshot(self.paths) if files is None else files, time.monotonic())
         self.stop_event = threading.Event()
         self.wake = threading.Event()  # inotify saw something: look now
+        self.ready = threading.Event()  # watching (`mode` says how)
         self._lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
@@ -379,10 +380,10 @@ class Watcher:
             return self.tracker.held()
 
     def start(self) -> None:
+        """Watch in a daemon thread (starting inotify takes a moment: never the caller's)."""
         if self.mode == "off":
+            self.ready.set()
             return
-        if self.mode == "inotify" and not self._start_inotify():
-            self.mode = "poll"
         self.thread = threading.Thread(target=self._run, name="tuibench-watch", daemon=True)
         self.thread.start()
 
@@ -424,6 +425,9 @@ class Watcher:
             return False
 
     def _run(self) -> None:
+        if self.mode == "inotify" and not self._start_inotify():
+            self.mode = "poll"
+        self.ready.set()
         while not self.stop_event.is_set():
             if self.mode == "poll":
                 self.stop_event.wait(SETTLE if self.tracker.pending else POLL_EVERY)

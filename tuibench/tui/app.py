@@ -37,6 +37,7 @@ from tuibench.tui import worker_pool
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
+from tuibench.tui.live import Live
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
 from tuibench.tui.quitting import Quitting
@@ -109,7 +110,7 @@ class FilterInput(StillInput):
         self.app.action_close_filter()
 
 
-class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
+class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, Live, App[int]):
     CSS_PATH = "tuibench.tcss"
     TITLE = "tuibench"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -138,8 +139,12 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         iteration_value: str = "subselection",
         percent: str = "gain",
         trust_single_iteration: bool = False,
+        follow: bool = False,
+        decide: bool = False,
     ) -> None:
         super().__init__()
+        self.follow = follow  # reload by itself when complete result files changed (live.py)
+        self.decide = decide or follow  # `tuibench decide`'s verdicts per metric
         self.paths = [str(p) for p in paths]
         self.requested_reference = reference
         self.initial_alpha = alpha
@@ -284,6 +289,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
+        self.stop_watching()
 
     def _handle_exception(self, error: Exception) -> None:
         """A bug: Textual exits the app; `run` then prints one line instead of a traceback
@@ -317,7 +323,8 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             from tuibench.core.compare import Analysis
             from tuibench.core.load import load
 
-            rs = load(self.paths, progress=progress)
+            held = self.prepare_watch()  # files still being written are not read yet
+            rs = load(self.paths, progress=progress, held=held)
             analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
@@ -345,7 +352,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         state = ViewState(reference=reference, alpha=self.initial_alpha, **self.initial_options)
         session = Session(rs, analysis, state)
         session.reference_requested = self.requested_reference is not None
+        session.decide = self.decide
         session.install(state, session.prepare(state, session.compute(state)))
+        session.decisions()  # made here too, when asked for: not on the first frame's time
         return session
 
     def on_load_progress(self, message: LoadProgress) -> None:
@@ -360,6 +369,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
+        self.start_watching()
         if message.error or message.rs is None:
             self._show_failure(Text(f"Loading failed: {message.error}"))
             return
@@ -491,7 +501,9 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             len(session.systems),
             len(self.problems),
             self.palette,
-            s.options() + ([("", chance)] if (chance := session.chance()) else []),
+            s.options()
+            + ([("", chance)] if (chance := session.chance()) else [])
+            + self.live_status(),
         )
 
     def focus_place(self) -> str:
@@ -549,6 +561,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             if pane.node != event.node.data:
                 pane.show(event.node.data, self.session, self.palette)
                 self.update_footer()
+                self.mark_seen(event.node.data)
 
     @on(BenchTree.Opened)
     def _on_open(self, event: BenchTree.Opened) -> None:
@@ -749,6 +762,8 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         session = self.session
         if session is None or message.options != session.state.analysis_options():
             return  # an older request: a newer one is on its way
+        if message.analysis is not None and message.analysis.rs is not session.rs:
+            return  # of results a reload replaced: the reload computes its own
         if message.analysis is None:
             self.say(f"Recomputing failed: {message.error}", severity="error")
             return
@@ -988,6 +1003,8 @@ def run(args: argparse.Namespace) -> int:
         iteration_value=getattr(args, "iteration_value", "subselection"),
         percent=getattr(args, "percent", "gain"),
         trust_single_iteration=getattr(args, "trust_single_iteration", False),
+        follow=getattr(args, "follow", False),
+        decide=getattr(args, "decide", False),
     )
     app.run(mouse=not args.no_mouse)
     code = app.return_code or 0

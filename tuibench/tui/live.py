@@ -1,0 +1,182 @@
+"""Live results: the explorer notices result files added, grown or removed under its paths
+(core/watch.py), says on the status line what arrived, and reloads on `R` (by itself with
+`--follow`), keeping the reference, cursor, filter, sort, marks and options. Metrics whose
+verdict changed are marked Δ in the tree until visited.
+
+Every reload goes through `Session.reload` (one function: a full load today), in a worker.
+Mixed into the app: `self` is the TuibenchApp.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import time
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+
+from tuibench.tui.state import Node
+
+if TYPE_CHECKING:
+    from tuibench.core.watch import Change, Watcher
+    from tuibench.tui.app import TuibenchApp
+    from tuibench.tui.session import Session
+
+
+class FilesChanged(Message):
+    def __init__(self, change: Change) -> None:
+        self.change = change
+        super().__init__()
+
+
+class Reloaded(Message):
+    def __init__(self, session: Session | None, change: Change | None, error: str = "") -> None:
+        self.session, self.change, self.error = session, change, error
+        super().__init__()
+
+
+class Live:
+    follow = False  # --follow: apply what arrives by itself
+    watcher: Watcher | None = None
+    _arrived: Change | None = None  # complete files noticed, not loaded yet
+    _applied = ""  # what the last reload brought, in words
+    _reloading = False
+    _reload_again = False
+
+    # -- watching -----------------------------------------------------------------------
+    def prepare_watch(self: TuibenchApp) -> dict[str, int | None]:
+        """In the loading thread, before the first load: the files as they are (what the
+        load will hold), and those still being written (held back from it)."""
+        from tuibench.core.watch import Watcher, watch_mode
+
+        if self.watcher is None:
+            mode = watch_mode(self.paths)
+            if mode == "off":
+                return {}
+            self.watcher = Watcher(self.paths, self._noticed, mode)
+        return self.watcher.held()
+
+    def start_watching(self: TuibenchApp) -> None:
+        if self.watcher is not None and self.watcher.thread is None:
+            self.watcher.start()
+
+    def stop_watching(self: TuibenchApp) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+
+    def _noticed(self: TuibenchApp, change: Change, held: dict) -> None:
+        """The watcher's thread: complete files changed."""
+        with contextlib.suppress(Exception):  # closing
+            self.post_message(FilesChanged(change))
+
+    def on_files_changed(self: TuibenchApp, message: FilesChanged) -> None:
+        arrived = self._arrived
+        self._arrived = message.change if arrived is None else arrived.merge(message.change)
+        if self.follow:
+            self.action_reload()
+            return
+        self._update_status()
+        words = self._arrived.summary(self._system_of())
+        self.say(f"{words}. R reloads.", title="New results", timeout=6)
+
+    def _system_of(self: TuibenchApp):
+        from tuibench.core.watch import system_namer
+
+        systems = [] if self.session is None else self.session.rs.systems
+        return system_namer([(s.path, s.name) for s in systems], self.paths)
+
+    def live_status(self: TuibenchApp) -> list[tuple[str, str]]:
+        """The status line's word on live results: what arrived, or what the last reload
+        brought, and how many verdicts changed since (Δ)."""
+        items = []
+        if self._reloading:
+            items.append(("", "reloading …"))
+        elif self._arrived:
+            items.append(("", self._arrived.summary(self._system_of()) + " (R)"))
+        elif self._applied:
+            items.append(("", self._applied))
+        if self.session is not None and self.session.unseen:
+            items.append(("Δ", str(len(self.session.unseen))))
+        return items
+
+    # -- reloading ----------------------------------------------------------------------
+    def action_reload(self: TuibenchApp) -> None:
+        """`R`: read the results again, keeping the view (by itself with --follow)."""
+        if self.session is None:
+            if self.loaded:  # nothing could be loaded before: the first load once more
+                self.loaded = False
+                self.load_results()
+            return
+        if self._reloading or self._computing:
+            self._reload_again = True
+            return
+        self._reloading = True
+        change, self._arrived = self._arrived, None
+        self._update_status()
+        self._reload(self.session, dataclasses.replace(self.wanted), change)
+
+    @work(thread=True, group="reload")
+    def _reload(self: TuibenchApp, session: Session, state, change: Change | None) -> None:
+        held = self.watcher.held() if self.watcher is not None else None
+        try:
+            new = session.reload(self.paths, self.subselections, self.seed, state, held)
+        except Exception as exc:  # keep the explorer up with what it has; say why
+            self.post_message(Reloaded(None, change, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(Reloaded(new, change))
+
+    def on_reloaded(self: TuibenchApp, message: Reloaded) -> None:
+        self._reloading = False
+        if message.session is None:
+            if message.change:
+                self._arrived = message.change.merge(self._arrived or type(message.change)())
+            self.say(f"Reloading failed: {message.error}", severity="error", timeout=10)
+        elif self.session is not None:
+            self._install_reload(message.session, message.change)
+        self._update_status()
+        if self._reload_again or (self.follow and self._arrived):
+            self._reload_again = False
+            self.action_reload()
+
+    def _install_reload(self: TuibenchApp, new: Session, change: Change | None) -> None:
+        """Show the reloaded results with the view as it is now (keys pressed meanwhile
+        count): same place in the tree, same pane."""
+        from tuibench.core.set_aside import set_aside_line
+        from tuibench.tui.widgets.bench_tree import BenchTree
+
+        wanted = dataclasses.replace(self.wanted, marks=self.session.state.marks)
+        if wanted.analysis_options() != new.state.analysis_options():
+            self._reload_again = True  # an option of the analysis changed meanwhile
+            return
+        if wanted.reference not in new.systems:  # gone: the reload chose one
+            wanted.reference = new.state.reference
+        if wanted.sort != new.state.sort and wanted.sort.startswith("system:"):
+            wanted.sort = new.state.sort
+        self._asked.clear()
+        if wanted != new.state:
+            new.state = wanted
+            new.recompute()
+        self.session = new
+        self.problems = list(new.rs.problems)
+        self.set_aside = set_aside_line(new.rs.set_aside)
+        tree = self.main.query_one(BenchTree)
+        tree.build(new, self.palette, self.root_label)  # keeps the cursor's place
+        self.refresh_view()
+        self.mark_seen(tree.current)
+        if change:
+            words = change.summary(self._system_of())
+            self._applied = f"{words} (loaded {time.strftime('%H:%M:%S')})"
+            self.say(f"Loaded: {words}", title="Reloaded", timeout=4)
+        else:
+            self._applied = f"reloaded {time.strftime('%H:%M:%S')}"
+
+    def mark_seen(self: TuibenchApp, node: Node) -> None:
+        """The metric is on screen: its Δ (verdict changed by a reload) goes."""
+        from tuibench.tui.widgets.bench_tree import BenchTree
+
+        if self.session is not None and node.is_metric and self.session.unseen:
+            self.main.query_one(BenchTree).mark_seen(node)
+            self.session.unseen.discard((node.benchmark, node.metric or ""))
+            self._update_status()
