@@ -227,17 +227,16 @@ class Tracker:
         self.marker = marker
         self._since: dict[str, tuple[Stat, float]] = {}  # path -> (stat, first seen so)
         self.applied: dict[str, Stat] = {}
-        # At the start one look is all there is: a file counts as complete when its marker
-        # says so, or (none known) when it was last written SETTLE seconds ago or more.
+        # At the start one look is all there is, and stability needs two: only a producer's
+        # file written lately and still without its end marker is held back; the loader
+        # reads the others as they are (and says so of one that grows while it reads).
         wall = time.time() if wall is None else wall
         for path, st in files.items():
             age = wall - st[1] / 1e9
-            mark = None if age >= QUIET_OPEN else self.marker(path)
-            quiet = SETTLE if mark is None else QUIET_OPEN
-            if mark or age >= quiet:
-                self.applied[path] = st
-            else:
+            if age < QUIET_OPEN and self.marker(path) is False:
                 self._since[path] = (st, now - max(age, 0.0))
+            else:
+                self.applied[path] = st
         self._iter_hold()
 
     def _iter_hold(self) -> None:

@@ -501,9 +501,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, Live, App[int]
             len(session.systems),
             len(self.problems),
             self.palette,
-            s.options()
-            + ([("", chance)] if (chance := session.chance()) else [])
-            + self.live_status(),
+            self.live_status(s.options(), session.chance()),
         )
 
     def focus_place(self) -> str:

@@ -87,19 +87,22 @@ class Live:
         systems = [] if self.session is None else self.session.rs.systems
         return system_namer([(s.path, s.name) for s in systems], self.paths)
 
-    def live_status(self: TuibenchApp) -> list[tuple[str, str]]:
-        """The status line's word on live results: what arrived, or what the last reload
-        brought, and how many verdicts changed since (Δ)."""
-        items = []
+    def live_status(
+        self: TuibenchApp, options: list[tuple[str, str]], chance: str
+    ) -> list[tuple[str, str]]:
+        """The status line's options with the word on live results: how many verdicts
+        changed and are not seen yet (Δ) first, the options, then what arrived (or what the
+        last reload brought), then the word on chance."""
+        unseen = len(self.session.unseen) if self.session is not None else 0
+        items = [("Δ", str(unseen))] if unseen else []
+        items += options
         if self._reloading:
             items.append(("", "reloading …"))
         elif self._arrived:
             items.append(("", self._arrived.summary(self._system_of()) + " (R)"))
         elif self._applied:
             items.append(("", self._applied))
-        if self.session is not None and self.session.unseen:
-            items.append(("Δ", str(len(self.session.unseen))))
-        return items
+        return items + ([("", chance)] if chance else [])
 
     # -- reloading ----------------------------------------------------------------------
     def action_reload(self: TuibenchApp) -> None:
