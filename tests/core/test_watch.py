@@ -77,10 +77,11 @@ def test_new_file_is_applied_once_stable(tmp_path):
     new = tmp_path / "a" / "new.csv"
     write(new, "benchmark,metric,value\nb,m,2\n", age=0)
     assert not tracker.look(snapshot([tmp_path]), now=1.0)  # first look: not yet
-    assert tracker.held() == {str(new): None}
+    assert str(new) not in tracker.complete()  # a load does not read it
     assert not tracker.look(snapshot([tmp_path]), now=1.2)  # unchanged only 0.2 s
     change = tracker.look(snapshot([tmp_path]), now=1.6)
-    assert change.added == [str(new)] and not tracker.pending and tracker.held() == {}
+    assert change.added == [str(new)] and not tracker.pending
+    assert str(new) in tracker.complete()
 
 
 def test_half_written_file_is_not_read_until_stable(tmp_path):
@@ -96,11 +97,11 @@ def test_half_written_file_is_not_read_until_stable(tmp_path):
         f.write_text(text)
         os.utime(f, ns=(i * 10**9, i * 10**9))
         assert not tracker.look(snapshot([root]), now=i * 0.4)
-    rs = load([root], held=tracker.held())
+    rs = load([root], complete=tracker.complete())
     assert str(f) not in {os.path.abspath(x.path) for x in rs.files}
     change = tracker.look(snapshot([root]), now=6 * 0.4 + 0.5)
     assert change.added == [str(f)]
-    rs = load([root], held=tracker.held())
+    rs = load([root], complete=tracker.complete())
     assert str(f) in {os.path.abspath(x.path) for x in rs.files}
 
 
@@ -116,9 +117,8 @@ def test_grown_file_is_read_up_to_its_complete_size(tmp_path):
         fh.write(GO_HEAD + GO_LINE.format(130) + "BenchmarkSpin-2  \t  10")  # cut mid-line
     assert not tracker.look(snapshot([root]), now=1.0)
     assert not tracker.look(snapshot([root]), now=5.0)  # stable, but no end marker yet
-    held = tracker.held()
-    assert held == {str(grown): len(go_text([120, 119, 121]))}
-    rs = load([root], held=held)
+    assert tracker.complete()[str(grown)] == len(go_text([120, 119, 121]))
+    rs = load([root], complete=tracker.complete())
     values = rs.samples.filter(rs.samples["system"] == "new")["value"].to_list()
     assert sorted(values) == [119.0, 120.0, 121.0]
     first = len(go_text([120, 119, 121]))
@@ -127,7 +127,7 @@ def test_grown_file_is_read_up_to_its_complete_size(tmp_path):
         fh.write("0\t  131 ns/op\nPASS\nok  \texample.com/x\t1.0s\n")
     change = tracker.look(snapshot([root]), now=5.1)  # the marker: complete at once
     assert change.grew == [str(grown)]
-    rs = load([root], held=tracker.held())
+    rs = load([root], complete=tracker.complete())
     assert len(rs.samples.filter(rs.samples["system"] == "new")) == 5
 
 
@@ -150,7 +150,7 @@ def test_half_written_at_start_is_held(tmp_path):
     half = root / "new" / "g2.json"
     write(half, gbench_text([10], closed=False), age=0)
     tracker = Tracker(snapshot([root]), now=0.0)
-    assert tracker.held() == {str(half): None}
+    assert set(tracker.complete()) == {str(root / "base" / "g.json"), str(root / "new" / "g.json")}
 
 
 def test_iteration_folder_arrives_whole(tmp_path):
@@ -169,6 +169,28 @@ def test_iteration_folder_arrives_whole(tmp_path):
     assert change.iterations == [str(root / "new" / "iter-3")]
     namer = system_namer([(str(root / "new"), "new"), (str(root / "base"), "base")], [root])
     assert change.summary(namer) == "+2 files: 1 new iteration of new"
+
+
+def test_a_file_appearing_after_the_last_look_is_not_read(tmp_path):
+    """A load racing a writer: a file the watcher has not judged yet is not read."""
+    root = tmp_path / "runs"
+    write(root / "base" / "a.csv", "benchmark,metric,value\nb,m,1\n")
+    write(root / "new" / "a.csv", "benchmark,metric,value\nb,m,2\n")
+    tracker = Tracker(snapshot([root]), now=0.0)
+    write(root / "new" / "b.csv", "benchmark,metric,value\nb,m,", age=0)  # half a row
+    rs = load([root], complete=tracker.complete())
+    assert len(rs.files) == 2 and not rs.problems
+
+
+def test_links_to_folders_inside_are_walked_once(tmp_path):
+    root = tmp_path / "runs"
+    write(root / "base" / "a.csv", "benchmark,metric,value\nb,m,1\n")
+    (root / "alias").symlink_to(root / "base")
+    (root / "base" / "loop").symlink_to(root)
+    (root / "out").symlink_to(tmp_path)  # outside: not entered
+    files = snapshot([root])
+    assert str(root / "base" / "a.csv") in files
+    assert not [p for p in files if "/out/" in p or "/loop/" in p]
 
 
 def test_removed_and_summary_words(tmp_path):
@@ -203,7 +225,7 @@ def test_watcher_notices_appearing_growing_removed(tmp_path, mode):
     got: list[Change] = []
     seen = threading.Event()
 
-    def on_change(change: Change, held: dict) -> None:
+    def on_change(change: Change) -> None:
         got.append(change)
         seen.set()
 
@@ -242,7 +264,7 @@ def test_watcher_falls_back_to_polling(tmp_path, monkeypatch):
         raise OSError("inotify watch limit reached")
 
     monkeypatch.setattr(watchfiles, "watch", broken)
-    watcher = Watcher([tmp_path], lambda change, held: None, mode="inotify")
+    watcher = Watcher([tmp_path], lambda change: None, mode="inotify")
     watcher.start()
     try:
         assert watcher.ready.wait(10)

@@ -24,7 +24,7 @@ from tuibench.core.model import (
 from tuibench.core.problems import Problem
 from tuibench.core.small_files import SmallFiles
 from tuibench.core.units import common_unit
-from tuibench.core.watch import hold_back
+from tuibench.core.watch import only_complete
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
@@ -36,15 +36,14 @@ class LoadCancelled(Exception):
 def load(
     paths: list[str | Path],
     progress: Progress | None = None,
-    held: Mapping[str, int | None] | None = None,
+    complete: Mapping[str, int] | None = None,
 ) -> ResultSet:
     """Load every result file under `paths`. Never raises for bad data: see `.problems`.
 
-    `held`: files still being written (watch.py), by absolute path: None, not read; a
-    size, read up to it."""
+    `complete`: while watching (watch.py), the files known complete, by absolute path, and
+    their size then: only those are read, up to that size."""
     found = discover(paths)
-    if held:
-        found.units = hold_back(found.units, held)
+    found.units = only_complete(found.units, complete)
     problems = list(found.problems)
     overrides, reference = read_settings(found.config, problems)
     systems = {s.name: s for s in found.systems}

@@ -18,8 +18,9 @@ Complete means never read half:
   while another file of that folder is still being written (an iteration is applied
   whole, never some of its benchmarks).
 
-Files not complete yet are held back from a load (`held`): a new one is not read, one that
-grew is read up to the size it had when it was last complete.
+A load reads only the files known complete, each up to the size it had then (`complete`):
+a file that appeared since the last look, or is still being written, is not read; one that
+grows again is read up to its last complete size.
 
 No Textual here: the explorer runs a `Watcher` and reloads through its session.
 """
@@ -66,7 +67,7 @@ Stat = tuple[int, int]  # size, modification time in ns
 
 def snapshot(paths: Iterable[str | os.PathLike]) -> dict[str, Stat]:
     """Every regular file under `paths` (absolute path -> size, mtime), as discovery walks
-    them: version-control folders and symbolic links to folders are not entered."""
+    them: version-control folders are not entered, nor links to folders outside `paths`."""
     files: dict[str, Stat] = {}
     stack = []
     for p in paths:
@@ -75,14 +76,16 @@ def snapshot(paths: Iterable[str | os.PathLike]) -> dict[str, Stat]:
             stack.append(p)
         else:
             _stat_into(files, p)
+    roots = [os.path.realpath(p) for p in stack]
+    seen = set(roots)
     while stack:
         folder = stack.pop()
         try:
             with os.scandir(folder) as entries:
                 for e in entries:
                     try:
-                        if e.is_dir(follow_symlinks=False):
-                            if e.name not in VCS_FOLDERS:
+                        if e.is_dir():
+                            if e.name not in VCS_FOLDERS and _enter(e, roots, seen):
                                 stack.append(e.path)
                         elif e.is_file():
                             st = e.stat()
@@ -92,6 +95,18 @@ def snapshot(paths: Iterable[str | os.PathLike]) -> dict[str, Stat]:
         except OSError:
             continue
     return files
+
+
+def _enter(entry: os.DirEntry, roots: list[str], seen: set[str]) -> bool:
+    """Whether to walk a folder: once, and through a link only to a folder inside the roots."""
+    if not entry.is_symlink():
+        return True
+    real = os.path.realpath(entry.path)
+    inside = any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+    if not inside or real in seen:
+        return False
+    seen.add(real)
+    return True
 
 
 def _stat_into(files: dict[str, Stat], path: str) -> None:
@@ -295,27 +310,21 @@ class Tracker:
         """Whether some file is still being written (another look will be needed)."""
         return bool(self._since)
 
-    def held(self) -> dict[str, int | None]:
-        """Files a load must not read whole now: None, not at all (new, or rewritten
-        shorter); a size, read up to it (it grew since it was complete)."""
-        out: dict[str, int | None] = {}
-        for path, (st, _) in self._since.items():
-            old = self.applied.get(path)
-            out[path] = old[0] if old is not None and st[0] >= old[0] else None
-        return out
+    def complete(self) -> dict[str, int]:
+        """What a load may read: the files known complete, each with its size then (a file
+        that grew since is read up to it; one not listed is new or being written)."""
+        return {path: st[0] for path, st in self.applied.items()}
 
 
-def hold_back(units: list, held: Mapping[str, int | None]) -> list:
-    """Discovery's units without the files still being written, and with a size to stop
-    at for those that grew since they were complete (the loader reads up to it)."""
-    if not held:
+def only_complete(units: list, complete: Mapping[str, int] | None) -> list:
+    """Discovery's units that are complete (watch.py), each to be read up to its complete
+    size; all of them when `complete` is None (not watching)."""
+    if complete is None:
         return units
     kept = []
     for unit in units:
-        key = os.path.abspath(unit.path)
-        if key not in held:
-            kept.append(unit)
-        elif (size := held[key]) is not None:
+        size = complete.get(os.path.abspath(unit.path))
+        if size is not None:
             unit.path.size = size  # FoundPath: reads stop there
             kept.append(unit)
     return kept
@@ -352,7 +361,7 @@ def _network_fs(path: str | os.PathLike) -> bool:
 
 
 class Watcher:
-    """A daemon thread that calls `on_change(change, held)` when complete files changed.
+    """A daemon thread that calls `on_change(change)` when complete files changed.
 
     `mode`: "inotify" (falls back to "poll" when watchfiles cannot watch) or "poll".
     `self.mode` says what it ended up doing."""
@@ -360,7 +369,7 @@ class Watcher:
     def __init__(
         self,
         paths: Iterable[str | os.PathLike],
-        on_change: Callable[[Change, dict[str, int | None]], None],
+        on_change: Callable[[Change], None],
         mode: str | None = None,
         files: Mapping[str, Stat] | None = None,
     ):
@@ -374,9 +383,9 @@ class Watcher:
         self._lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
-    def held(self) -> dict[str, int | None]:
+    def complete(self) -> dict[str, int]:
         with self._lock:
-            return self.tracker.held()
+            return self.tracker.complete()
 
     def start(self) -> None:
         """Watch in a daemon thread (starting inotify takes a moment: never the caller's)."""
@@ -442,9 +451,8 @@ class Watcher:
         files = snapshot(self.paths)
         with self._lock:
             change = self.tracker.look(files, time.monotonic())
-            held = self.tracker.held()
         if change:
-            self.on_change(change, held)
+            self.on_change(change)
         return change
 
 

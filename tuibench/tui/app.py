@@ -323,8 +323,8 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, Live, App[int]
             from tuibench.core.compare import Analysis
             from tuibench.core.load import load
 
-            held = self.prepare_watch()  # files still being written are not read yet
-            rs = load(self.paths, progress=progress, held=held)
+            complete = self.prepare_watch()  # files still being written are not read yet
+            rs = load(self.paths, progress=progress, complete=complete)
             analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))

@@ -46,17 +46,17 @@ class Live:
     _reload_again = False
 
     # -- watching -----------------------------------------------------------------------
-    def prepare_watch(self: TuibenchApp) -> dict[str, int | None]:
-        """In the loading thread, before the first load: the files as they are (what the
-        load will hold), and those still being written (held back from it)."""
+    def prepare_watch(self: TuibenchApp) -> dict[str, int] | None:
+        """In the loading thread, before the first load: the files known complete (what the
+        load reads; None when not watching)."""
         from tuibench.core.watch import Watcher, watch_mode
 
         if self.watcher is None:
             mode = watch_mode(self.paths)
             if mode == "off":
-                return {}
+                return None
             self.watcher = Watcher(self.paths, self._noticed, mode)
-        return self.watcher.held()
+        return self.watcher.complete()
 
     def start_watching(self: TuibenchApp) -> None:
         if self.watcher is not None and self.watcher.thread is None:
@@ -66,7 +66,7 @@ class Live:
         if self.watcher is not None:
             self.watcher.stop()
 
-    def _noticed(self: TuibenchApp, change: Change, held: dict) -> None:
+    def _noticed(self: TuibenchApp, change: Change) -> None:
         """The watcher's thread: complete files changed."""
         with contextlib.suppress(Exception):  # closing
             self.post_message(FilesChanged(change))
@@ -122,9 +122,9 @@ class Live:
 
     @work(thread=True, group="reload")
     def _reload(self: TuibenchApp, session: Session, state, change: Change | None) -> None:
-        held = self.watcher.held() if self.watcher is not None else None
+        complete = self.watcher.complete() if self.watcher is not None else None
         try:
-            new = session.reload(self.paths, self.subselections, self.seed, state, held)
+            new = session.reload(self.paths, self.subselections, self.seed, state, complete)
         except Exception as exc:  # keep the explorer up with what it has; say why
             self.post_message(Reloaded(None, change, f"{type(exc).__name__}: {exc}"))
             return

@@ -79,18 +79,19 @@ class Session:
         subselections: int,
         seed: int,
         state: ViewState | None = None,
-        held: Mapping[str, int | None] | None = None,
+        complete: Mapping[str, int] | None = None,
     ) -> Session:
         """The same view (`state`: reference, filter, sort, marks, options) over the files as
         they are now, with the metrics whose verdict changed added to `unseen`. The one way
         a reload goes (tui/live.py): a full load and analysis, in a worker thread; an
-        incremental engine can stand behind this function. `held`: files still being
-        written (core/watch.py). Raises ValueError when nothing can be loaded any more."""
+        incremental engine can stand behind this function. `complete`: the files
+        known complete, to read (core/watch.py). Raises ValueError when nothing can be
+        loaded any more."""
         from tuibench.core.load import load
 
         state = dataclasses.replace(state or self.state)
         state.marks = list(state.marks)
-        rs = load(paths, held=held)
+        rs = load(paths, complete=complete)
         if rs.empty:
             raise ValueError(f"nothing could be loaded ({len(rs.problems)} problems)")
         analysis = Analysis(rs, subselections, seed, **state.analysis_options())
