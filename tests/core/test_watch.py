@@ -55,6 +55,8 @@ def test_end_markers_of_real_files(tmp_path):
     assert end_marker(str(go)) is False
     go.write_text(go_text([100, 110], end="FAIL\texample.com/x\t0.2s\n"))
     assert end_marker(str(go)) is True
+    go.write_text(go_text([100, 110], end="PASS\n"))  # `ok` may follow: stability decides
+    assert end_marker(str(go)) is None
     csv = tmp_path / "x.csv"
     csv.write_text("benchmark,metric,value\n")
     assert end_marker(str(csv)) is None

@@ -8,8 +8,9 @@ once they are complete, which were added, grew or were removed (`Change`).
 
 Complete means never read half:
 - a file whose producer writes an end marker is complete once the marker is there: Google
-  Benchmark's JSON closes with `]` and `}`; Go's `testing` output ends with `PASS`, `ok`
-  or `FAIL`; a pyperf JSON file parses whole. Such a file without its marker counts as
+  Benchmark's JSON closes with `]` and `}`; `go test` output ends with its `ok` or `FAIL`
+  line (a test binary's own `PASS`, which `ok` may follow, counts once stable, below); a
+  pyperf JSON file parses whole. Such a file without its marker counts as
   complete only after QUIET_OPEN seconds unchanged (a run killed half way: what it wrote
   is all there will be);
 - any other file once its size and modification time stayed the same over two looks at
@@ -119,7 +120,7 @@ def _stat_into(files: dict[str, Stat], path: str) -> None:
 
 
 GO_START = re.compile(rb"^(goos|goarch|pkg|cpu): |^Benchmark\S*\s+\d+\s", re.M)
-GO_END = re.compile(rb"^(PASS|FAIL|ok\s.*|FAIL\s.*)$")
+GO_END = re.compile(rb"^(FAIL|ok\s.*|FAIL\s.*)$")  # go test's own last line
 
 
 def end_marker(path: str) -> bool | None:
@@ -142,7 +143,10 @@ def end_marker(path: str) -> bool | None:
         return _parses(path) if size <= PARSE_UP_TO else None
     if GO_START.search(head):
         lines = tail.rstrip().splitlines()
-        return bool(lines) and GO_END.match(lines[-1].rstrip()) is not None
+        last = lines[-1].rstrip() if lines else b""
+        if last == b"PASS":  # a test binary's last line, or go test's `ok` line comes next
+            return None
+        return GO_END.match(last) is not None
     return None
 
 
