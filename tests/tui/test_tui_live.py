@@ -61,6 +61,12 @@ def header(app) -> str:
     return app.main.query_one(StatusLine).plain
 
 
+def drawn(app) -> list[str]:
+    """The tree's lines as drawn on screen now."""
+    tree = app.main.query_one(BenchTree)
+    return [tree.render_line(y).text for y in range(tree.size.height)]
+
+
 def label(app, node: Node) -> str:
     return app.main.query_one(BenchTree).shown_label(node)
 
@@ -122,9 +128,13 @@ async def test_follow_applies_by_itself_and_marks_changed_verdicts(tmp_path, mon
         assert verdict.to_list() == ["worse"]
         assert " Δ" in label(app, SPIN)
         assert "Δ 1" in header(app)
-        app.go_to(SPIN)
+        assert any("Δ" in line for line in drawn(app))
+        await pilot.press("tab")  # to the tree; then the cursor moves onto Spin by keys
+        while app.current_node != SPIN:
+            await pilot.press("j")
         await pilot.pause()
         assert " Δ" not in label(app, SPIN) and "Δ" not in header(app)
+        assert not any("Δ" in line for line in drawn(app))  # as drawn, not only as known
 
 
 async def test_half_written_file_is_not_loaded(tmp_path, monkeypatch, loaded):

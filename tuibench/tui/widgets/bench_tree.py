@@ -204,7 +204,7 @@ class BenchTree(Tree[Node]):
         if pair in self._unseen:
             self._unseen.discard(pair)
             if (node := self._by_key.get(key)) is not None:
-                self._refresh_node(node)
+                node.refresh()  # a new key for its cached line: drawn again, without Δ
 
     def set_series_marks(self, marks: dict[tuple[str, str], str]) -> None:
         """Metrics with a change point along the series: the first system at each new level."""
