@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.tui.test_tui_live import iteration  # noqa: E402
-from tuibench.tui.app import TuibenchApp  # noqa: E402
+from tests.tui.test_tui_live import iteration
+from tuibench.tui.app import TuibenchApp
 
 
 async def trials(root: Path, n: int) -> tuple[list[float], list[float]]:
