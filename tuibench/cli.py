@@ -141,6 +141,8 @@ def view_options(args: argparse.Namespace) -> ViewOptions:
         export_dir=args.export_dir,
         theme=args.theme,
         mouse=not args.no_mouse,
+        follow=args.follow,
+        decide=args.decide,
     )
 
 
@@ -298,6 +300,18 @@ def explorer_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     p.add_argument("--theme", metavar="NAME", help="Textual theme (e.g. textual-light)")
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="load result files added or grown while the benchmarks run, once complete "
+        "(R reloads by hand without it); implies --decide",
+    )
+    p.add_argument(
+        "--decide",
+        action="store_true",
+        help="mark each metric decided or undecided as `tuibench decide` does, and say in "
+        "its view how many more iterations would likely settle it",
+    )
     return p
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +16,7 @@ from tuibench.ingest.discover import Discovery, Unit, discover, display_path
 from tuibench.ingest.formats import ReadResult, native, read_file
 from tuibench.ingest.reuse import load_cache
 from tuibench.ingest.small_files import SmallFiles
+from tuibench.ingest.watch import only_complete
 from tuibench.model.problems import Problem
 from tuibench.model.results import (
     METRICS_SCHEMA,
@@ -34,10 +35,18 @@ class LoadCancelled(Exception):
     """Raised by a progress callback to stop loading; load() lets it through."""
 
 
-def load(paths: Sequence[str | Path], progress: Progress | None = None) -> ResultSet:
+def load(
+    paths: Sequence[str | Path],
+    progress: Progress | None = None,
+    complete: Mapping[str, int] | None = None,
+) -> ResultSet:
     """Load every result file under `paths`. Never raises for bad data: see `.problems`.
-    Unchanged results are read back from the user's cache (`load_cache.py`)."""
+    Unchanged results are read back from the user's cache (`load_cache.py`).
+
+    `complete`: while watching (watch.py), the files known complete, by absolute path, and
+    their size then: only those are read, up to that size."""
     found = discover(paths)
+    found.units = only_complete(found.units, complete)
     key = load_cache.key(found)
     if key is not None and (rs := load_cache.get(key)) is not None:
         if progress:

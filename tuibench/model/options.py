@@ -66,6 +66,8 @@ class ViewOptions:
     export_dir: str = "."
     theme: str | None = None
     mouse: bool = True
+    follow: bool = False  # apply result files as they arrive (--follow)
+    decide: bool = False  # `tuibench decide`'s verdicts per metric (--decide; --follow too)
 
 
 DEFAULT_ANALYSIS = AnalysisOptions()

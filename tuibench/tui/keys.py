@@ -230,6 +230,16 @@ APP_KEYS: list[Key] = [
         group="View",
     ),
     Key(
+        "tuibench.reload",
+        "R",
+        "reload",
+        "Reload",
+        "Reload the results: read the files added, grown or removed since (the reference, "
+        "place, filter, sort, marks and options stay; --follow reloads by itself)",
+        key_display="R",
+        group="Other",
+    ),
+    Key(
         "tuibench.problems",
         "p",
         "show_problems",

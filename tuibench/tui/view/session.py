@@ -25,7 +25,8 @@ from tuibench.model.results import ResultSet
 from tuibench.present import tables
 from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
-from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex
+from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
+from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex, sort_keys
 from tuibench.util.globs import glob_expr
 
 METRIC = ["benchmark", "metric"]
@@ -85,7 +86,64 @@ class Session:
         self._current: PerMetric  # these two as `compute` gives them (`install`)
         self._compared: np.ndarray
         self.reference_requested = False  # --reference: the reference was chosen
+        self.decide = False  # --decide / --follow: `tuibench decide`'s verdicts per metric
+        self._decisions: tuple[tuple, MetricDecisions] | None = None
+        self.unseen: set[tuple[str, str]] = set()  # verdict changed by a reload, not visited
         self.recompute()
+
+    def reload(
+        self,
+        paths: list[str],
+        state: ViewState | None = None,
+        complete: Mapping[str, int] | None = None,
+    ) -> Session:
+        """The same view (`state`: reference, filter, sort, marks, options) over the files as
+        they are now, with the metrics whose verdict changed added to `unseen`. The one way
+        a reload goes (tui/live.py): a full load and analysis, in a worker thread; an
+        incremental engine can stand behind this function. `complete`: the files
+        known complete, to read (core/watch.py). Raises ValueError when nothing can be
+        loaded any more."""
+        from tuibench.ingest.load import load
+
+        state = dataclasses.replace(state or self.state)
+        state.marks = list(state.marks)
+        rs = load(paths, complete=complete)
+        if rs.empty:
+            raise ValueError(f"nothing could be loaded ({len(rs.problems)} problems)")
+        analysis = Analysis(rs, state.options)
+        if state.reference not in rs.system_names:
+            state.reference = rs.default_reference
+            if state.reference not in rs.system_names:
+                state.reference = rs.system_names[0]
+        if state.sort.startswith("system:") and state.sort not in sort_keys(
+            rs.system_names, state.reference
+        ):
+            state.sort = "natural"
+        new = Session(rs, analysis, state)
+        new.reference_requested, new.decide = self.reference_requested, self.decide
+        new.install(state, new.prepare(state, new.compute(state)))
+        old_d, new_d = self.decisions(), new.decisions()
+        changed = changed_verdicts(
+            self.cmp.rows,
+            new.cmp.rows,
+            None if old_d is None else old_d.signature(),
+            None if new_d is None else new_d.signature(),
+        )
+        new.unseen = {k for k in self.unseen | changed if k in new._nodes.metric_id}
+        return new
+
+    def decisions(self) -> MetricDecisions | None:
+        """`tuibench decide` against the reference, at alpha and the threshold (kept)."""
+        if not self.decide:
+            return None
+        s = self.state
+        key = (id(self.analysis), s.reference, s.options.alpha, s.options.threshold)
+        if self._decisions is None or self._decisions[0] != key:
+            decisions = MetricDecisions(
+                self.analysis, s.reference, s.options.alpha, s.options.threshold
+            )
+            self._decisions = (key, decisions)
+        return self._decisions[1]
 
     def set_analysis(self, analysis: Analysis) -> None:
         """A new analysis of the same results (another option of `Analysis`)."""

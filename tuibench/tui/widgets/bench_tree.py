@@ -68,6 +68,8 @@ class BenchTree(TreeHooks, Tree[Node]):
         self._batch = False  # adding many nodes: one invalidation at the end
         self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
         self._versus = ""  # the reference, named on the root when there are several systems
+        self._unseen: set[tuple[str, str]] = set()  # verdict changed by a reload (live.py)
+        self._decided = None  # --decide / --follow: MetricDecisions (decided or not)
         self._versus_room = 0
 
     # -- building -----------------------------------------------------------------------
@@ -155,6 +157,7 @@ class BenchTree(TreeHooks, Tree[Node]):
         self._marked = {
             m.node for m in session.state.marks if m.reference == session.state.reference
         }
+        self._unseen, self._decided = session.unseen, session.decisions()
         self._palette = palette
         self.root.refresh()  # the root is on every line's path: every line is drawn again
         self.refresh()
@@ -177,6 +180,8 @@ class BenchTree(TreeHooks, Tree[Node]):
                 text.append(f" ▲{better}", palette.better_style)
         if key in self._marked:
             text.append(" ●", palette.accent_style)
+        if key.metric is not None:
+            self._live_marks(text, (key.benchmark, key.metric), palette)
         if key.metric is not None and (
             where := self._series_marks.get((key.benchmark, key.metric))
         ):
@@ -184,6 +189,21 @@ class BenchTree(TreeHooks, Tree[Node]):
         if key.is_root and self._versus:  # several systems: say what the counts are against
             text.append(f"  vs {printable(self._versus)}", palette.muted)
         return text
+
+    def _live_marks(self, text: Text, key: tuple[str, str], palette: Palette) -> None:
+        """Δ: its verdict changed in a reload, not visited since; ✓ / …: decided or not."""
+        if key in self._unseen:
+            text.append(" Δ", palette.warning_style)
+        if self._decided is not None and (mark := self._decided.mark(key)):
+            text.append(f" {mark}", palette.muted)
+
+    def mark_seen(self, key: Node) -> None:
+        """The metric was visited: its Δ goes."""
+        pair = (key.benchmark, key.metric or "")
+        if pair in self._unseen:
+            self._unseen.discard(pair)
+            if (node := self._by_key.get(key)) is not None:
+                node.refresh()  # a new key for its cached line: drawn again, without Δ
 
     def set_series_marks(self, marks: dict[tuple[str, str], str]) -> None:
         """Metrics with a change point along the series: the first system at each new level."""
@@ -220,7 +240,8 @@ class BenchTree(TreeHooks, Tree[Node]):
             return width
         if key.metric is not None:
             where = self._series_marks.get((key.benchmark, key.metric))
-            return width + len(" ▼ ▲ ●") + (len(_series_mark(where)) if where else 0)
+            live = (2 if self._unseen else 0) + (2 if self._decided is not None else 0)
+            return width + len(" ▼ ▲ ●") + live + (len(_series_mark(where)) if where else 0)
         n = len(str(self._shape.size(key) if self._shape is not None else 0))
         return width + 2 * (2 + n) + 2 + (self._versus_room if key.is_root else 0)
 

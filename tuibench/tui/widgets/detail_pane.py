@@ -83,6 +83,7 @@ class DetailPane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
+        yield Static(id="pane-decision")  # --decide / --follow: decided, or how many more
         yield Static(id="pane-message")
         yield AnswerView(id="answer")
         with Vertical(id="metric-view"):
@@ -139,6 +140,7 @@ class DetailPane(VerticalScroll):
         self.query_one("#metric-view").display = mode == "metric"
         self.query_one("#summary-view").display = mode == "summary"
         self.query_one("#pane-message").display = mode == "message"
+        self.query_one("#pane-decision").display = False  # shown by _show_decision
 
     def _show_metric(self, node: Node, session: Session, palette: Palette) -> None:
         info = session.metric_info(node)
@@ -161,6 +163,7 @@ class DetailPane(VerticalScroll):
             title.append("   ★ best: ", palette.better_style)
             title.append(printable(best), "bold")
         self._set("#pane-title", title)
+        self._show_decision(node, session, palette)
         self.query_one("#detail", TableView).show(detail, palette)
         noise = session.noise(node)
         self.query_one("#noise", TableView).show(noise, palette)
@@ -179,6 +182,24 @@ class DetailPane(VerticalScroll):
                 notes.append(printable(note) + "\n", palette.muted)
         notes.rstrip()
         self._set("#pane-notes", notes)
+
+    def _show_decision(self, node: Node, session: Session, palette: Palette) -> None:
+        """`tuibench decide`'s verdict of each system, when --decide or --follow is on."""
+        decisions = session.decisions()
+        if decisions is None:
+            return
+        lines = decisions.lines(node.benchmark, node.metric or "")
+        text = Text()
+        text.append(f"decide (anytime-valid, same within ±{decisions.threshold:g} %): ", "bold")
+        if not lines:
+            text.append("no system can be decided (a side lacks this metric)", palette.muted)
+        for i, (system, words) in enumerate(lines):
+            text.append(" · " if i else "", palette.muted)
+            text.append(printable(system) + " ")
+            style = palette.muted if words.startswith("undecided") else "bold"
+            text.append(words, style)
+        self._set("#pane-decision", text)
+        self.query_one("#pane-decision").display = True
 
     def _show_answer(self, session: Session, palette: Palette) -> None:
         from tuibench.present.answer import legend

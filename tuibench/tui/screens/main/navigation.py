@@ -26,6 +26,7 @@ class Navigation(MainView):
         if self.session is not None:
             self.query_one(DetailPane).show(tree.current, self.session, self.palette)
             self.update_footer()  # the pane may show another kind of place now
+            self.mark_seen(tree.current)
 
     def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""

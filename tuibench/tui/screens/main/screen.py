@@ -21,6 +21,7 @@ from tuibench.model.options import AnalysisOptions
 from tuibench.tui.keys import MAIN_KEYS, bindings
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
+from tuibench.tui.screens.main.live import Live
 from tuibench.tui.screens.main.navigation import Navigation
 from tuibench.tui.screens.main.series_actions import SeriesActions
 from tuibench.tui.screens.marked import MarkedScreen
@@ -51,7 +52,7 @@ class Analysed(Message):
         super().__init__()
 
 
-class MainScreen(Navigation, SeriesActions):
+class MainScreen(Navigation, SeriesActions, Live):
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_KEYS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -158,6 +159,8 @@ class MainScreen(Navigation, SeriesActions):
             session.state.options.analysis_key()
         ):
             return  # an older request: a newer one is on its way
+        if message.analysis is not None and message.analysis.rs is not session.rs:
+            return  # of results a reload replaced: the reload computes its own
         if message.analysis is None:
             self.say(f"Recomputing failed: {message.error}", severity="error")
             return

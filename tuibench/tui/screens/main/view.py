@@ -116,6 +116,24 @@ class MainView(Screen):
     def ensure_series(self, asked: bool = False) -> None:
         """The series analysis follows the view: SeriesActions starts it."""
 
+    # Live results (live.py) hook in here: watching, the status line's words, marks seen.
+    def prepare_watch(self) -> dict[str, int] | None:
+        return None
+
+    def start_watching(self) -> None:
+        pass
+
+    def stop_watching(self) -> None:
+        pass
+
+    def live_status(
+        self, options: list[tuple[str, str]], chance: str | None
+    ) -> list[tuple[str, str]]:
+        return options + ([("", chance)] if chance else [])
+
+    def mark_seen(self, node: Node) -> None:
+        pass
+
     def on_mount(self) -> None:
         self.query_one("#main").display = False
         self.query_one("#filter").display = False
@@ -125,6 +143,7 @@ class MainView(Screen):
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
+        self.stop_watching()
 
     @property
     def results_label(self) -> str:
@@ -178,7 +197,8 @@ class MainView(Screen):
             from tuibench.analysis.compare import Analysis
             from tuibench.ingest.load import load
 
-            rs = load(self.paths, progress=progress)
+            complete = self.prepare_watch()  # files still being written are not read yet
+            rs = load(self.paths, progress=progress, complete=complete)
             analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
@@ -205,7 +225,9 @@ class MainView(Screen):
         state = ViewState.first(reference, self.options, self.view_options)
         session = Session(rs, analysis, state)
         session.reference_requested = self.view_options.reference is not None
+        session.decide = self.view_options.decide or self.view_options.follow
         session.install(state, session.prepare(state, session.compute(state)))
+        session.decisions()  # made here too, when asked for: not on the first frame's time
         return session
 
     def on_load_progress(self, message: LoadProgress) -> None:
@@ -220,6 +242,7 @@ class MainView(Screen):
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
+        self.start_watching()
         if message.error or message.rs is None:
             self._show_failure(Text(f"Loading failed: {message.error}"))
             return
@@ -349,7 +372,7 @@ class MainView(Screen):
             len(session.systems),
             len(self.problems),
             self.palette,
-            s.option_labels() + ([("", chance)] if (chance := session.chance()) else []),
+            self.live_status(s.option_labels(), session.chance()),
         )
 
     def focus_place(self) -> str:
@@ -409,6 +432,7 @@ class MainView(Screen):
             if pane.node != event.node.data:
                 pane.show(event.node.data, self.session, self.palette)
                 self.update_footer()
+                self.mark_seen(event.node.data)
 
     @on(BenchTree.Opened)
     def _on_open(self, event: BenchTree.Opened) -> None:
