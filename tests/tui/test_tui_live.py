@@ -164,7 +164,7 @@ async def test_decide_marks_and_words_are_decides(tmp_path, monkeypatch, loaded)
         iteration(root / "base" / f"run-{i}.txt", 1000, 500, seed=i)
         iteration(root / "new" / f"run-{i}.txt", 1300, 500 * (1.03 if i % 2 else 0.97), i)
     rs = load([root])
-    dec = decide_rows(Analysis(rs, 100, 0).groups, "base", 0.05, 2.0).rows
+    dec = decide_rows(Analysis(rs).groups, "base", 0.05, 2.0).rows
     words = {r["benchmark"]: verdict_words(r) for r in dec.iter_rows(named=True)}
     verdicts = {r["benchmark"]: r["verdict"] for r in dec.iter_rows(named=True)}
     assert verdicts["Spin"] == "worse" and verdicts["Sort"] == "undecided"
