@@ -12,6 +12,7 @@ from textual.markup import escape
 from textual.style import Style
 
 from tuibench.tui.keys import APP_KEYS, GLOBAL_ACTIONS, words_match
+from tuibench.tui.screens.main import MainScreen
 
 if TYPE_CHECKING:
     pass
@@ -33,6 +34,7 @@ class TuibenchCommands(Provider):
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app = self.app
         main = app.screen_stack[0]  # the main screen, whose keys most commands are
+        assert isinstance(main, MainScreen)
         out: list[tuple[str, str, Callable[[], object]]] = []
         for key in APP_KEYS:
             if key.palette:  # the action's name (ranked on), its sentence and its key
@@ -40,7 +42,7 @@ class TuibenchCommands(Provider):
                 where = app if key.action in GLOBAL_ACTIONS else main
                 run = partial(app.run_action, key.action, where)
                 out.append((key.description, f"{key.help}  [{shown}]", run))
-        session = getattr(main, "session", None)
+        session = main.session
         if session is not None:
             for info in session.rs.systems:
                 out.append(

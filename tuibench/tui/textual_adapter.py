@@ -25,7 +25,7 @@ def forward_event(target: MessagePump, event: events.Event) -> None:
     """Send `event` on to `target` as Textual hands a typed key to the focus: marked as
     forwarded (`event.is_forwarded`), so the app does not take it for a key typed anew.
     `post_message` alone does not mark it, and the mark has no public setter."""
-    target._forward_event(event)
+    target._forward_event(event)  # type: ignore[attr-defined]  # private: see above
 
 
 def keymap(app: App) -> dict[str, str]:
@@ -57,7 +57,7 @@ def use_input_selector(selector: type[selectors.BaseSelector]) -> None:
     selector from the `selectors` module it imported, and takes no other."""
     from textual.drivers import linux_driver
 
-    linux_driver.selectors = types.SimpleNamespace(
+    linux_driver.selectors = types.SimpleNamespace(  # type: ignore[assignment]  # a stand-in
         SelectSelector=selector, EVENT_READ=selectors.EVENT_READ
     )
 

@@ -140,8 +140,8 @@ def _set_items(chunks: list[str]) -> list[tuple[str, str]]:
         if this is None:
             items.append(("-", "-"))
             i += 1
-        elif i + 2 < len(tokens) and tokens[i + 1] is None and tokens[i + 2] is not None:
-            items.append((this, tokens[i + 2]))
+        elif i + 2 < len(tokens) and tokens[i + 1] is None and (end := tokens[i + 2]) is not None:
+            items.append((this, end))
             i += 3
         else:
             items.append((this, this))

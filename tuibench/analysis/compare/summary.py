@@ -142,7 +142,7 @@ class BootstrapData:
     y: np.ndarray  # value, or 1/value for Hmean metrics
 
     @classmethod
-    def build(cls, it: pl.DataFrame, a: pl.DataFrame, gid: np.ndarray) -> BootstrapData:
+    def build(cls, it: pl.DataFrame, a: dict[str, np.ndarray], gid: np.ndarray) -> BootstrapData:
         """From the iterations, the rows' frame (`_g`: each row's group) and each
         iteration's group."""
         g = a["_g"]

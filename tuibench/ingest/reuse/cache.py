@@ -97,7 +97,7 @@ class Store:
     def _path(self, kind: str, key: bytes) -> Path:
         return self.where / f"{kind}-{key.hex()}{SUFFIX}"
 
-    def get(self, kind: str, key: bytes) -> memoryview | None:
+    def get(self, kind: str, key: bytes) -> bytes | memoryview | None:
         """The payload stored under `key`, or None (missing, or failed a check: then the
         entry is removed, to be written again)."""
         path = self._path(kind, key)
@@ -161,7 +161,7 @@ class Store:
                 total -= size
 
 
-def _checked(data: bytes, key: bytes) -> bytes | None:
+def _checked(data: bytes, key: bytes) -> memoryview | None:
     """The payload of an entry's bytes, or None if any check fails."""
     if len(data) < _HEADER.size:
         return None

@@ -19,6 +19,7 @@ import json
 import os
 import struct
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -105,7 +106,10 @@ def neighbours(found: Discovery) -> dict[str, bytes]:
 
 
 def _inside_results(found: Discovery) -> bool:
-    where = os.path.realpath(cache.folder())
+    folder = cache.folder()
+    if folder is None:  # no cache folder: nothing is written anywhere
+        return False
+    where = os.path.realpath(folder)
     folders = {os.path.dirname(u.path) for u in found.units}  # few distinct ones
     tops = {*found.roots, *(os.path.realpath(d or ".") for d in folders)}
     return any(os.path.commonpath([where, t]) == t for t in tops)
@@ -195,5 +199,5 @@ def decode(payload: bytes | memoryview) -> ResultSet:
     )
 
 
-def _fields(obj: object, skip: str = "") -> dict:
+def _fields(obj: Any, skip: str = "") -> dict:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.name != skip}

@@ -137,7 +137,7 @@ class SeriesScreen(Screen[None]):
         if self.node.is_metric or event.cursor_row >= len(self.keys):
             return
         bench, metric = self.keys[event.cursor_row]
-        self.app.push_screen(SeriesScreen(Node.of_metric(bench, metric), self.palette))
+        self.app.push_screen(SeriesScreen(Node.of_metric(bench, metric), self.palette, self.model))
 
 
 def _unit(model: SeriesModel, bench: str, metric: str) -> str:

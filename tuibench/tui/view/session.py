@@ -346,7 +346,7 @@ class Session:
     def view_key(self) -> tuple:
         """Everything in the state that changes what the tables show (not the cursor)."""
         s = self.state
-        key = (s.reference, s.options.comparison_key(), s.sort)
+        key: tuple = (s.reference, s.options.comparison_key(), s.sort)
         key += s.options.analysis_key()
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
 
@@ -373,7 +373,7 @@ class Session:
         self, s: ViewState, cmp: Comparison, per: PerMetric, order_ids: np.ndarray
     ) -> Answer:
         # The order and `f` do not change it.
-        key = (s.reference, s.options.comparison_key(), s.filter_text)
+        key: tuple = (s.reference, s.options.comparison_key(), s.filter_text)
         key += (s.percent, s.options.analysis_key(), id(self.analysis))
         with self._lock:
             answer = self._answers.pop(key, None)

@@ -21,6 +21,7 @@ from tuibench.util.text import printable
 if TYPE_CHECKING:
     import numpy as np
 
+    from tuibench.tui.view.decisions import MetricDecisions
     from tuibench.tui.view.session import Session, TreeShape
 
 # Above this many nodes only the first level starts expanded, and only while that makes at
@@ -69,7 +70,7 @@ class BenchTree(TreeHooks, Tree[Node]):
         self._series_marks: dict[tuple[str, str], str] = {}  # metric -> where it changed level
         self._versus = ""  # the reference, named on the root when there are several systems
         self._unseen: set[tuple[str, str]] = set()  # verdict changed by a reload (live.py)
-        self._decided = None  # --decide / --follow: MetricDecisions (decided or not)
+        self._decided: MetricDecisions | None = None  # --decide / --follow: decided or not
         self._versus_room = 0
 
     # -- building -----------------------------------------------------------------------

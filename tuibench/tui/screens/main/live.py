@@ -86,7 +86,9 @@ class Live(MainView):
         systems = [] if self.session is None else self.session.rs.systems
         return system_namer([(s.path, s.name) for s in systems], self.paths)
 
-    def live_status(self, options: list[tuple[str, str]], chance: str) -> list[tuple[str, str]]:
+    def live_status(
+        self, options: list[tuple[str, str]], chance: str | None
+    ) -> list[tuple[str, str]]:
         """The status line's options with the word on live results: how many verdicts
         changed and are not seen yet (Δ) first, the options, then what arrived (or what the
         last reload brought), then the word on chance."""

@@ -68,7 +68,7 @@ class Navigation(MainView):
             self.say("No metric changed significantly against this reference.", timeout=3)
             return
         current = self.query_one(DetailPane).node or self.current_node
-        key = (current.benchmark, current.metric) if current.is_metric else None
+        key = (current.benchmark, current.metric) if current.metric is not None else None
         position = session.severity_position(key)
         if position is None:
             i = 0 if step > 0 else len(order) - 1

@@ -145,7 +145,7 @@ class MainScreen(Navigation, SeriesActions, Live):
     def reanalyse(self, options: AnalysisOptions) -> None:
         from tuibench.analysis.compare import Analysis
 
-        session = self.session
+        session = self.loaded_session
         try:
             analysis = Analysis(session.rs, options)
         except Exception as exc:  # keep the explorer up; say what happened
@@ -209,10 +209,6 @@ class MainScreen(Navigation, SeriesActions, Live):
         self.update_state(dataclasses.replace(self.wanted, significant_only=on_now))
         if on_now and self._asked is None:  # shown already (a large set says it when shown)
             self._say_if_nothing_significant()
-
-    def _say_if_nothing_significant(self) -> None:
-        if not len(self.loaded_session.visible_ids):
-            self.say("No metric changed significantly against this reference.")
 
     def action_toggle_answer(self) -> None:
         self.update_state(
@@ -285,6 +281,7 @@ class MainScreen(Navigation, SeriesActions, Live):
         def shareables(marked: bool) -> list:
             if marked:
                 return marked_shareables(marks, facts)
+            assert table is not None  # asked for only when there is a current table
             cmp, whole = session.comparison_under(node), session.whole_under(node)
             return [shareable(node, cmp, table.title, facts, whole)]
 
@@ -350,7 +347,7 @@ class MainScreen(Navigation, SeriesActions, Live):
         """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
         from tuibench.output.answer_markdown import answer_markdown
 
-        session = self.session
+        session = self.loaded_session
         ranking = session.ranking() if len(session.systems) > 2 else []
         text = answer_markdown(session.answer(), ranking, session.reference_note())
         self.app.copy_to_clipboard(text)

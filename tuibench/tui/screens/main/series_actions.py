@@ -54,11 +54,11 @@ class SeriesActions(MainView):
         try:
             model = SeriesModel.build(analysis, alpha, percent)
         except Exception as exc:  # a bug must not take the explorer down
-            self.call_from_thread(
+            self.app.call_from_thread(
                 self.say, f"Series analysis failed: {exc}", severity="error", timeout=10
             )
             return
-        self.call_from_thread(self._series_ready, model, key)
+        self.app.call_from_thread(self._series_ready, model, key)
 
     def _series_ready(self, model: SeriesModel, key: tuple) -> None:
         if key != self._series_key:

@@ -269,15 +269,16 @@ class MainView(Screen):
                 severity="warning",
                 timeout=10,
             )
-        self.session = message.session
+        self.session = session = message.session
+        assert session is not None  # the loader makes one whenever something loaded
         self.query_one("#loading").display = False
         self.query_one("#main").display = True
         tree = self.query_one(BenchTree)
-        tree.build(self.session, self.palette, self.root_label)
+        tree.build(session, self.palette, self.root_label)
         self.refresh_view()
         self.focus_now(self.query_one(DetailPane))  # the answer, with its cursor
         self.post_message(ResultsShown())
-        self._prepare_comparisons(self.session)
+        self._prepare_comparisons(session)
         # What is loaded lives until the end: keep it out of the collector's full passes,
         # which otherwise stall a reference switch now and then for 100 ms or more.
         gc.collect()
@@ -517,13 +518,17 @@ class MainView(Screen):
     @work(thread=True, group="compare")
     def _compute_in_background(self, state: ViewState) -> None:
         """What `state` shows, and what its first frame draws, away from the keys."""
-        session = self.session
+        session = self.loaded_session
         try:
             computed = session.prepare(state, session.compute(state))
         except Exception as exc:  # keep the explorer up; say what happened
-            self.call_from_thread(self._compute_failed, exc)
+            self.app.call_from_thread(self._compute_failed, exc)
             return
-        self.call_from_thread(self._install_computed, state, computed)
+        self.app.call_from_thread(self._install_computed, state, computed)
+
+    def _say_if_nothing_significant(self) -> None:
+        if not len(self.loaded_session.visible_ids):
+            self.say("No metric changed significantly against this reference.")
 
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
