@@ -3,11 +3,9 @@ ESCDELAY: Textual reads it once, when it loads, so the command sets it before.""
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 
-from tuibench import cli
+from tuibench.cli import commands, explorer_parser
 
 
 @pytest.fixture
@@ -15,12 +13,14 @@ def seen(monkeypatch, tmp_path):
     import tuibench.tui.app as app
 
     got = {}
-    monkeypatch.setattr(cli, "_is_terminal", lambda: True)
+    monkeypatch.setattr(commands, "_is_terminal", lambda: True)
     monkeypatch.setattr(
-        app, "run", lambda *args: got.setdefault("ESCDELAY", cli.os.environ.get("ESCDELAY")) and 0
+        app,
+        "run",
+        lambda *args: got.setdefault("ESCDELAY", commands.os.environ.get("ESCDELAY")) and 0,
     )
-    args = argparse.Namespace(paths=[str(tmp_path)], iteration_value="subselection")
-    return lambda: (cli.explore(args), got["ESCDELAY"])[1]
+    args = explorer_parser().parse_args([str(tmp_path)])
+    return lambda: (commands.explore(args), got["ESCDELAY"])[1]
 
 
 def test_escape_waits_25_ms_by_default(seen, monkeypatch):

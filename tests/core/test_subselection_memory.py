@@ -7,7 +7,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from tuibench import cli, stats
+from tuibench import stats
+from tuibench.cli import arguments, main
 from tuibench.model.options import AnalysisOptions
 from tuibench.stats.samples import subselection
 
@@ -83,10 +84,10 @@ def test_one_large_iteration_takes_memory_of_order_n_not_b_times_n():
 
 
 def test_subselections_are_capped(tmp_path, make_system, capsys):
-    assert cli.MAX_SUBSELECTIONS == stats.MAX_SUBSELECTIONS
+    assert arguments.MAX_SUBSELECTIONS == stats.MAX_SUBSELECTIONS
     make_system(tmp_path, "a", [("b", "time", 0, 1.0, "s")])
     with pytest.raises(SystemExit) as exc:
-        cli.main(["report", str(tmp_path), "--subselections", "10001"])
+        main(["report", str(tmp_path), "--subselections", "10001"])
     assert exc.value.code == 2
     assert "--subselections: at most 10,000" in capsys.readouterr().err
     from tuibench.analysis.compare import Analysis

@@ -10,8 +10,8 @@ import pytest
 
 from tests.tui.test_tui_live import SPIN, iteration, until
 from tuibench.model.options import ViewOptions
-from tuibench.tui.screens.main import live
 from tuibench.tui.app import TuibenchApp
+from tuibench.tui.screens.main import live
 from tuibench.tui.view.state import Node
 
 SIZES = [(80, 24), (160, 48)]

@@ -1,0 +1,66 @@
+"""What the commands say: standard output, one-line errors on stderr, exit codes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+EXIT_UNDECIDED = 3  # `decide`: run more iterations
+
+
+class StdoutError(Exception):
+    """Writing to stdout failed (not a closed pipe): e.g. `> /dev/full`."""
+
+
+def emit(text: str) -> None:
+    if sys.stdout is None:  # started with stdout closed
+        raise StdoutError("it is closed")
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StdoutError from exc
+
+
+def flush_stdout() -> None:
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StdoutError from exc
+
+
+def one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def abandon_stdout() -> None:
+    """Drop what is still buffered for stdout, which failed or was closed, so that the
+    interpreter's final flush neither fails again nor prints a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (tests)
+        pass
+
+
+def say(message: str) -> None:
+    """One line for a person on stderr; names in it are data and shown escaped."""
+    from tuibench.util.text import printable
+
+    if sys.stderr is None:  # started with stderr closed: print() would use stdout
+        return
+    with contextlib.suppress(OSError):  # stderr is gone too: the exit code is all that is left
+        print(printable(message), file=sys.stderr, flush=True)
