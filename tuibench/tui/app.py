@@ -39,6 +39,7 @@ from tuibench.tui.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.keys import APP_KEYS, FOCUS_KEYS, bindings, key_by_id, key_label
 from tuibench.tui.navigation import Navigation
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.pending import pending_words
 from tuibench.tui.quitting import Quitting
 from tuibench.tui.screens.copy_menu import CopyMenu
 from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
@@ -450,6 +451,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
         if changes and self.large:
             self._asked.update(changes)
             self._compute_wanted()
+            self._update_status()
             return
         state = self.session.state
         before = {name: getattr(state, name) for name in changes}
@@ -485,9 +487,10 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
             status.show(self.results_label, [], None, len(self.problems), self.palette)
             return
         s = session.state
+        pending = pending_words(s, self._asked)  # a worker computes it: say what comes
         status.show(
             self.results_label,
-            s.status(),
+            ([("", pending)] if pending else []) + s.status(),
             len(session.systems),
             len(self.problems),
             self.palette,
@@ -649,6 +652,7 @@ class TuibenchApp(Quitting, Navigation, TypeAhead, SeriesActions, App[int]):
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
         self._asked.clear()  # the keys act on what is shown again
+        self._update_status()
         self.say(f"Comparing failed: {exc}", severity="error")
 
     def _install_computed(self, state: ViewState, computed: dict) -> None:
