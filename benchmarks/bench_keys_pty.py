@@ -17,9 +17,10 @@ Printed per set:
   - per key (j k n escape ] [ f s v enter escape / and a letter in the filter ...), pressed
     `--repeat` times in a state where it changes the screen: the median and the maximum of
     the time from the key to the screen settled (no byte written for 100 ms; the 100 ms are
-    not counted), the number of frames (bursts of output apart by more than 5 ms) one key
-    wrote, and the CPU time the explorer used for it (all its threads: on a loaded machine
-    the wall time grows, the CPU time much less);
+    not counted), the number of frames one key wrote (the pty answers as a terminal with
+    synchronized output does, so each frame starts with its mark), and the CPU time the
+    explorer used for it (all its threads: on a loaded machine the wall time grows, the
+    CPU time much less);
   - on the million set, `]` to a reference not compared yet: the time until the screen says
     so, then until it shows the new reference; and `j` while that runs;
   - the explorer's end when its terminal closes without a hang-up (no SIGHUP: not its
@@ -54,6 +55,9 @@ ROOT = Path(__file__).resolve().parents[1]
 QUIET = 0.1  # settled: nothing written for this long
 FRAME_GAP = 0.005  # output this far apart belongs to two frames
 RESULTS = b"significant only"  # drawn in the footer only once results are shown
+ASKS_SYNC = b"\x1b[?2026$p"  # does the terminal have synchronized output (DECRQM)?
+SAYS_SYNC = b"\x1b[?2026;2$y"  # yes, and it is off
+SYNC_START = b"\x1b[?2026h"  # then every frame begins with this
 
 
 class Term:
@@ -99,6 +103,8 @@ class Term:
             if not chunk:
                 return
             now = time.monotonic()
+            if ASKS_SYNC in chunk:  # as a terminal that has synchronized output answers
+                os.write(self.master, SAYS_SYNC)
             with self._lock:
                 self.chunks.append((now, chunk))
                 self.out.extend(chunk)
@@ -150,10 +156,14 @@ class Term:
         last = self.settle()
         used = self.cpu() - cpu
         with self._lock:
-            times = [t for t, _ in self.chunks[first:]]
-        if not times:
+            chunks = self.chunks[first:]
+        if not chunks:
             return float("nan"), 0, used
-        frames = 1 + sum(1 for a, b in itertools.pairwise(times) if b - a > FRAME_GAP)
+        written = b"".join(c for _, c in chunks)
+        frames = written.count(SYNC_START)  # each frame is drawn between these
+        if not frames:  # a terminal without synchronized output: bursts apart
+            times = [t for t, _ in chunks]
+            frames = 1 + sum(1 for a, b in itertools.pairwise(times) if b - a > FRAME_GAP)
         return max(last - start, 0.0), frames, used
 
     def reap(self, timeout: float) -> bool:
@@ -261,7 +271,7 @@ def first_switch(term: Term) -> None:
     while time.monotonic() < end and shown is None:
         with term._lock:
             new = bytes(term.out[mark:])
-        if said is None and b"omparing against" in new:
+        if said is None and b"comparing against" in new:
             said = time.monotonic() - start
             os.write(term.master, b"j")
             moved = time.monotonic()
