@@ -23,6 +23,7 @@ from tuibench.core.best import best_systems
 from tuibench.core.compare import Analysis, Comparison
 from tuibench.core.model import ResultSet
 from tuibench.core.tables import Table
+from tuibench.tui.node_index import NodeIndex
 from tuibench.tui.state import Mark, Node, ViewState, name_regex
 
 METRIC = ["benchmark", "metric"]
@@ -591,49 +592,6 @@ class TreeShape:
         lo, hi = np.searchsorted(self._parents, [i, i + 1])
         nodes = self._index.nodes
         return [nodes[c] for c in self._children[lo:hi]]
-
-
-class NodeIndex:
-    """Integer ids for every node of the benchmark tree, and for each metric the ids of its
-    leaf and of every node above it: counts below every node are one `bincount`."""
-
-    def __init__(self, metrics: list[tuple[str, str]]):
-        ids: dict[Node, int] = {Node(): 0}
-        self.metric_id: dict[tuple[str, str], int] = {}
-        chains = []
-        for i, (bench, metric) in enumerate(metrics):
-            self.metric_id[(bench, metric)] = i
-            parts = tuple(bench.split("/"))
-            chain = [Node(parts, metric)] + [Node(parts[:d]) for d in range(len(parts), -1, -1)]
-            chains.append([ids.setdefault(node, len(ids)) for node in chain])
-        depth = max((len(c) for c in chains), default=1)
-        self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
-        for i, chain in enumerate(chains):
-            self.chains[i, : len(chain)] = chain
-        self.ids = ids
-        self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
-        self.parent = np.full(len(ids), -1, dtype=np.int64)
-        for k in range(depth - 1):  # each column's parent is in the next one
-            child, up = self.chains[:, k], self.chains[:, k + 1]
-            has = (child >= 0) & (up >= 0)
-            self.parent[child[has]] = up[has]
-
-    def shape(self, order: np.ndarray) -> TreeShape:
-        return TreeShape(self, order)
-
-    def below(self, node: Node, ids: np.ndarray) -> np.ndarray:
-        """Which of the metrics `ids` lie below the group `node` (a mask)."""
-        i = self.ids.get(node)
-        if i is None:
-            return np.zeros(len(ids), dtype=bool)
-        return (self.chains[ids] == i).any(axis=1)
-
-    def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
-        def count(mask: np.ndarray) -> np.ndarray:
-            below = self.chains[mask].ravel()
-            return np.bincount(below[below >= 0], minlength=len(self.ids))
-
-        return NodeCounts(self.ids, count(worse), count(better))
 
 
 class NodeCounts(Mapping):
