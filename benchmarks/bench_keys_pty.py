@@ -22,7 +22,8 @@ Printed per set:
     explorer used for it (all its threads: on a loaded machine the wall time grows, the
     CPU time much less);
   - on the million set, `]` to a reference not compared yet: the time until the screen says
-    so, then until it shows the new reference; and `j` while that runs;
+    so, then until it shows the new reference; and `j` while that runs; then j n ] f s v,
+    each once nothing was written for 3 s (the workers done with the key before);
   - the explorer's end when its terminal closes without a hang-up (no SIGHUP: not its
     controlling terminal): seconds from closing to the process's end, and its exit code;
   - peak memory of the explorer (ru_maxrss of the child, read after it ended).
@@ -142,10 +143,11 @@ class Term:
                 total += int((task / "schedstat").read_text().split()[0])
         return total / 1e9
 
-    def press(self, key: bytes, wait: float = 5.0) -> tuple[float, int, float]:
+    def press(self, key: bytes, wait: float = 5.0, calm: float = QUIET) -> tuple[float, int, float]:
         """(seconds from the key to the last byte before 100 ms of quiet, frames, CPU
-        seconds meanwhile); NaN when nothing was written within `wait` seconds."""
-        self.settle()
+        seconds meanwhile); NaN when nothing was written within `wait` seconds. Starts once
+        nothing was written for `calm` seconds (what an earlier key began has ended)."""
+        self.settle(quiet=calm)
         cpu = self.cpu()
         with self._lock:
             first = len(self.chunks)
@@ -212,6 +214,10 @@ STEPS = [
 ]
 
 
+# a million metrics: the keys whose work may not fit in a frame
+BIG_STEPS = [s for s in STEPS if s[0] in {"j (tree)", "j (answer)", "n", "]", "f", "s", "v"}]
+
+
 def row(name: str, times: list[float], frames: list[int], cpu: list[float]) -> None:
     ms = [t * 1000 for t in times if t == t]
     silent = len(times) - len(ms)
@@ -239,12 +245,13 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
         print(f"  first frame with results {first:.2f} s, settled {settled:.2f} s")
         if big:
             first_switch(term)
-        for name, before, key, after in STEPS:
+        calm = 3.0 if big else QUIET  # a million: workers finish what keys began
+        for name, before, key, after in BIG_STEPS if big else STEPS:
             times, frames, cpu = [], [], []
             for _ in range(repeat):
                 for k in before:
                     term.press(k)
-                t, n, c = term.press(key)
+                t, n, c = term.press(key, calm=calm)
                 times.append(t)
                 frames.append(n)
                 cpu.append(c)
@@ -256,7 +263,8 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
     finally:
         term.kill()
     print(f"  peak memory {term.peak_mb:,.0f} MB (ru_maxrss)")
-    end_on_hang_up(path, size)
+    if not big:  # the same code at any size; a million would load a second time
+        end_on_hang_up(path, size)
 
 
 def first_switch(term: Term) -> None:
