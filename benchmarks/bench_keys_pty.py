@@ -37,6 +37,7 @@ import fcntl
 import itertools
 import os
 import pty
+import re
 import select
 import statistics
 import struct
@@ -59,6 +60,7 @@ RESULTS = b"significant only"  # drawn in the footer only once results are shown
 ASKS_SYNC = b"\x1b[?2026$p"  # does the terminal have synchronized output (DECRQM)?
 SAYS_SYNC = b"\x1b[?2026;2$y"  # yes, and it is off
 SYNC_START = b"\x1b[?2026h"  # then every frame begins with this
+PLAIN = re.compile(rb"\x1b\[[0-9;?$]*[a-zA-Z]")  # what is left is the text drawn
 
 
 class Term:
@@ -268,30 +270,35 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
 
 
 def first_switch(term: Term) -> None:
-    """`]` to a reference not compared yet, then `j` while it is computed."""
+    """`]` to a reference not compared yet, then `j` while it is computed: when the screen
+    says it is comparing, when `j` is drawn, when the new reference is shown."""
     term.settle(quiet=0.5)
     with term._lock:
         mark = len(term.out)
     start = time.monotonic()
     os.write(term.master, b"]")
-    said = shown = None
+    said = moved = shown = None
+    at_j = 0
     end = start + 600
     while time.monotonic() < end and shown is None:
         with term._lock:
             new = bytes(term.out[mark:])
-        if said is None and b"comparing against" in new:
+            chunks = [(t, len(c)) for t, c in term.chunks]
+        text = PLAIN.sub(b"", new)
+        if said is None and b"comparing against" in text:
             said = time.monotonic() - start
+            at_j = len(chunks)
+            j_sent = time.monotonic()
             os.write(term.master, b"j")
-            moved = time.monotonic()
-        if b"ref system1" in new:
+        if said is not None and moved is None and len(chunks) > at_j:
+            moved = chunks[at_j][0] - j_sent  # the first frame after j
+        if b"ref system1 " in text:
             shown = time.monotonic() - start
         time.sleep(0.005)
-    print(
-        f"  ] to an uncompared reference: said {said if said is None else round(said * 1000)} ms, "
-        f"shown {shown if shown is None else round(shown, 1)} s"
-    )
-    if said is not None:
-        print(f"  j while comparing: answered {round((term.settle() - moved) * 1000)} ms")
+    ms = [None if x is None else round(x * 1000) for x in (said, moved)]
+    print(f"  ] to an uncompared reference: said so after {ms[0]} ms")
+    print(f"  j while comparing: first frame after {ms[1]} ms")
+    print(f"  the new reference shown after {None if shown is None else round(shown, 1)} s")
     term.settle(quiet=1.0)
 
 
