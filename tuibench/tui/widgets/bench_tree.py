@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from tuibench.tui.view.decisions import MetricDecisions
-    from tuibench.tui.view.metric_index import TreeShape
+    from tuibench.tui.view.node_index import TreeShape
     from tuibench.tui.view.session import Session
 
 # Above this many nodes only the first level starts expanded, and only while that makes at

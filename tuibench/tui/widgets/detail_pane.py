@@ -215,7 +215,11 @@ class DetailPane(VerticalScroll):
         self._set("#pane-title", title)
         ranking = session.ranking() if len(session.systems) > 2 else []
         view = self.query_one(AnswerView)
-        view.show(answer, palette, (session.view_key(), palette), ranking, session.reference_note())
+        note = session.reference_note()
+        # What the lines are made of: `f`, `s` and the cursor leave the answer as it is, and
+        # building its lines again (names shortened to fit) was most of such a key's work.
+        key = (answer, tuple(ranking), tuple(note), palette)
+        view.show(answer, palette, key, ranking, note)
         notes = legend(answer) + " enter: open a change's metric; n / N: the next / previous."
         if ranking:
             notes += (

@@ -31,6 +31,7 @@ from tuibench.model.set_aside import set_aside_line
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.view.pending import pending_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -335,6 +336,7 @@ class MainView(Screen):
         if state is not None and self.large:
             self._asked = state
             self._compute_wanted()
+            self._update_status()
             return
         before = session.state
         session.state = state or before
@@ -367,9 +369,10 @@ class MainView(Screen):
             status.show(self.results_label, [], None, len(self.problems), self.palette)
             return
         s = session.state
+        pending = pending_words(s, self._asked)  # a worker computes it: say what comes
         status.show(
             self.results_label,
-            s.status(),
+            ([("", pending)] if pending else []) + s.status(),
             len(session.systems),
             len(self.problems),
             self.palette,
@@ -533,6 +536,7 @@ class MainView(Screen):
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
         self._asked = None  # the keys act on what is shown again
+        self._update_status()
         self.say(f"Comparing failed: {exc}", severity="error")
 
     def _install_computed(self, state: ViewState, computed: dict) -> None:

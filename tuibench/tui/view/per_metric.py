@@ -1,11 +1,9 @@
-"""Per-metric arrays behind the explorer's view: a comparison's verdicts per metric
-(`PerMetric`), the tree's nodes by integer id (`NodeIndex`), the shape a given order
-makes (`TreeShape`) and the counts below every node (`NodeCounts`). numpy over metric
-ids: a filter or an order costs array operations, whatever the number of metrics."""
+"""A comparison's verdicts per metric, as arrays over the metrics' integer ids
+(`PerMetric`): a filter, an order or a toggle costs array operations, whatever the number
+of metrics. The tree's nodes by id are node_index.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import cast
 
 import numpy as np
@@ -13,7 +11,6 @@ import polars as pl
 
 from tuibench.analysis.compare import METRIC, Comparison
 from tuibench.present import tables
-from tuibench.tui.view.state import Node
 
 
 class PerMetric:
@@ -26,6 +23,7 @@ class PerMetric:
         self._n = n
         self._gains: dict[str, np.ndarray] = {}
         self._chance: str | None = None
+        self._by_metric: tuple[np.ndarray, np.ndarray] | None = None
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
         # the size a change certainly has: its interval's bound nearest zero (0 across it)
@@ -64,6 +62,17 @@ class PerMetric:
         self.compared[mid] = True
         self._row_ids: np.ndarray | None = None
 
+    def rows_of(self, i: int) -> np.ndarray:
+        """Positions of metric `i`'s rows in the comparison, in their order (one argsort of
+        the rows' metric ids, kept)."""
+        if self._by_metric is None:
+            ids = self.row_ids()
+            order = np.argsort(ids, kind="stable")
+            self._by_metric = (order, ids[order])
+        order, sorted_ids = self._by_metric
+        lo, hi = np.searchsorted(sorted_ids, [i, i + 1])
+        return order[lo:hi]
+
     def row_ids(self) -> np.ndarray:
         """Each comparison row's metric id (`n` where a row's metric is not in the
         catalogue), made when first needed and kept."""
@@ -100,99 +109,3 @@ class PerMetric:
             out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
             self._gains[system] = out
         return self._gains[system]
-
-
-class TreeShape:
-    """The tree of the shown metrics in their order: each group's children (groups and
-    metrics, in the order of their first metric) and how many metrics lie below each
-    node. Made with numpy from the metric ids; a group's children are listed when asked."""
-
-    def __init__(self, index: NodeIndex, order: np.ndarray):
-        self._index = index
-        chains = index.chains[order]  # shown metrics x (leaf, groups up to the root)
-        flat = chains.ravel()
-        valid = flat >= 0
-        self._sizes = np.bincount(flat[valid], minlength=len(index.nodes))
-        # the first shown metric below each node: its place among its siblings (a
-        # minimum per node by `minimum.at`: a sort of every chain cell took 0.5 s at 10^6)
-        first = np.full(len(index.nodes), np.iinfo(np.int64).max)
-        depth = chains.shape[1] if chains.ndim == 2 else 1
-        np.minimum.at(first, flat[valid], np.flatnonzero(valid) // max(depth, 1))
-        shown = np.flatnonzero(self._sizes)
-        shown = shown[index.parent[shown] >= 0]  # the root is nobody's child
-        by_parent = shown[np.lexsort((first[shown], index.parent[shown]))]
-        self._children = by_parent
-        self._parents = index.parent[by_parent]
-
-    def size(self, node: Node) -> int:
-        """Shown metrics below `node` (1 for a shown metric, 0 for anything not shown)."""
-        i = self._index.ids.get(node)
-        return 0 if i is None else int(self._sizes[i])
-
-    def children(self, node: Node) -> list[Node]:
-        i = self._index.ids.get(node)
-        if i is None:
-            return []
-        lo, hi = np.searchsorted(self._parents, [i, i + 1])
-        nodes = self._index.nodes
-        return [nodes[c] for c in self._children[lo:hi]]
-
-
-class NodeIndex:
-    """Integer ids for every node of the benchmark tree, and for each metric the ids of its
-    leaf and of every node above it: counts below every node are one `bincount`."""
-
-    def __init__(self, metrics: list[tuple[str, str]]):
-        ids: dict[Node, int] = {Node(): 0}
-        self.metric_id: dict[tuple[str, str], int] = {}
-        chains = []
-        for i, (bench, metric) in enumerate(metrics):
-            self.metric_id[(bench, metric)] = i
-            parts = tuple(bench.split("/"))
-            chain = [Node(parts, metric)] + [Node(parts[:d]) for d in range(len(parts), -1, -1)]
-            chains.append([ids.setdefault(node, len(ids)) for node in chain])
-        depth = max((len(c) for c in chains), default=1)
-        self.chains = np.full((len(chains), depth), -1, dtype=np.int64)
-        for i, row in enumerate(chains):
-            self.chains[i, : len(row)] = row
-        self.ids = ids
-        self.nodes = list(ids)  # by id (a dict keeps the order of insertion)
-        self.parent = np.full(len(ids), -1, dtype=np.int64)
-        for k in range(depth - 1):  # each column's parent is in the next one
-            child, up = self.chains[:, k], self.chains[:, k + 1]
-            has = (child >= 0) & (up >= 0)
-            self.parent[child[has]] = up[has]
-
-    def shape(self, order: np.ndarray) -> TreeShape:
-        return TreeShape(self, order)
-
-    def below(self, node: Node, ids: np.ndarray) -> np.ndarray:
-        """Which of the metrics `ids` lie below the group `node` (a mask)."""
-        i = self.ids.get(node)
-        if i is None:
-            return np.zeros(len(ids), dtype=bool)
-        return (self.chains[ids] == i).any(axis=1)
-
-    def counts(self, worse: np.ndarray, better: np.ndarray) -> NodeCounts:
-        def count(mask: np.ndarray) -> np.ndarray:
-            below = self.chains[mask].ravel()
-            return np.bincount(below[below >= 0], minlength=len(self.ids))
-
-        return NodeCounts(self.ids, count(worse), count(better))
-
-
-class NodeCounts(Mapping):
-    """Node -> (metrics below it where some system is worse, where some is better)."""
-
-    def __init__(self, ids: dict[Node, int], worse: np.ndarray, better: np.ndarray):
-        self._ids, self._worse, self._better = ids, worse, better
-
-    def __getitem__(self, node: Node) -> tuple[int, int]:
-        i = self._ids[node]
-        return int(self._worse[i]), int(self._better[i])
-
-    def __iter__(self):
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
