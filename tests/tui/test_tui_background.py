@@ -4,10 +4,11 @@ is coming until it is shown."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 
-from tuibench.tui.pending import pending_words
-
+from tuibench.model.options import AnalysisOptions
+from tuibench.tui.view.pending import pending_words
 from tuibench.tui.view.state import ViewState
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.status_line import StatusLine
@@ -21,15 +22,15 @@ async def _until(pilot, done, timeout: float = 20.0) -> None:
 
 
 async def test_a_switch_in_a_worker_says_so_until_it_is_shown(make_app, loaded, monkeypatch):
-    import tuibench.tui.app as app_module
+    import tuibench.tui.screens.main.view as app_module
 
     monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)  # every set counts as large
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
         gate = threading.Event()  # holds the comparison until the screen was looked at
-        compute = app.session.compute
-        monkeypatch.setattr(app.session, "compute", lambda s: gate.wait(10) and compute(s))
+        compute = app.main.session.compute
+        monkeypatch.setattr(app.main.session, "compute", lambda s: gate.wait(10) and compute(s))
         status = app.main.query_one(StatusLine)
         await pilot.press("right_square_bracket")
         await pilot.pause()
@@ -41,14 +42,14 @@ async def test_a_switch_in_a_worker_says_so_until_it_is_shown(make_app, loaded, 
         await pilot.press("j")
         assert tree.cursor_line == line + 1
         gate.set()
-        await _until(pilot, lambda: not app._asked and not app._computing)
+        await _until(pilot, lambda: not app.main._asked and not app.main._computing)
         await pilot.pause()
         assert "ref patched " in status.plain + " "
         assert "comparing" not in status.plain
 
 
 async def test_a_failed_comparison_stops_saying_it_is_coming(make_app, loaded, monkeypatch):
-    import tuibench.tui.app as app_module
+    import tuibench.tui.screens.main.view as app_module
 
     monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)
     app = make_app()
@@ -58,20 +59,25 @@ async def test_a_failed_comparison_stops_saying_it_is_coming(make_app, loaded, m
         def broken(_state):
             raise RuntimeError("no memory left")
 
-        monkeypatch.setattr(app.session, "compute", broken)
+        monkeypatch.setattr(app.main.session, "compute", broken)
         await pilot.press("f")
         status = app.main.query_one(StatusLine)
-        await _until(pilot, lambda: not app._computing)
+        await _until(pilot, lambda: not app.main._computing)
         await pilot.pause()
         assert "significant only …" not in status.plain
-        assert not app.session.state.significant_only
+        assert not app.main.session.state.significant_only
 
 
 def test_pending_words_name_each_change_not_shown_yet():
     shown = ViewState(reference="base")
-    assert pending_words(shown, {}) == ""
-    assert pending_words(shown, {"reference": "base"}) == ""  # asked and undone: nothing
-    assert pending_words(shown, {"reference": "tuned"}) == "comparing against tuned …"
-    words = pending_words(shown, {"significant_only": True, "filter_text": "db"})
+
+    def asked(**changes):
+        return dataclasses.replace(shown, **changes)
+
+    assert pending_words(shown, None) == ""
+    assert pending_words(shown, asked(reference="base")) == ""  # asked and undone: nothing
+    assert pending_words(shown, asked(reference="tuned")) == "comparing against tuned …"
+    words = pending_words(shown, asked(significant_only=True, filter_text="db"))
     assert words == "significant only, filtering db …"
-    assert pending_words(shown, {"alpha": 0.01}) == "recomputing …"
+    alpha = AnalysisOptions(alpha=0.01)
+    assert pending_words(shown, asked(options=alpha)) == "recomputing …"

@@ -81,8 +81,12 @@ async def test_r_reloads_and_keeps_the_view(tmp_path, monkeypatch, loaded):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("right_square_bracket", "s", "i", "percent_sign")  # ref, sort, options
-        state = app.main.session.state
-        await until(pilot, lambda: state.iteration_value == "mean" and not app.main._computing)
+        await until(
+            pilot,
+            lambda: (
+                app.main.session.state.options.iteration_value == "mean" and not app.main._computing
+            ),
+        )
         await pilot.press("slash", "S", "p", "i", "enter")
         app.main.go_to(SPIN)
         await pilot.press("space")  # mark the metric's table
@@ -99,7 +103,7 @@ async def test_r_reloads_and_keeps_the_view(tmp_path, monkeypatch, loaded):
         state = app.main.session.state
         after = (state.reference, state.sort, state.filter_text, state.percent, len(state.marks))
         assert after == before
-        assert state.iteration_value == "mean"
+        assert state.options.iteration_value == "mean"
         assert app.main.current_node == SPIN
         assert app.main.query_one(DetailPane).node == SPIN
         samples = app.main.session.rs.samples

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from tuibench.tui.node_index import NodeIndex
 
+from tuibench.tui.view.node_index import NodeIndex
 from tuibench.tui.view.state import Node
 
 METRICS = [
