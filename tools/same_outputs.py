@@ -11,6 +11,8 @@ without `--series`, and `inspect`ed.
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,11 +33,13 @@ def folders() -> list[Path]:
 
 
 def commands(folder: Path) -> dict[str, list[str]]:
-    name = folder.relative_to(REPO.parent).as_posix().replace("/", "_")
-    runs = {f"{name}.{fmt}": ["report", str(folder), "--format", fmt] for fmt in FORMATS}
-    runs[f"{name}.series.json"] = ["report", str(folder), "--series", "--format", "json"]
-    runs[f"{name}.series.text"] = ["report", str(folder), "--series"]
-    runs[f"{name}.inspect"] = ["inspect", str(folder)]
+    """Paths relative to the checkout, so that two checkouts print the same names."""
+    where = Path(os.path.relpath(folder, REPO)).as_posix()
+    name = where.replace("../", "").replace("/", "_")
+    runs = {f"{name}.{fmt}": ["report", where, "--format", fmt] for fmt in FORMATS}
+    runs[f"{name}.series.json"] = ["report", where, "--series", "--format", "json"]
+    runs[f"{name}.series.text"] = ["report", where, "--series"]
+    runs[f"{name}.inspect"] = ["inspect", where]
     return runs
 
 
@@ -44,7 +48,10 @@ def write(out: Path) -> None:
     for folder in folders():
         for name, args in commands(folder).items():
             done = subprocess.run(
-                [sys.executable, "-m", "tuibench", *args], capture_output=True, cwd=REPO
+                [sys.executable, "-m", "tuibench", *args],
+                capture_output=True,
+                cwd=REPO,
+                env={**os.environ, "TUIBENCH_NO_CACHE": "1"},
             )
             (out / name).write_bytes(
                 done.stdout
