@@ -12,7 +12,6 @@ without `--series`, and `inspect`ed.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
