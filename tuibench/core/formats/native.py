@@ -18,6 +18,7 @@ import orjson
 import polars as pl
 
 from tuibench.core import memory_limits
+from tuibench.core.formats import native_jsonl
 from tuibench.core.formats.base import (
     HEAD_BYTES,
     READER_SCHEMA,
@@ -122,8 +123,12 @@ def _parse_raw(
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
         raw = _whole(source, fh)
+        undecodable = _undecodable(raw, first_line)
+        fast = None if undecodable else native_jsonl.read(raw)
+        if fast is not None:
+            return fast, first_line, []
         df, bad = _read_jsonl(raw.decode("utf-8", "replace"), first_line)
-        return df, first_line, _undecodable(raw, first_line) + bad
+        return df, first_line, undecodable + bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
