@@ -407,11 +407,18 @@ class _StdoutError(Exception):
     """Writing to stdout failed (not a closed pipe): e.g. `> /dev/full`."""
 
 
-def _emit(text: str) -> None:
+def _emit(text: str | list[bytes | memoryview]) -> None:
+    """Write `text`, or UTF-8 pieces of it (a JSON report), to standard output."""
     if sys.stdout is None:  # started with stdout closed
         raise _StdoutError("it is closed")
     try:
-        sys.stdout.write(text)
+        if isinstance(text, str):
+            sys.stdout.write(text)
+        elif (binary := getattr(sys.stdout, "buffer", None)) is not None:
+            sys.stdout.flush()
+            binary.writelines(text)
+        else:
+            sys.stdout.write(b"".join(text).decode())
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -549,7 +556,7 @@ def _warnings(cmp, whole) -> list[str]:
 
 def report(args: argparse.Namespace) -> int:
     from tuibench.core.compare import Analysis
-    from tuibench.core.export import render, report_json, write_atomic
+    from tuibench.core.export import render, report_json_parts, write_atomic
     from tuibench.core.load import load
     from tuibench.core.output_paths import means_stdout
     from tuibench.core.tables import rows_table, summary_table, system_summary_table
@@ -598,7 +605,7 @@ def report(args: argparse.Namespace) -> int:
         series = series_report(analysis, matching, args.alpha)
         text = render_series(series, args.format, rs.problems)
     elif args.format == "json":
-        text = report_json(cmp, rs.problems)
+        text = report_json_parts(cmp, rs.problems)
     elif args.format in ("csv", "tsv"):
         text = render(rows_table(cmp), args.format)
     elif args.format in ("markdown", "latex", "html"):
