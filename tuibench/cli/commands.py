@@ -112,7 +112,7 @@ def _warnings(cmp, whole) -> list[str]:
 def report(args: argparse.Namespace) -> int:
     from tuibench.analysis.compare import Analysis
     from tuibench.ingest.load import load
-    from tuibench.output.export import render, report_json, write_atomic
+    from tuibench.output.export import render, report_json_parts, write_atomic
     from tuibench.output.paths import means_stdout
     from tuibench.present.tables import summary_table, system_summary_table
 
@@ -146,13 +146,14 @@ def report(args: argparse.Namespace) -> int:
     if args.only_significant:  # the family stays the matching rows: see Comparison.filter
         cmp = cmp.filter(only_significant=True)
     series = None
+    text: str | list[bytes | memoryview]
     if args.series:
         from tuibench.output.series_report import render_series, series_report
 
         series = series_report(analysis, matching, args.alpha)
         text = render_series(series, args.format, rs.problems)
     elif args.format == "json":
-        text = report_json(cmp, rs.problems)
+        text = report_json_parts(cmp, rs.problems)
     elif args.format != "text":  # csv, tsv, markdown, latex, html: as the explorer exports
         from tuibench.output.rendering import render_shareable
         from tuibench.output.shareable import Shareable, run_facts

@@ -17,11 +17,18 @@ class StdoutError(Exception):
     """Writing to stdout failed (not a closed pipe): e.g. `> /dev/full`."""
 
 
-def emit(text: str) -> None:
+def emit(text: str | list[bytes | memoryview]) -> None:
+    """Write `text`, or UTF-8 pieces of it (a JSON report), to standard output."""
     if sys.stdout is None:  # started with stdout closed
         raise StdoutError("it is closed")
     try:
-        sys.stdout.write(text)
+        if isinstance(text, str):
+            sys.stdout.write(text)
+        elif (binary := getattr(sys.stdout, "buffer", None)) is not None:
+            sys.stdout.flush()
+            binary.writelines(text)
+        else:
+            sys.stdout.write(b"".join(text).decode())
     except BrokenPipeError:
         raise
     except OSError as exc:

@@ -7,6 +7,7 @@ report (html_report.py) lays out its own page around the same tables.
 from __future__ import annotations
 
 import html
+import io
 import json
 import math
 import re
@@ -287,10 +288,17 @@ def report_document(cmp: Comparison, problems: list[Problem]) -> dict:
 
 def report_json(cmp: Comparison, problems: list[Problem]) -> str:
     """`tuibench report --format json`: `report_document` as text, indented, with one line
-    per row, summary row and problem. polars writes the rows itself (NaN and infinities as
-    null): turning 20,000 rows into Python dicts first took three times as long."""
+    per row, summary row and problem (`report_json_parts` as one string)."""
+    return b"".join(report_json_parts(cmp, problems)).decode()
+
+
+def report_json_parts(cmp: Comparison, problems: list[Problem]) -> list[bytes | memoryview]:
+    """`report_json`'s UTF-8 text in pieces, to be written one after the other. polars
+    writes the rows itself (NaN and infinities as null): turning 20,000 rows into Python
+    dicts first took three times as long. At 200,000 metrics the rows are 480 MB: kept
+    as bytes, never decoded, joined or encoded again (each a copy, and 1 s)."""
     summary = in_worker(cmp.summary)  # in numpy, beside the rows' conversion
-    return json_lines(_settings(cmp), {"rows": cmp.rows, "summary": summary.result}, problems)
+    return json_lines_parts(_settings(cmp), {"rows": cmp.rows, "summary": summary.result}, problems)
 
 
 def json_lines(
@@ -298,14 +306,33 @@ def json_lines(
     frames: dict[str, pl.DataFrame | Callable[[], pl.DataFrame]],
     problems: list[Problem],
 ) -> str:
+    """`json_lines_parts` as one string."""
+    return b"".join(json_lines_parts(head, frames, problems)).decode()
+
+
+def json_lines_parts(
+    head: dict,
+    frames: dict[str, pl.DataFrame | Callable[[], pl.DataFrame]],
+    problems: list[Problem],
+) -> list[bytes | memoryview]:
     """The one writer of a JSON document with rows by the thousand (`report --format json`,
-    `decide`): `head`'s values indented, then each frame (made when its turn comes, when a
-    function) and the problems as arrays of one line per row. Undefined numbers are null."""
-    parts = {k: _json(v).replace("\n", "\n  ") for k, v in head.items()}
+    `decide`), in UTF-8 pieces: `head`'s values indented, then each frame (made when its
+    turn comes, when a function) and the problems as arrays of one line per row. Undefined
+    numbers are null."""
+    entries: list[list[bytes | memoryview]] = [
+        [f"  {_json(k)}: {_json(v).replace(chr(10), chr(10) + '  ')}".encode()]
+        for k, v in head.items()
+    ]
     for key, frame in frames.items():
-        parts[key] = _ndjson(frame if isinstance(frame, pl.DataFrame) else frame())
-    parts["problems"] = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
-    return "{\n" + ",\n".join(f"  {_json(k)}: {v}" for k, v in parts.items()) + "\n}\n"
+        rows = frame if isinstance(frame, pl.DataFrame) else frame()
+        entries.append([f"  {_json(key)}: ".encode(), *_ndjson_parts(rows)])
+    problem_lines = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
+    entries.append([f'  "problems": {problem_lines}'.encode()])
+    out: list[bytes | memoryview] = [b"{\n"]
+    for i, entry in enumerate(entries):
+        out += [b",\n"] if i else []
+        out += entry
+    return [*out, b"\n}\n"]
 
 
 def _json(value: object, indent: bool = True) -> str:
@@ -314,13 +341,22 @@ def _json(value: object, indent: bool = True) -> str:
 
 
 def _ndjson(frame: pl.DataFrame) -> str:
+    """The rows as `_one_per_line` lays them out (`_ndjson_parts` as one string)."""
+    return b"".join(_ndjson_parts(frame)).decode()
+
+
+def _ndjson_parts(frame: pl.DataFrame) -> list[bytes | memoryview]:
     """The rows as `_one_per_line` lays them out, from polars' lines by one replace: a
     string per row, split and joined, took as long as writing them (at 200,000 metrics).
     JSON text holds no raw line feed, and no other character ends a line here (splitting
-    on U+2028 in a name broke the document)."""
+    on U+2028 in a name broke the document). The last line's separator is cut off by a
+    view, not a copy."""
     if not frame.height:
-        return "[]"
-    return "[\n    " + frame.write_ndjson().rstrip("\n").replace("\n", ",\n    ") + "\n  ]"
+        return [b"[]"]
+    buf = io.BytesIO()
+    frame.write_ndjson(buf)
+    lines = buf.getvalue().replace(b"\n", b",\n    ")
+    return [b"[\n    ", memoryview(lines)[: -len(b",\n    ")], b"\n  ]"]
 
 
 def _one_per_line(items: list[str]) -> str:

@@ -9,6 +9,7 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -69,8 +70,11 @@ def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
 
 
-def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
-    """Write `text` to `path` through a temporary file in the same folder, then rename.
+def write_atomic(
+    path: Path, text: str | Sequence[bytes | memoryview], overwrite: bool = False
+) -> Path:
+    """Write `text` (or UTF-8 pieces of it) to `path` through a temporary file in the same
+    folder, then rename.
 
     Refuses to replace an existing file unless `overwrite` (FileExistsError), and never
     replaces anything but a regular file (NotRegularFile, checked again right before the
@@ -90,8 +94,12 @@ def write_atomic(path: Path, text: str, overwrite: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = _new_temporary(path.parent, path.name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        if isinstance(text, str):
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:  # UTF-8 already, in pieces: a large JSON report is not joined in memory
+            with os.fdopen(fd, "wb") as fh:
+                fh.writelines(text)
         if old_mode is not None:
             os.chmod(tmp, old_mode)
         if overwrite:

@@ -18,6 +18,7 @@ import numpy as np
 import orjson
 import polars as pl
 
+from tuibench.ingest.formats import native_jsonl
 from tuibench.ingest.formats.base import (
     HEAD_BYTES,
     READER_SCHEMA,
@@ -125,8 +126,12 @@ def _parse_raw(
     start = head[lead : lead + HEAD_BYTES]
     if start.startswith(b"{"):
         raw = _whole(source, fh)
+        not_utf8 = _undecodable(raw, first_line)
+        fast = None if not_utf8 else native_jsonl.read(raw)
+        if fast is not None:
+            return fast, first_line, []
         df, bad = _read_jsonl(raw.decode("utf-8", "replace"), first_line)
-        return df, first_line, _undecodable(raw, first_line) + bad
+        return df, first_line, not_utf8 + bad
     text = start.decode("utf-8", "replace")
     sep = _separator(text)
     if sep is None:  # header without the required names: parse anyway to say what is missing
