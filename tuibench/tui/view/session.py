@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -49,6 +50,19 @@ def name_mask(text: str, benchmarks: pl.Series, full_names: pl.Series) -> np.nda
     if regex is None:
         return np.ones(len(full_names), dtype=bool)
     return full_names.str.contains(regex).to_numpy()
+
+
+@dataclass
+class Shown:
+    """What a view state shows (`Session.compute`), installed all at once (`install`)."""
+
+    cmp: Comparison  # the comparison, sizes as the state reads them
+    compared: np.ndarray  # per metric id: compared against the reference at all
+    per: PerMetric  # the comparison's verdicts per metric
+    ids: np.ndarray  # the metrics shown, in catalogue order
+    order: np.ndarray  # the same, in the state's order
+    counts: NodeCounts  # worse / better below every node
+    shape: TreeShape | None = None  # the tree's shape (`prepare`), else made when asked
 
 
 class Session:
@@ -159,13 +173,15 @@ class Session:
         """State -> comparison, visible metrics, counts and order, shown at once."""
         self.install(self.state, self.compute(self.state))
 
-    def install(self, state: ViewState, computed: dict) -> None:
+    def install(self, state: ViewState, shown: Shown) -> None:
         """Show what `compute(state)` gave (on the UI thread, all at once)."""
         self.state = state
-        for name, value in computed.items():
-            setattr(self, name, value)
+        self.cmp, self._compared, self._current = shown.cmp, shown.compared, shown.per
+        self.visible_ids, self.order_ids, self.counts = shown.ids, shown.order, shown.counts
+        self._visible = self._ordered = None
+        self._shape = shown.shape
 
-    def compute(self, s: ViewState) -> dict:
+    def compute(self, s: ViewState) -> Shown:
         """What `s` shows, changing nothing: safe to run in a worker thread.
 
         Vectorised over the metrics (integer ids, numpy): the comparison and what follows
@@ -193,17 +209,8 @@ class Session:
             order = ids[np.lexsort((np.nan_to_num(gain, nan=0.0), np.isnan(gain)))]
         else:
             order = ids
-        return {
-            "cmp": cmp,
-            "_compared": per.compared,
-            "_current": per,
-            "visible_ids": ids,
-            "order_ids": order,
-            "_visible": None,
-            "_ordered": None,
-            "_shape": None,
-            "counts": self._nodes.counts(shown & per.worse, shown & per.better),
-        }
+        counts = self._nodes.counts(shown & per.worse, shown & per.better)
+        return Shown(cmp, per.compared, per, ids, order, counts)
 
     @property
     def visible(self) -> list[tuple[str, str]]:
@@ -388,16 +395,16 @@ class Session:
                 del self._answers[next(iter(self._answers))]
         return answer
 
-    def prepare(self, s: ViewState, computed: dict) -> dict:
-        """What `install(s, computed)` will draw at once, made ahead (in the worker that
+    def prepare(self, s: ViewState, shown: Shown) -> Shown:
+        """What `install(s, shown)` will draw at once, made ahead (in the worker that
         computed it, for a large set): the tree's shape, the words on chance, the answer."""
-        computed["_shape"] = self._nodes.shape(computed["order_ids"])
-        computed["_current"].chance()
-        computed["_current"].row_ids()
-        computed["_current"].rows_of(0)  # the rows ordered by metric, for its tables
+        shown.shape = self._nodes.shape(shown.order)
+        shown.per.chance()
+        shown.per.row_ids()
+        shown.per.rows_of(0)  # the rows ordered by metric, for its tables
         if s.answer_first:
-            self._answer_of(s, computed["cmp"], computed["_current"], computed["order_ids"])
-        return computed
+            self._answer_of(s, shown.cmp, shown.per, shown.order)
+        return shown
 
     def reference_note(self) -> list[str]:
         """Lines saying that the reference is first only by its name, and how to choose

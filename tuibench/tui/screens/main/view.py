@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.analysis.compare import Analysis
     from tuibench.model.results import ResultSet
     from tuibench.present.series_view import SeriesModel
-    from tuibench.tui.view.session import Session
+    from tuibench.tui.view.session import Session, Shown
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 NARROW = 100  # below this width the tables take the whole width while they have the focus
@@ -539,7 +539,7 @@ class MainView(Screen):
         self._update_status()
         self.say(f"Comparing failed: {exc}", severity="error")
 
-    def _install_computed(self, state: ViewState, computed: dict) -> None:
+    def _install_computed(self, state: ViewState, computed: Shown) -> None:
         self._computing = False
         if self.session is None:
             return
