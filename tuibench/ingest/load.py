@@ -406,16 +406,16 @@ def _same_extract_twice(
     c = pl.col
     ops = (
         df.filter(c("_file").is_in(list(extracts)))
-        .group_by("_file", *keys)
+        .group_by("_file", *keys, maintain_order=True)  # the named op: the file's first
         .agg(pl.struct("iteration", "sample", "value").hash().sort().alias("_h"))
         .with_columns(c("_h").hash())
-        .sort("_file")
+        .sort("_file", maintain_order=True)
     )
     ops = ops.with_columns(c("_file").first().over(*keys, "_h").alias("_first"))
     twice = ops.filter(c("_file") != c("_first"))
     if twice.is_empty():
         return df
-    pairs = twice.group_by("_first", "_file").agg(
+    pairs = twice.group_by("_first", "_file", maintain_order=True).agg(
         pl.len(), c("benchmark").first().cast(pl.String), c("metric").first().cast(pl.String)
     )
     for first, later, n, bench, metric in pairs.sort("_first", "_file").iter_rows():
