@@ -9,6 +9,7 @@ import pytest
 
 from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions
 from tuibench.present.answer import (
     Answer,
     answer_lines,
@@ -149,7 +150,7 @@ def test_limit_keeps_the_worst_and_counts_the_rest(comparison):
 def hand_comparison(rows: list[dict]) -> Comparison:
     """A comparison built from a few rows by hand (base is the reference)."""
     frame = pl.DataFrame(rows, infer_schema_length=None)
-    return Comparison(reference="base", alpha=0.05, systems=["base", "new"], rows=frame)
+    return Comparison(reference="base", systems=["base", "new"], rows=frame)
 
 
 def row(metric, system, better, change, verdict, significant, iterations=3, p=0.01):
@@ -228,7 +229,7 @@ def test_a_change_seen_on_one_iteration_is_listed_after_those_that_count():
     )
     # Trusted (--trust-single-iteration), it counts and takes its place by size.
     cmp = hand_comparison(rows)
-    cmp.options.trust_single_iteration = True
+    cmp.options = AnalysisOptions(trust_single_iteration=True)
     (t,) = build_answer(cmp).systems
     assert [c.metric for c in t.changes] == ["big", "mid", "small"]
     assert change_text(t.changes[0]).endswith("better  (one iteration)")

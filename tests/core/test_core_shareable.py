@@ -154,5 +154,7 @@ def test_a_single_iteration_change_says_it_is_not_counted(cmp):
     assert verdict_words({**row, "single_iteration": False}, cmp) == "better"
     single = {**row, "single_iteration": True}
     assert verdict_words(single, cmp) == "better (one iteration, not counted)"
-    trusted = dataclasses.replace(cmp, trust_single_iteration=True)
+    trusted = dataclasses.replace(
+        cmp, options=dataclasses.replace(cmp.options, trust_single_iteration=True)
+    )
     assert verdict_words(single, trusted) == "better"
