@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from textual.geometry import Region
 
+from tuibench.tui.textual_adapter import drop_pending_repaint
+
 
 class PaintedWhole:
     _whole_asked = 0
@@ -30,4 +32,4 @@ class PaintedWhole:
 
     def _drop_painted(self) -> None:
         if self._whole_painted == self._whole_asked:
-            self._repaint_regions.clear()
+            drop_pending_repaint(self)
