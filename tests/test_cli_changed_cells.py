@@ -96,10 +96,16 @@ class Shown:
             os.write(self.master, key)
         return self.settle()
 
-    def suspend_and_resume(self) -> dict:
+    def suspend_and_resume(self, timeout: float = 60.0) -> dict:
+        """Every cell written anew (at least a byte each), then the screen as shown."""
         self.proc.send_signal(signal.SIGTSTP)  # as ctrl+z in a shell
         self.settle()
+        before = self.fed
         self.proc.send_signal(signal.SIGCONT)  # `fg`
+        end = time.monotonic() + timeout
+        while self.fed - before < self.screen.columns * self.screen.lines:
+            assert time.monotonic() < end, "not written anew"
+            self.settle(quiet=0.2)
         return self.settle(quiet=0.8)
 
     def close(self) -> None:
@@ -128,9 +134,7 @@ def test_the_screen_is_right_after_keys_that_change_panes(keys):
         for key in keys:
             term.press(key)
         shown = term.settle(quiet=1.0)
-        written = term.fed
-        again = term.suspend_and_resume()  # everything written anew
-        assert term.fed - written > term.screen.columns * term.screen.lines, "not written anew"
+        again = term.suspend_and_resume()
         stale = sorted(at for at in shown.keys() | again.keys() if shown.get(at) != again.get(at))
         assert not stale, [term.line(y) for y in sorted({y for y, _ in stale})][:5]
     finally:
