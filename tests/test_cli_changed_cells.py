@@ -42,7 +42,11 @@ class Shown:
             stdin=slave,
             stdout=slave,
             stderr=slave,
-            env={**os.environ, "TERM": "xterm-256color"},
+            # the pty's size, not COLUMNS and LINES (which pytest-xdist sets to 80x24)
+            env={
+                **{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+                "TERM": "xterm-256color",
+            },
             preexec_fn=lambda: (os.setsid(), fcntl.ioctl(0, termios.TIOCSCTTY, 0)),
         )
         os.close(slave)
@@ -53,10 +57,12 @@ class Shown:
         self.lock = threading.Lock()
         self.pending = bytearray()
         self.fed = 0  # bytes fed to the emulator so far
-        threading.Thread(target=self._read, daemon=True).start()
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
-        while True:
+        while not self._stop.is_set():
             try:
                 if not select.select([self.master], [], [], 0.05)[0]:
                     continue
@@ -99,6 +105,10 @@ class Shown:
     def suspend_and_resume(self, timeout: float = 60.0) -> dict:
         """Every cell written anew (at least a byte each), then the screen as shown."""
         self.proc.send_signal(signal.SIGTSTP)  # as ctrl+z in a shell
+        end = time.monotonic() + timeout
+        while self._state() != "T":  # stopped (a SIGCONT before would be lost)
+            assert time.monotonic() < end, "never stopped"
+            time.sleep(0.05)
         self.settle()
         before = self.fed
         self.proc.send_signal(signal.SIGCONT)  # `fg`
@@ -108,9 +118,16 @@ class Shown:
             self.settle(quiet=0.2)
         return self.settle(quiet=0.8)
 
+    def _state(self) -> str:
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0]
+
     def close(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        # stopped before the descriptor is closed: the next pty may get its number
+        self._stop.set()
+        self._reader.join()
         os.close(self.master)
 
 
