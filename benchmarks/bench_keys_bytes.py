@@ -13,9 +13,13 @@ xterm-256color), as over SSH: every byte it writes is what a slow link carries. 
 Per key (j, k, n, escape after n, ], f, s, v, enter, escape after enter, / and one letter
 in the filter), pressed `--repeat` times in a state where it changes the screen, it prints
 the median and the range of: the bytes written from the key until the screen settles (no
-byte for 100 ms), the time to the first byte (when the key visibly acts), and the time to
-the last byte. Then the bytes written in 2 s of idling. Beside it, where installed, `less`,
-`vim` and `htop` doing the same one-line move (j; htop: the down arrow) at the same size.
+byte for 100 ms); the cells that differ on the screen between before the key and then (text,
+colours or attributes: the output run through the `pyte` terminal emulator, when
+installed), and the bytes written per byte of those cells' text (UTF-8: a box-drawing
+character is 3) and per changed cell; the time to the first byte (when the key visibly
+acts), and the time to the last byte. Then the bytes written in 2 s of idling. Beside it,
+where installed, `less`, `vim` and `htop` doing the same one-line move (j; htop: the down
+arrow) at the same size.
 """
 
 from __future__ import annotations
@@ -40,6 +44,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_explorer import wide  # the same generated set
 
+try:
+    import pyte
+except ImportError:  # the changed cells are not counted
+    pyte = None
+else:
+
+    class Screen(pyte.Screen):
+        def select_graphic_rendition(self, *attrs, private=False):
+            if not private:  # CSI > ... m: xterm's key modifiers (htop), not a look
+                super().select_graphic_rendition(*attrs)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = 0.1  # the screen has settled when nothing was written for this long
 MOVE = [b"j", b"k"]
@@ -62,6 +78,9 @@ class Pty:
         )
         os.close(slave)
         self.master = master
+        self.screen = Screen(cols, rows) if pyte else None
+        self.stream = pyte.ByteStream(self.screen) if pyte else None
+        self.fed = 0  # bytes of `out` fed to the emulator
         self.out = bytearray()
         self.last = time.monotonic()  # when the last byte arrived
         self.first_after: float | None = None
@@ -94,9 +113,35 @@ class Pty:
             if time.monotonic() - self.last >= quiet:
                 return
 
-    def press(self, key: bytes, timeout: float = 60.0) -> tuple[int, float, float]:
-        """(bytes, seconds to the first byte, seconds to the last) for one key."""
+    def cells(self) -> dict | None:
+        """Every cell of the screen as the emulator shows it (text and look)."""
+        if self.stream is None:
+            return None
+        with self._lock:
+            data = bytes(self.out[self.fed :])
+            self.fed = len(self.out)
+        self.stream.feed(data)
+        return {(y, x): char for y, row in self.screen.buffer.items() for x, char in row.items()}
+
+    def loaded(self, timeout: float = 300.0) -> None:
+        """Until the status line names the reference: the statistics are on the screen
+        (computing them writes nothing for seconds on a large set)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.settle(timeout=timeout, quiet=1.0)
+            if self.stream is None:
+                return
+            self.cells()
+            top = self.screen.buffer[0]
+            if " ref " in "".join(top[x].data for x in range(self.screen.columns)):
+                return
+        raise SystemExit("the explorer did not finish loading")
+
+    def press(self, key: bytes, timeout: float = 60.0) -> tuple:
+        """(bytes, seconds to the first byte, seconds to the last, changed cells, bytes of
+        their text) for one key."""
         self.settle()
+        shown = self.cells()
         with self._lock:
             before = len(self.out)
             self.first_after = None
@@ -109,11 +154,11 @@ class Pty:
             if first is not None and time.monotonic() - self.last >= QUIET:
                 break
             if first is None and time.monotonic() - start > 2.0:  # nothing at all
-                return 0, float("nan"), float("nan")
+                return 0, float("nan"), float("nan"), 0, 0
         with self._lock:
             written = len(self.out) - before
             first, last = self.first_after, self.last
-        return written, (first or start) - start, last - start
+        return written, (first or start) - start, last - start, *changed(shown, self.cells())
 
     def idle(self, seconds: float) -> int:
         self.settle()
@@ -130,6 +175,19 @@ class Pty:
         os.close(self.master)
 
 
+def changed(before: dict | None, after: dict | None) -> tuple[float, float]:
+    """Cells that differ, and the UTF-8 bytes of their text now."""
+    if before is None or after is None:
+        return float("nan"), float("nan")
+    default = pyte.screens.Char(" ")
+    cells = [
+        after.get(at, default)
+        for at in before.keys() | after
+        if before.get(at, default) != after.get(at, default)
+    ]
+    return len(cells), sum(len((cell.data or " ").encode()) for cell in cells)
+
+
 def stats(values: list[float], fmt: str) -> str:
     good = [v for v in values if v == v]
     if not good:
@@ -138,11 +196,17 @@ def stats(values: list[float], fmt: str) -> str:
     return f"{fmt.format(med)} ({fmt.format(min(good))}-{fmt.format(max(good))})"
 
 
-def report(name: str, samples: list[tuple[int, float, float]]) -> None:
+def report(name: str, samples: list[tuple]) -> None:
     nbytes = stats([s[0] for s in samples], "{:.0f}")
+    cells = stats([s[3] for s in samples], "{:.0f}")
+    per_text = stats([s[0] / s[4] if s[4] else float("nan") for s in samples], "{:.1f}")
+    per_cell = stats([s[0] / s[3] if s[3] else float("nan") for s in samples], "{:.1f}")
     first = stats([s[1] * 1000 for s in samples], "{:.0f}")
     last = stats([s[2] * 1000 for s in samples], "{:.0f}")
-    print(f"  {name:<18} bytes {nbytes:<22} first byte ms {first:<16} settled ms {last}")
+    print(
+        f"  {name:<17} bytes {nbytes:<20} cells {cells:<16} x text {per_text:<14}"
+        f" per cell {per_cell:<14} first ms {first:<12} settled ms {last}"
+    )
 
 
 # (name, keys pressed first and not measured, the key measured, keys after it)
@@ -167,7 +231,9 @@ STEPS = [
 def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
     term = Pty([sys.executable, "-m", "tuibench", str(path)], cols, rows, env)
     try:
-        # loaded, first screen drawn, and the change points found in the background
+        # loaded (the status line names the reference), first screen drawn, and the
+        # change points found in the background
+        term.loaded()
         term.settle(timeout=120, quiet=3.0)
         # n runs through changes; escape then returns: start each step from the answer
         for name, before, key, after in STEPS:

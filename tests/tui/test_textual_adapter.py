@@ -5,17 +5,21 @@ A failure here means Textual changed: fix textual_adapter.py."""
 from __future__ import annotations
 
 import inspect
+import os
 import selectors
+import signal
 
+import pyte
 from textual import events
-from textual.app import App
+from textual.app import App, ComposeResult
 from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.widget import Widget
-from textual.widgets import Tree
+from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from tuibench.tui import textual_adapter
+from tuibench.tui.line_diff import TerminalCopy
 
 
 def _parameters(function) -> list[str]:
@@ -133,3 +137,68 @@ def test_the_input_selector_can_be_replaced(monkeypatch):
     textual_adapter.use_input_selector(Prompt)
     assert linux_driver.selectors.SelectSelector is Prompt
     assert linux_driver.selectors.EVENT_READ == selectors.EVENT_READ
+
+
+class Recording(App):
+    """Records what Textual hands its display (headless, it would write nothing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handed: list = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("hello", id="a")
+        yield Static("world " * 5, id="b")
+
+    def _display(self, screen, renderable) -> None:
+        self.handed.append(renderable)
+
+
+def terminal_after(app: Recording, screen: pyte.Screen, stream: pyte.ByteStream) -> list[str]:
+    """Writes what the display was handed, as Textual would; the screen's text."""
+    for update in app.handed:
+        if update is not None:
+            stream.feed(update.render_segments(app.console).encode())
+    app.handed.clear()
+    return screen.display
+
+
+async def test_the_display_gets_only_the_changed_cells():
+    app = Recording()
+    copy = TerminalCopy()
+    async with app.run_test(size=(40, 6)) as pilot:
+        textual_adapter.show_changes_only(app, copy)
+        screen = pyte.Screen(40, 6)
+        stream = pyte.ByteStream(screen)
+        app.screen.refresh()  # a whole-screen update (LayoutUpdate), all of it new
+        await pilot.pause()
+        assert any(isinstance(u, textual_adapter.ChangedCells) for u in app.handed)
+        expected = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert terminal_after(app, screen, stream) == expected
+
+        app.query_one("#a", Static).update("hullo")  # a partial update (ChopsUpdate)
+        await pilot.pause()
+        runs = [run for u in app.handed if u is not None for run in u.runs]
+        assert [(x, y, "".join(t for t, _ in p)) for x, y, p in runs] == [(1, 0, "u")]
+        expected = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert terminal_after(app, screen, stream) == expected
+
+        app.screen.refresh()  # everything again, nothing changed: nothing to write
+        await pilot.pause()
+        assert app.handed and all(u is None for u in app.handed)
+
+
+def test_a_resize_forgets_before_the_drivers_own_handler(monkeypatch):
+    calls = []
+    before = signal.signal(signal.SIGWINCH, lambda *_: calls.append("driver"))
+    try:
+        textual_adapter.forget_on_resize(lambda: calls.append("forget"))
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert calls == ["forget", "driver"]
+    finally:
+        signal.signal(signal.SIGWINCH, before)
+
+
+async def test_a_driver_knows_its_app():
+    app = Recording()
+    assert textual_adapter.driver_app(linux_driver.LinuxDriver(app)) is app
