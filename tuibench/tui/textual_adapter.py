@@ -82,6 +82,7 @@ class CrashHook:
         """Override: called with the exception, once Textual has handled it."""
 
     def _handle_exception(self, error: Exception) -> None:
+        # A mixin: the App it is mixed into has this method, the checker's `object` not.
         super()._handle_exception(error)  # type: ignore[misc]
         self.crashed(error)
 
@@ -108,6 +109,7 @@ class TreeHooks:
         width."""
         self._invalidate()
 
+    # A mixin before Tree: the checker sees `object` above it, where Tree has these.
     def _invalidate(self) -> None:
         if not self.batching():
             super()._invalidate()  # type: ignore[misc]
@@ -117,6 +119,7 @@ class TreeHooks:
         super()._toggle_node(node)  # type: ignore[misc]
 
     def _refresh_node(self, node: TreeNode[Any]) -> None:
+        # (the Tree's scroll offset and size, which the checker's `object` lacks)
         if node.line >= 0:  # as Tree repaints one line (ScrollView's is wider)
             y = node.line - self.scroll_offset.y  # type: ignore[attr-defined]
             self.refresh(Region(0, y, self.size.width, 1))  # type: ignore[attr-defined]
