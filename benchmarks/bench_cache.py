@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_core import shape_options
 from bench_incremental import generate
 
 CHILD = """
@@ -49,14 +50,7 @@ def child(root: Path, env: dict) -> tuple[float, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--systems", type=int, default=8)
-    ap.add_argument("--benchmarks", type=int, default=625)
-    ap.add_argument("--metrics", type=int, default=4)
-    ap.add_argument("--iterations", type=int, default=10)
-    ap.add_argument("--samples", type=int, default=50)
-    ap.add_argument("--rounds", type=int, default=3)
-    a = ap.parse_args()
+    a = shape_options(argparse.ArgumentParser()).parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "results"
         generate(root, a.systems, a.benchmarks, a.metrics, a.iterations, a.samples)

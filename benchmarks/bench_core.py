@@ -33,6 +33,9 @@ from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 
 def generate(
     path: Path, systems: int, benchmarks: int, metrics: int, iterations: int, samples: int
@@ -192,14 +195,20 @@ def in_process(path: Path, rounds: int) -> None:
     print(f"filter (recomputes the FDR family):  {1000 * t_filter:7.1f} ms")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def shape_options(ap: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The size of the generated results (10 M samples by default) and the rounds: the
+    same options for every script that times the 10 M-sample shape."""
     ap.add_argument("--systems", type=int, default=8)
     ap.add_argument("--benchmarks", type=int, default=625)
     ap.add_argument("--metrics", type=int, default=4)
     ap.add_argument("--iterations", type=int, default=10)
     ap.add_argument("--samples", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per comparison")
+    return ap
+
+
+def main() -> None:
+    ap = shape_options(argparse.ArgumentParser())
     ap.add_argument(
         "--report-only",
         action="store_true",

@@ -11,6 +11,7 @@ its size column in headless Chromium (medians, alternating the two).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -25,6 +26,9 @@ from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.output import html_report
 from tuibench.output.shareable import Shareable
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 
 def generate(path: Path, systems: int, benchmarks: int, metrics: int) -> None:

@@ -13,6 +13,7 @@ Target: the reload within 10 % of a full load's time.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import tempfile
@@ -21,11 +22,14 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from bench_core import shape_options
 
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.incremental import Loader
 from tuibench.ingest.load import load
-from tuibench.ingest.reuse import cache
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 METRICS = {0: ("time", "s"), 1: ("latency", "ms"), 2: ("tput", "ops/s"), 3: ("cpu", "s")}
 
@@ -68,15 +72,7 @@ def screen(rs) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--systems", type=int, default=8)
-    ap.add_argument("--benchmarks", type=int, default=625)
-    ap.add_argument("--metrics", type=int, default=4)
-    ap.add_argument("--iterations", type=int, default=10)
-    ap.add_argument("--samples", type=int, default=50)
-    ap.add_argument("--rounds", type=int, default=3)
-    a = ap.parse_args()
-    cache.turn_off()  # the in-memory reload alone, not the cache on disk
+    a = shape_options(argparse.ArgumentParser()).parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "results"
         generate(root, a.systems, a.benchmarks, a.metrics, a.iterations, a.samples)

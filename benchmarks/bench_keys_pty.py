@@ -49,6 +49,9 @@ import threading
 import time
 from pathlib import Path
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_explorer import wide  # the same generated set

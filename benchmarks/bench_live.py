@@ -19,6 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.tui.test_tui_live import iteration

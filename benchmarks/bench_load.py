@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import statistics
 import tempfile
@@ -28,6 +29,9 @@ import numpy as np
 
 from tuibench.ingest import small_files
 from tuibench.ingest.load import load
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[1] / "sample_runs"
 

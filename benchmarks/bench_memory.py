@@ -30,6 +30,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()

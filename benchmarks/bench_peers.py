@@ -34,6 +34,9 @@ from pathlib import Path
 import numpy as np
 from bench_core import alternate, child_run, med
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 DEBIAN_COMPARE = Path("/usr/share/benchmark/compare.py")  # Debian's libbenchmark-tools
 
 

@@ -15,6 +15,7 @@ every series step from it, as the explorer does (in a worker) when a series view
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import sys
@@ -29,6 +30,9 @@ import polars as pl
 from tuibench.analysis.series.changepoints import detect
 from tuibench.analysis.series.data import from_values, series_data
 from tuibench.analysis.series.scaling import families
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 
 def simulate(systems: int, metrics: int, iterations: int) -> tuple[np.ndarray, ...]:

@@ -34,6 +34,9 @@ import numpy as np
 import polars as pl
 from bench_core import alternate, child_run, med
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 METRIC_NAMES = ["time", "latency", "tput", "cpu", "rss", "ipc", "faults", "ctxsw", "p99", "p50"]
 UNITS = ["s", "ms", "ops/s", "s", "MB", "", "count", "count", "ms", "ms"]
 BETTER = ["lower", "Lower", "higher", "lower", "lower", "HIGHER", "lower", "lower", "", "lower"]

@@ -11,6 +11,7 @@ and quantile levels across (0, 1).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -18,6 +19,9 @@ import numpy as np
 from scipy import special as reference
 
 from tuibench.stats import special
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 
 def cases(n: int, rng: np.random.Generator) -> dict[str, tuple]:

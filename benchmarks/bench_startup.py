@@ -37,6 +37,9 @@ import termios
 import time
 from pathlib import Path
 
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
 REPO = Path(__file__).resolve().parents[1]
 # Children run outside any checkout: `-m` and `-c` put the working directory first on the
 # path, which would shadow PYTHONPATH (--baseline).

@@ -12,11 +12,15 @@ The B x n selection matrix that was built whole before took 8 B n bytes (19 GB a
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 VALUE = """
 import sys, numpy as np

@@ -16,9 +16,13 @@ new ones to SECTIONS. Change points and the notes run from their own scripts
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
+
+# Simulated suites are loaded by the thousand: none goes into the user's load cache.
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -37,11 +37,15 @@ without them.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+
+# Simulated suites are loaded by the thousand: none goes into the user's load cache.
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

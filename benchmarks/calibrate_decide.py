@@ -25,11 +25,15 @@ when never), with the iterations saved against a fixed 30.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 from scipy import stats as sps
+
+# Simulated suites are loaded by the thousand: none goes into the user's load cache.
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -24,6 +24,7 @@ Regimes (sigma: the samples' standard deviation, 1 % of the centre):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -34,6 +35,9 @@ import polars as pl
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions
+
+# Simulated suites are loaded by the thousand: none goes into the user's load cache.
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 REGIMES = ("gaussian", "iteration", "bursts", "bimodal", "shared")
 SAMPLES = (1, 5, 20, 50)

@@ -13,12 +13,16 @@ change a single byte of any of them).
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import bench_shapes
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
 
 REPO = Path(__file__).resolve().parent.parent
 
