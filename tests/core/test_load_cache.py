@@ -82,6 +82,12 @@ def test_no_cache_writes_nothing(results, cache_folder):
     assert len(entries(cache_folder)) == 1
 
 
+@pytest.mark.parametrize("parser", ["explorer_parser", "decide_parser"])
+def test_the_explorer_and_decide_take_no_cache_too(parser, results):
+    getattr(cli, parser)().parse_args([str(results), "--no-cache"])
+    assert not cache.enabled()
+
+
 def test_env_turns_it_off(results, cache_folder, monkeypatch):
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
     load([results])

@@ -208,6 +208,16 @@ def _stat_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _cache_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-cache",
+        action=_NoCache,
+        nargs=0,
+        default=False,
+        help="neither use nor write the cache of loaded results (in the user's cache folder)",
+    )
+
+
 def report_parser() -> argparse.ArgumentParser:
     from tuibench.output.formats import FORMATS
 
@@ -246,13 +256,7 @@ def report_parser() -> argparse.ArgumentParser:
         help="treat the systems, in their order, as a series: list where each metric "
         "changed level (change points) and rank the systems",
     )
-    p.add_argument(
-        "--no-cache",
-        action=_NoCache,
-        nargs=0,
-        default=False,
-        help="neither use nor write the cache of loaded results (in the user's cache folder)",
-    )
+    _cache_option(p)
     return p
 
 
@@ -283,6 +287,7 @@ def explorer_parser() -> argparse.ArgumentParser:
         help="mark each metric decided or undecided as `tuibench decide` does, and say in "
         "its view how many more iterations would likely settle it",
     )
+    _cache_option(p)
     return p
 
 
@@ -331,4 +336,5 @@ def decide_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--format", choices=("text", "markdown", "json"), default="text", help="(default text)"
     )
+    _cache_option(p)
     return p
