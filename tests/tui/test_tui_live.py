@@ -160,7 +160,7 @@ async def test_half_written_file_is_not_loaded(tmp_path, monkeypatch, loaded):
 
 
 async def test_decide_marks_and_words_are_decides(tmp_path, monkeypatch, loaded):
-    """--decide: the tree marks each metric decided (✓) or not (…), and the metric's view
+    """--decide: the tree marks each metric decided (✓) or not (◌), and the metric's view
     says what `tuibench decide` says, with the same numbers."""
     monkeypatch.chdir(tmp_path)
     root = tmp_path / "results"
@@ -177,7 +177,7 @@ async def test_decide_marks_and_words_are_decides(tmp_path, monkeypatch, loaded)
         await loaded(pilot)
         sort = Node.of_metric("Sort", "ns/op")
         assert label(app, SPIN).endswith(" ▼ ✓")
-        assert label(app, sort).endswith(" …")
+        assert label(app, sort).endswith(" ◌")
         app.main.go_to(sort)
         await pilot.pause()
         text = str(app.main.query_one("#pane-decision").render())

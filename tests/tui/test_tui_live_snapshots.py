@@ -1,5 +1,5 @@
 """Snapshots of live results: after `R`, the Δ of a metric whose verdict changed, the
-decided (✓) and undecided (…) marks of --follow, the status line, and a metric's decision.
+decided (✓) and undecided (◌) marks of --follow, the status line, and a metric's decision.
 
 Update with `pytest tests/tui/test_tui_live_snapshots.py --snapshot-update`; look at the SVGs.
 """

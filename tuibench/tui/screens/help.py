@@ -72,6 +72,12 @@ GLYPHS = [
     ("-9.5%*", "narrow screen: compact cell, the star marks significance"),
     ("→ 5 more", "columns off screen to the right: ←/→ (h/l) scroll by whole columns"),
     ("●", "a node whose table is marked for export"),
+    (
+        "✓ ◌",
+        "tree, with --decide or --follow: every system of the metric is decided (as `tuibench "
+        "decide` says, valid however often it is asked), or one still needs iterations",
+    ),
+    ("Δ", "tree: the metric's verdict changed in the last reload; gone once it is visited"),
     ("red / green", "worse / better than the reference; dim bold: the reference"),
 ]
 

@@ -13,7 +13,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.columns import METRIC
 
 DEFAULT_THRESHOLD = 2.0  # percent: `tuibench decide --threshold`'s default
-DECIDED, UNDECIDED = "✓", "…"  # the tree's marks
+# The tree's marks. Not "…", which reads as a name cut short.
+DECIDED, UNDECIDED = "✓", "◌"
 
 
 class MetricDecisions:
@@ -31,7 +32,7 @@ class MetricDecisions:
         self._rows = rows
 
     def mark(self, key: tuple[str, str]) -> str | None:
-        """✓ when every system of the metric is decided, … while one is not; None: no
+        """✓ when every system of the metric is decided, ◌ while one is not; None: no
         system could be decided at all (a side lacks it)."""
         done = self.decided.get(key)
         return None if done is None else DECIDED if done else UNDECIDED
