@@ -222,8 +222,50 @@ def run(seed: int = 1, quick: bool = False, with_peers: bool = True) -> list[str
         cells = " ".join(_cell(row[x]) for x in ["oracle", "contra", *names])
         lines.append(f"{label(r):<42} {row['tuibench'] * 100:7.1f}% {cells}")
     lines += summary(table, names, reps)
+    lines += mixed_suites(rng, reps)
     lines += needed()
     return lines
+
+
+def mixed_suite(rng, k: int, n: int, reps: int, stepped: float = 0.2):
+    """One suite of `reps` metrics that differ as a real suite's do: each has its own noise
+    (sigma from 0.25 % to 4 % of its level, log-uniform), its own jitter (tau of 0, 1/2 or
+    1 sigma) and, for a share `stepped` of them, a 6 sd step at a position of its own.
+    Returns the share of flat metrics with a change point and of steps found."""
+    sigma = np.exp(rng.uniform(np.log(0.25), np.log(4.0), reps))
+    tau = rng.choice(TAUS, reps)
+    at = np.where(rng.random(reps) < stepped, rng.integers(1, k, reps), 0)
+    sd = np.sqrt(tau**2 + 1.0 / n)
+    after = np.arange(k)[None, :] >= np.where(at > 0, at, k)[:, None]
+    level = np.where(after, 6 * sd[:, None], 0.0)
+    u = rng.standard_normal((reps, k, 1))
+    e = rng.standard_normal((reps, k, n))
+    y = 100.0 + sigma[:, None, None] * (level[..., None] + tau[:, None, None] * u + e)
+    found = _positions(tuibench_changes(y), reps)
+    flat = [bool(f) for f, a in zip(found, at, strict=True) if a == 0]
+    steps = [a in f for f, a in zip(found, at, strict=True) if a > 0]
+    return float(np.mean(flat)), float(np.mean(steps))
+
+
+def mixed_suites(rng, reps: int) -> list[str]:
+    """Every length and iteration count as one mixed suite (`mixed_suite`): the metrics'
+    variances are borrowed from each other only as far as they are alike."""
+    out = ["", "mixed suites (metrics with their own noise, jitter and steps; 20 % stepped):"]
+    rates = []
+    for k in LENGTHS:
+        for n in ITERATIONS:
+            false, found = mixed_suite(rng, k, n, reps)
+            rates.append((false, found))
+            out.append(
+                f"  k={k:<2} n={n:<2}  flat {false * 100:5.1f} %   steps found {found * 100:5.1f} %"
+            )
+    f, s = zip(*rates, strict=True)
+    out.append(
+        f"  range: flat {min(f) * 100:.1f}-{max(f) * 100:.1f} % "
+        f"({_verdict(max(f), BOUND_FALSE, '<=', int(reps * 0.8))}), "
+        f"steps found {min(s) * 100:.1f}-{max(s) * 100:.1f} %"
+    )
+    return out
 
 
 def _cell(x) -> str:

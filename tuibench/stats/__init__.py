@@ -60,6 +60,7 @@ from tuibench.stats.utest import (
     mwu_samples_for,
 )
 from tuibench.stats.variance import variance_components
+from tuibench.stats.variance_prior import fit_prior, moderate
 from tuibench.stats.welch import welch
 
 __all__ = [
@@ -80,6 +81,7 @@ __all__ = [
     "cidiff",
     "detectable_noncentrality",
     "fieller",
+    "fit_prior",
     "group_medians",
     "group_moments",
     "group_shift",
@@ -89,6 +91,7 @@ __all__ = [
     "iteration_medians",
     "iteration_values",
     "iterations_needed",
+    "moderate",
     "mwu_min_p",
     "mwu_pairs",
     "mwu_pvalue",

@@ -13,7 +13,20 @@ means, with systems - levels degrees of freedom. When the means scatter no more 
 iterations predict, tau^2 is 0 and the standard error is the iterations' alone, still with
 the systems' degrees of freedom (the data chose which was larger; pooling the iterations'
 degrees of freedom then puts jitter down as steps). With one iteration per system there is
-only the systems' scatter. The method, vectorised over every metric at once (the Python
+only the systems' scatter.
+
+A metric alone has few degrees of freedom for tau^2 (five systems and a step: three), and
+no test on three can find a step at every cut of five systems (the alpha the cuts need
+adds up to 8 % at 80 % power). The metrics of a suite lend each other some: the residual,
+as the relative variance of one system's mean, is moderated toward what 20 or more
+metrics share (limma's empirical Bayes, `stats.variance_prior`), never below the metric's
+own, and up to DF_LENT degrees of freedom in all. When the metrics' variances differ more
+than chance explains, little is lent. The first round fits this to each candidate
+position's residuals over the metrics, so a step elsewhere in a metric does not inflate
+the prior at its own position; later rounds and the steps' intervals fit it to every
+metric's residual around its current levels.
+
+The method, vectorised over every metric at once (the Python
 loops are over rounds and the three run widths, never over metrics):
 
 1. Candidates: every cut of a segment into "before" and "after" (the first system after
@@ -63,6 +76,11 @@ from tuibench.stats import special
 
 BUMP_WIDTHS = (1, 2, 3)  # runs of systems tested as a bump
 BUMP_SHARE = 0.2  # of alpha, when the series has runs to test
+# Degrees of freedom a metric may reach with what the others lend: enough that five systems
+# find a 6 sd step at any cut (the t's tail beyond this adds little power), few enough that
+# iterations with bursts, whose systems' means have heavier tails than normal, keep their
+# false change points at alpha (tested only on the model, a t, they would not).
+DF_LENT = 12
 # Columns of a change point (the `changes` of `tuibench report --series --format json`).
 CHANGE_COLUMNS = [
     "benchmark",
@@ -153,6 +171,7 @@ class _Fit:
     b: np.ndarray  # sum over levels of S^2 / N
     c: np.ndarray  # sum over levels of sum(n^2) / N
     levels: np.ndarray
+    scale: np.ndarray  # the metric's mean squared: variances over it are relative
 
     @property
     def dfw(self) -> np.ndarray:
@@ -181,26 +200,57 @@ def _fit(data: SeriesData, cum: dict, m: np.ndarray, c: np.ndarray) -> _Fit:
     np.add.at(cc, mm, t_c)
     levels = 1 + np.bincount(m, minlength=nm)
     within = np.maximum(data.squares.sum(axis=1) - tot["q"], 0.0)
-    return _Fit(tot["n"], tot["k"], tot["q"], within, b, cc, levels)
+    with np.errstate(invalid="ignore"):
+        scale = np.where(data.shift != 0, data.shift**2, np.nan)
+    return _Fit(tot["n"], tot["k"], tot["q"], within, b, cc, levels, scale)
 
 
-def _test(fit: _Fit, m, one: dict, two: dict, sb, dfb, ctau):
+def _relative(fit: _Fit, m, sb, dfb, ctau) -> np.ndarray:
+    """The between-system residual as the relative variance of one system's mean,
+    (tau^2 + sigma^2 / n) / mean^2, with dfb degrees of freedom (NaN: none)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = sb / (ctau * fit.scale[m])
+    return np.where((dfb >= 1) & (ctau > 0), v, np.nan)
+
+
+def _metric_prior(fit: _Fit) -> tuple[np.ndarray, np.ndarray]:
+    """(s0^2, d0) of every metric from the residuals around the levels of the current
+    segmentation of all metrics (d0 = 0 where the metric has no relative variance)."""
+    dfb = fit.k - fit.levels
+    v = _relative(fit, slice(None), np.maximum(fit.q - fit.b, 0.0), dfb, fit.n - fit.c)
+    s0, d0 = stats.fit_prior(v[:, None], dfb[:, None])
+    return np.broadcast_to(s0, v.shape), np.where(np.isnan(v), 0.0, d0)
+
+
+def _test(fit: _Fit, m, one: dict, two: dict, sb, dfb, ctau, prior):
     """Test between two levels given the between-system residual sb (dfb) of the metric's
-    segmentation with them: the difference, tau^2, sigma^2, its variance, |t| and df."""
+    segmentation with them, moderated by `prior` ((s0^2, d0) of the relative variance of
+    a system's mean): the difference, tau^2, sigma^2, its variance, |t| and df."""
     n1, n2 = one["n"], two["n"]
     sw2, dfw = fit.sw2[m], fit.dfw[m]
+    v = _relative(fit, m, sb, dfb, ctau)
+    s0, d0 = prior(v, dfb)
+    d0 = np.minimum(d0, np.maximum(DF_LENT - dfb, 0))
+    d0 = np.where(np.isnan(v) | np.isnan(s0), 0.0, d0)
+    v_mod, dfm = stats.moderate(v, dfb, s0, d0)
+    # Borrowing lends degrees of freedom but never lowers a metric's own variance: a metric
+    # whose systems scatter more than the suite's (an outlier, a burst) keeps its scatter,
+    # and the test stays at or below its level wherever the moderated one is.
+    v_mod = np.fmax(v_mod, v)
     with np.errstate(invalid="ignore", divide="ignore"):
+        sb = np.where(d0 > 0, v_mod * ctau * fit.scale[m], sb)
         d = two["s"] / n2 - one["s"] / n1
         aa = one["a"] / n1**2 + two["a"] / n2**2
         tau2 = np.maximum(sb - dfb * sw2, 0.0) / ctau
         var = tau2 * aa + sw2 * (1 / n1 + 1 / n2)
         # Satterthwaite's df of var as a sum of the two mean squares (g1 from the systems'
-        # scatter, g2 from within); when tau2 is 0 the systems' df (dfb): which of the two
-        # is larger was chosen by the data, so the smaller df is the honest one.
+        # scatter, g2 from within); when tau2 is 0 the systems' df (dfm, with what the
+        # prior lends): which of the two is larger was chosen by the data, so the smaller
+        # df is the honest one.
         g1 = aa * sb / ctau
         g2 = var - g1
-        satt = var * var / (g1 * g1 / dfb + np.where(dfw > 0, g2 * g2 / dfw, 0.0))
-        df = np.where(tau2 > 0, np.minimum(satt, dfb + dfw), dfb)
+        satt = var * var / (g1 * g1 / dfm + np.where(dfw > 0, g2 * g2 / dfw, 0.0))
+        df = np.where(tau2 > 0, np.minimum(satt, dfm + dfw), dfm)
         t = np.where(var == 0, np.where(d == 0, 0.0, np.inf), np.abs(d) / np.sqrt(var))
     bad = (n1 < 1) | (n2 < 1) | ~(dfb >= 1) | ~(df >= 1) | np.isnan(d)
     return d, tau2, sw2, np.where(bad, np.nan, t), np.where(bad, np.nan, df)
@@ -229,14 +279,14 @@ def _rows(cum: dict, m) -> dict[str, np.ndarray]:
     return {k: cum[k][m] for k in ("n", "s", "a", "k")}
 
 
-def _candidate(fit: _Fit, m, seg: dict, one: dict, two: dict):
+def _candidate(fit: _Fit, m, seg: dict, one: dict, two: dict, prior):
     """|t| and df of a candidate that divides a segment of metric m into levels one, two."""
     s_b, s_c = _fit_terms(seg)
     (o_b, o_c), (t_b, t_c) = _fit_terms(one), _fit_terms(two)
     sb = np.maximum(fit.q[m] - fit.b[m] + s_b - o_b - t_b, 0.0)
     ctau = fit.n[m] - (fit.c[m] - s_c + o_c + t_c)
     dfb = fit.k[m] - fit.levels[m] - 1
-    return _test(fit, m, one, two, sb, dfb, ctau)[3:]
+    return _test(fit, m, one, two, sb, dfb, ctau, prior)[3:]
 
 
 def _weight(one: dict, two: dict) -> np.ndarray:
@@ -248,7 +298,7 @@ def _weight(one: dict, two: dict) -> np.ndarray:
         return (1 / one["k"] + 1 / two["k"]) ** 2
 
 
-def _cuts(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
+def _cuts(data: SeriesData, fit: _Fit, rows: dict, m, a, b, prior):
     """|t|, df and weight of every cut c (first system after it) of segments [a, b):
     (segments, ns-1)."""
     ns = data.count.shape[1]
@@ -257,14 +307,14 @@ def _cuts(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
     hi = {k: v[r, b][:, None] for k, v in rows.items()}
     mid = {k: v[:, 1:ns] for k, v in rows.items()}
     one, two = _minus(mid, lo), _minus(hi, mid)
-    t, df = _candidate(fit, m[:, None], _minus(hi, lo), one, two)
+    t, df = _candidate(fit, m[:, None], _minus(hi, lo), one, two, prior)
     c = np.arange(1, ns)[None, :]
     valid = (c > a[:, None]) & (c < b[:, None]) & (data.count[m][:, 1:] > 0)
     valid &= (one["k"] > 0) & (two["k"] > 0)
     return np.where(valid, t, np.nan), df, np.where(valid, _weight(one, two), 0.0)
 
 
-def _runs(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
+def _runs(data: SeriesData, fit: _Fit, rows: dict, m, a, b, prior):
     """|t|, df and weight of every run [i, i + w) strictly inside segments [a, b) against
     the rest of the segment: (segments, ns, widths)."""
     ns = data.count.shape[1]
@@ -280,7 +330,7 @@ def _runs(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
         i = np.arange(ns + 1 - w)[None, :]
         inside = {k: v[:, w:] - v[:, :-w] for k, v in rows.items()}
         rest = _minus(seg, inside)
-        tw, dw = _candidate(fit, m[:, None], seg, inside, rest)
+        tw, dw = _candidate(fit, m[:, None], seg, inside, rest, prior)
         valid = (i > a[:, None]) & (i + w < b[:, None]) & present[:, : ns + 1 - w]
         valid &= present[:, w:]
         valid &= (rows["k"][:, : ns + 1 - w] > lo["k"]) & (hi["k"] > rows["k"][:, w:])
@@ -290,14 +340,14 @@ def _runs(data: SeriesData, fit: _Fit, rows: dict, m, a, b):
     return t, df, wt
 
 
-def _best(data: SeriesData, cum, fit: _Fit, m, a, b, factors=None):
+def _best(data: SeriesData, cum, fit: _Fit, m, a, b, prior, factors=None):
     """Per segment: the best candidate's (start, end) (end = b for a cut), its adjusted p,
     and the per-metric factors (from the candidates tried in the first round): a
     candidate's adjusted p is its p times its kind's factor over its weight."""
     nw = len(BUMP_WIDTHS)
     rows = _rows(cum, m)
-    t1, d1, w1 = _cuts(data, fit, rows, m, a, b)
-    t2, d2, w2 = _runs(data, fit, rows, m, a, b)
+    t1, d1, w1 = _cuts(data, fit, rows, m, a, b, prior)
+    t2, d2, w2 = _runs(data, fit, rows, m, a, b, prior)
     t2, d2, w2 = (x.reshape(len(m), -1) for x in (t2, d2, w2))
     own = _factors(w1.sum(axis=1), w2.sum(axis=1))
     # A later round's segment keeps the first round's factors, or its own where they are
@@ -338,7 +388,7 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
     fit = _fit(data, cum, *found[0][:2])
     m = np.arange(nm)
     a, b = np.zeros(nm, np.int64), np.full(nm, ns, np.int64)
-    i, j, p_split, factors = _best(data, cum, fit, m, a, b)
+    i, j, p_split, factors = _best(data, cum, fit, m, a, b, _per_candidate)
     tested = int((~np.isnan(p_split)).sum())
     if fdr:
         accept = stats.bh_adjust(p_split) < alpha
@@ -353,10 +403,34 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
         fm, fc, fp = _sorted(*map(np.concatenate, zip(*found, strict=True)))
         fit = _fit(data, cum, fm, fc)
         m, a, b = np.r_[m, m, m[run]], np.r_[a, i, j[run]], np.r_[i, j, b[run]]
-        i, j, p_split, _ = _best(data, cum, fit, m, a, b, (factors[0][m], factors[1][m]))
+        prior = _per_metric(_metric_prior(fit), m)
+        i, j, p_split, _ = _best(data, cum, fit, m, a, b, prior, (factors[0][m], factors[1][m]))
         accept = p_split < level
     fm, fc, fp = _sorted(*map(np.concatenate, zip(*found, strict=True)))
     return _result(data, cum, fm, fc, fp, alpha, fdr, tested, level)
+
+
+def _per_candidate(v: np.ndarray, dfb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first round's prior: fitted over the metrics to each candidate position's own
+    residuals (a column: the same cut or run in every metric). A step at one position
+    then inflates no other metric's variance at that position, and which position is
+    tried is not chosen from the data."""
+    s0, d0 = stats.fit_prior(v, dfb)
+    return np.broadcast_to(s0, v.shape), np.broadcast_to(d0, v.shape)
+
+
+def _per_metric(prior: tuple[np.ndarray, np.ndarray], m: np.ndarray):
+    """A later round's prior, or the steps': fitted to the residuals of every metric
+    around its current levels; `m`: the metric of each segment tested."""
+    s0, d0 = prior[0][m], prior[1][m]
+
+    def given(v: np.ndarray, dfb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        shape = (-1,) + (1,) * (v.ndim - 1)  # a segment's value for all its candidates
+        return np.broadcast_to(s0.reshape(shape), v.shape), np.broadcast_to(
+            d0.reshape(shape), v.shape
+        )
+
+    return given
 
 
 def _empty() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -432,7 +506,9 @@ def _steps(data: SeriesData, cum, fit: _Fit, m, lo, c, hi) -> dict[str, np.ndarr
     """The step between the level of systems [lo, c) and that of [c, hi), per change point."""
     one, two = _range(cum, m, lo, c), _range(cum, m, c, hi)
     sb = np.maximum(fit.q[m] - fit.b[m], 0.0)
-    _, tau2, sw2, t, df = _test(fit, m, one, two, sb, fit.k[m] - fit.levels[m], fit.n[m] - fit.c[m])
+    dfb, ctau = fit.k[m] - fit.levels[m], fit.n[m] - fit.c[m]
+    prior = _per_metric(_metric_prior(fit), m)
+    _, tau2, sw2, t, df = _test(fit, m, one, two, sb, dfb, ctau, prior)
     p = _p(t, df)
     n1, s1, n2, s2 = one["n"], one["s"], two["n"], two["s"]
     with np.errstate(invalid="ignore", divide="ignore"):
