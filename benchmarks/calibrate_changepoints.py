@@ -20,9 +20,12 @@ with n iterations. Regimes: tau in {0, sigma/2, sigma}, n in {1, 2, 3, 5, 10}, s
 
 Beside each step and bump, an oracle: Student's t on the systems' means at the known
 position (the step's two levels, or the bump against the rest) at alpha 0.05, which no
-search over positions can beat. At five systems no search comes near it: the cuts'
-rejection regions barely overlap, so the alphas each cut needs for 80 % add up (printed
-at the end: 8.1 % at five systems).
+search over positions can beat with one metric's data alone. At five systems a search on
+one metric's data cannot come near it: the cuts' rejection regions barely overlap, so the
+alphas each cut needs for 80 % add up (printed at the end: 8.1 % at five systems). The
+series of one regime are analysed together, as the metrics of one suite, so they lend
+each other degrees of freedom (changepoints.py); `mixed_suites` checks the same where
+the metrics differ (their own noise, jitter and steps).
 
 tuibench runs with alpha 0.05 per metric (no Benjamini-Hochberg: that is the stricter case
 for flat metrics). A contradiction is a change point called better or worse whose own 95 %

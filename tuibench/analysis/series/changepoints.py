@@ -66,6 +66,7 @@ loops are over rounds and the three run widths, never over metrics):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import polars as pl
@@ -388,7 +389,8 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
     fit = _fit(data, cum, *found[0][:2])
     m = np.arange(nm)
     a, b = np.zeros(nm, np.int64), np.full(nm, ns, np.int64)
-    i, j, p_split, factors = _best(data, cum, fit, m, a, b, _per_candidate)
+    lent: list[float] = []
+    i, j, p_split, factors = _best(data, cum, fit, m, a, b, partial(_per_candidate, lent))
     tested = int((~np.isnan(p_split)).sum())
     if fdr:
         accept = stats.bh_adjust(p_split) < alpha
@@ -407,15 +409,18 @@ def detect(data: SeriesData, alpha: float = 0.05, fdr: bool = True) -> ChangePoi
         i, j, p_split, _ = _best(data, cum, fit, m, a, b, prior, (factors[0][m], factors[1][m]))
         accept = p_split < level
     fm, fc, fp = _sorted(*map(np.concatenate, zip(*found, strict=True)))
-    return _result(data, cum, fm, fc, fp, alpha, fdr, tested, level)
+    return _result(data, cum, fm, fc, fp, alpha, fdr, tested, level, max(lent, default=0.0))
 
 
-def _per_candidate(v: np.ndarray, dfb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _per_candidate(
+    lent: list[float], v: np.ndarray, dfb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The first round's prior: fitted over the metrics to each candidate position's own
     residuals (a column: the same cut or run in every metric). A step at one position
     then inflates no other metric's variance at that position, and which position is
     tried is not chosen from the data."""
     s0, d0 = stats.fit_prior(v, dfb)
+    lent.append(float(np.max(np.minimum(d0, np.maximum(DF_LENT - dfb, 0)), initial=0.0)))
     return np.broadcast_to(s0, v.shape), np.broadcast_to(d0, v.shape)
 
 
@@ -468,7 +473,7 @@ def _measured(data: SeriesData, cum, m, c, p_split):
         m, c, p_split = m[keep], c[keep], p_split[keep]
 
 
-def _result(data, cum, m, c, p_split, alpha, fdr, tested, level) -> ChangePoints:
+def _result(data, cum, m, c, p_split, alpha, fdr, tested, level, lent=0.0) -> ChangePoints:
     ns = len(data.systems)
     m, c, p_split, lo, hi, step = _measured(data, cum, m, c, p_split)
     present = data.count > 0
@@ -493,6 +498,12 @@ def _result(data, cum, m, c, p_split, alpha, fdr, tested, level) -> ChangePoints
         pl.col(k).fill_nan(None) for k, v in changes.schema.items() if v == pl.Float64
     ).select(CHANGE_COLUMNS)
     notes = []
+    if lent > 0:
+        notes.append(
+            f"The {data.n_metrics} metrics' scatter between systems was alike enough for "
+            f"them to lend each other up to {lent:.0f} degrees of freedom (empirical Bayes; "
+            "a metric's own scatter is never lowered)"
+        )
     if tested < data.n_metrics:
         notes.append(
             f"{data.n_metrics - tested} metric(s) could not be tested: a split needs at "
