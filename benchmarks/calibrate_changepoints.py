@@ -193,8 +193,11 @@ def label(r: dict) -> str:
     return f"{r['kind']:<4} k={r['k']:<2} tau={r['tau']:.1f} n={r['n']:<2}{where[r['kind']]}{how}"
 
 
-def run(seed: int = 1, quick: bool = False, with_peers: bool = True) -> list[str]:
-    """Every regime's rates as printed lines, then the ranges per bound."""
+def run(
+    seed: int = 1, quick: bool = False, with_peers: bool = True, checks: list | None = None
+) -> list[str]:
+    """Every regime's rates as printed lines, then the ranges per bound; `checks`, when
+    given, receives every bound as a `Check` (calibrate.py counts and reports them)."""
     rng = np.random.default_rng(seed)
     reps, peer_reps = (400, 60) if quick else (2000, 300)
     detectors = peers() if with_peers else None
@@ -225,9 +228,39 @@ def run(seed: int = 1, quick: bool = False, with_peers: bool = True) -> list[str
         cells = " ".join(_cell(row[x]) for x in ["oracle", "contra", *names])
         lines.append(f"{label(r):<42} {row['tuibench'] * 100:7.1f}% {cells}")
     lines += summary(table, names, reps)
-    lines += mixed_suites(rng, reps)
+    mixed: list[tuple[str, int, int, int, int]] = []
+    lines += mixed_suites(rng, reps, mixed)
+    if checks is not None:
+        checks += bounds(table, mixed, reps)
     lines += needed()
     return lines
+
+
+def _burst_alone(r: dict) -> bool:
+    return r.get("how") == "bursts" and r["n"] == 1
+
+
+def bounds(table: list[dict], mixed: list, reps: int) -> list:
+    """The issue's bounds as checks: flat series with per-system jitter (normal iterations,
+    and any with two iterations or more) <= 5 %; every 6 sd step and bump found >= 80 %;
+    no verdict against its own interval; mixed suites' flat metrics <= 5 %. One
+    iteration with bursts has no bound: that iteration is the system's level."""
+    from calibration.settings import Check
+
+    out = []
+    for row in table:
+        r = row["regime"]
+        hits = round(row["tuibench"] * reps)
+        if r["kind"] == "flat" and not _burst_alone(r):
+            out.append(Check(f"change points, {label(r)}", hits, reps, None, BOUND_FALSE))
+        elif r["kind"] != "flat":
+            out.append(Check(f"change points, {label(r)}", hits, reps, BOUND_FOUND, None))
+    called = sum(x["called"] for x in table)
+    contra = sum(x["contra"] for x in table)
+    out.append(Check("change points against their interval", contra, called, None, 0, True))
+    for name, hits, n, *_ in mixed:
+        out.append(Check(f"change points, mixed suite {name}, flat", hits, n, None, BOUND_FALSE))
+    return out
 
 
 def mixed_suite(rng, k: int, n: int, reps: int, stepped: float = 0.2):
@@ -250,7 +283,7 @@ def mixed_suite(rng, k: int, n: int, reps: int, stepped: float = 0.2):
     return float(np.mean(flat)), float(np.mean(steps))
 
 
-def mixed_suites(rng, reps: int) -> list[str]:
+def mixed_suites(rng, reps: int, counts: list | None = None) -> list[str]:
     """Every length and iteration count as one mixed suite (`mixed_suite`): the metrics'
     variances are borrowed from each other only as far as they are alike."""
     out = ["", "mixed suites (metrics with their own noise, jitter and steps; 20 % stepped):"]
@@ -259,6 +292,11 @@ def mixed_suites(rng, reps: int) -> list[str]:
         for n in ITERATIONS:
             false, found = mixed_suite(rng, k, n, reps)
             rates.append((false, found))
+            if counts is not None:  # (name, flat hits, flat metrics, steps found, steps)
+                flat, steps = round(reps * 0.8), reps - round(reps * 0.8)
+                counts.append(
+                    (f"k={k} n={n}", round(false * flat), flat, round(found * steps), steps)
+                )
             out.append(
                 f"  k={k:<2} n={n:<2}  flat {false * 100:5.1f} %   steps found {found * 100:5.1f} %"
             )
@@ -319,6 +357,9 @@ def summary(table: list[dict], names: list[str], reps: int) -> list[str]:
         ("bump", BOUND_FOUND, ">="),
     ):
         rows = [x for x in table if x["regime"]["kind"] == kind]
+        if kind == "flat":  # one iteration with a burst: that is the level
+            alone = [x for x in rows if _burst_alone(x["regime"])]
+            rows = [x for x in rows if x not in alone]
         peers_ = " | ".join(_span(rows, x) for x in names)
         out.append(
             f"  {kind}: {_span(rows, 'tuibench')} | {peers_}   "
@@ -336,6 +377,11 @@ def summary(table: list[dict], names: list[str], reps: int) -> list[str]:
             if kind != "flat":
                 line += f"   (oracle {_span(sub, 'oracle')})"
             out.append(line)
+        if kind == "flat":
+            out.append(
+                f"  flat, one iteration with bursts: {_span(alone, 'tuibench')} "
+                "(no bound: the one iteration is the system's level)"
+            )
     called = sum(x["called"] for x in table)
     contra = sum(x["contra"] for x in table)
     out.append(
