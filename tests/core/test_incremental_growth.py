@@ -1,0 +1,104 @@
+"""A reload that merges only the new files gives what a fresh full load gives, and falls
+back to loading everything when files changed, went, or bring something new."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from test_incremental import fresh, same
+
+from tuibench.ingest.incremental import Loader
+
+
+def iteration(
+    root: Path, system: str, n: int, seed: int, benchmarks: int = 6, name: str = "r"
+) -> Path:
+    """One Parquet file of `system`'s iteration n: 6 benchmarks x 3 metrics x 7 samples."""
+    rng = np.random.default_rng([seed, n])
+    b = np.repeat(np.arange(benchmarks), 21)
+    m = np.tile(np.repeat(np.arange(3), 7), benchmarks)
+    names = np.array(["time", "rate", "size"])
+    units = np.array(["ms", "ops/s", "B"])
+    path = root / system / f"iter-{n}" / f"{name}.parquet"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pl.DataFrame(
+        {
+            "benchmark": [f"suite/b{i}" for i in b],
+            "metric": names[m],
+            "value": (10 + b + m) * rng.normal(1, 0.05, len(b)),
+            "unit": units[m],
+        }
+    ).write_parquet(path)
+    return path
+
+
+@pytest.fixture
+def parquet(tmp_path: Path) -> Path:
+    root = tmp_path / "results"
+    for s, system in enumerate(("base", "new", "other")):
+        for n in range(3):
+            iteration(root, system, n, s)
+    return root
+
+
+def test_new_iteration_of_one_system_is_merged(parquet):
+    loader = Loader([parquet])
+    loader.load()
+    iteration(parquet, "new", 3, 1)
+    after = loader.load()
+    assert loader.growth is not None and loader.read_count <= 1
+    same(after, fresh(parquet))
+    iteration(parquet, "base", 3, 0)  # and again, from the merged results
+    iteration(parquet, "other", 7, 2)
+    after = loader.load()
+    assert loader.growth is not None
+    same(after, fresh(parquet))
+
+
+def test_nothing_new_is_the_same_results(parquet):
+    loader = Loader([parquet])
+    first = loader.load()
+    assert loader.load() is first and loader.growth is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["new system", "grown file", "removed file", "rewritten file", "new benchmark", "copy"],
+)
+def test_other_changes_load_everything(parquet, change):
+    loader = Loader([parquet])
+    loader.load()
+    if change == "new system":
+        iteration(parquet, "fourth", 0, 3)
+    elif change == "grown file":
+        path = parquet / "new" / "iter-1" / "r.parquet"
+        old = pl.read_parquet(path)
+        pl.concat([old, old.with_columns(pl.col("value") * 1.5)]).write_parquet(path)
+    elif change == "removed file":
+        os.remove(parquet / "other" / "iter-2" / "r.parquet")
+    elif change == "rewritten file":
+        iteration(parquet, "new", 1, 9)
+    elif change == "new benchmark":
+        iteration(parquet, "new", 3, 1, benchmarks=7)
+    else:  # a byte copy of a loaded file in a new iteration: a full load says so
+        (parquet / "new" / "iter-3").mkdir()
+        shutil.copy(parquet / "new" / "iter-0" / "r.parquet", parquet / "new" / "iter-3")
+    after = loader.load()
+    assert loader.growth is None
+    same(after, fresh(parquet))
+
+
+def test_the_same_iteration_twice_loads_everything(parquet):
+    """A second file in a loaded iteration: a full load leaves its samples out."""
+    loader = Loader([parquet])
+    loader.load()
+    iteration(parquet, "new", 1, 5, name="s")
+    after = loader.load()
+    assert loader.growth is None
+    assert any("the same results" in p.reason for p in after.problems)
+    same(after, fresh(parquet))

@@ -1,0 +1,143 @@
+"""Results that grew by whole new files: the new files' rows merged into the loaded ones.
+
+A reload after a benchmark wrote one more `iter-<N>` file need not number, check and sort
+ten million samples again: the new files are loaded on their own (`load.load_found` over
+them only, the same readers and checks) and their rows, in the loaded set's name codes, are
+put in place among the loaded ones by one gather. That gives exactly what a full load gives
+only when nothing the new files hold depends on the other files, so `grown` answers None
+(load everything) unless:
+
+- the new files brought no problem, nothing set aside, no reader notes, and no name of a
+  benchmark, metric or system the loaded results do not have (lookalike names, the
+  catalogue's natural order and the systems' order then stay as they are);
+- each of their metrics has the catalogue row (unit, direction, mean kind) it has now (no
+  unit to convert, no direction to reconcile);
+- none of their (system, benchmark, metric, iteration) is loaded already (the same results
+  twice: the full load leaves the later file's out, with a problem).
+
+The caller (incremental.py) checks what only it sees: every file numbers its iterations
+itself (an `iter-<N>` folder, or the native format's own column), no file lists systems
+or carries settings, no new file is a byte copy of a loaded one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from tuibench.model.results import ResultSet
+
+NAMES = ("system", "benchmark", "metric")
+
+
+@dataclass
+class Iterations:
+    """Where every iteration's samples are in a ResultSet's `samples` (sorted by names,
+    iteration, sample): their name codes and iteration, first row and count."""
+
+    keys: np.ndarray  # (iterations, 4) int64: system, benchmark, metric codes, iteration
+    start: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, samples: pl.DataFrame) -> Iterations:
+        cols = [samples[k].to_physical().to_numpy().astype(np.int64) for k in NAMES]
+        cols.append(samples["iteration"].to_numpy())
+        edge = np.zeros(samples.height, dtype=bool)
+        edge[:1] = True
+        for a in cols:
+            edge[1:] |= a[1:] != a[:-1]
+        start = np.flatnonzero(edge)
+        count = np.diff(np.r_[start, samples.height])
+        return cls(np.stack([a[start] for a in cols], axis=1), start, count)
+
+
+@dataclass
+class Growth:
+    """The grown results, where their iterations are, and for each iteration its position
+    among the previous results' iterations (-1: a new one)."""
+
+    rs: ResultSet
+    iterations: Iterations
+    source: np.ndarray
+
+
+def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str, int]):
+    """`old` with the rows of `new` (the new files loaded on their own) merged in, as a full
+    load of all the files gives it; None when that cannot be had this way (module doc).
+    `position`: every file's place in discovery's order, by its shown path."""
+    if new.problems or new.set_aside or new.notes.height or new.samples.height == 0:
+        return None
+    if [s.name for s in new.systems] != old.system_names:
+        return None
+    samples = _recoded(new.samples, old.samples.schema)
+    if samples is None or not _same_catalogue(old.metrics, new.metrics):
+        return None
+    added = Iterations.of(samples)
+    if _overlap(before.keys, added.keys):
+        return None
+    keys = np.concatenate([before.keys, added.keys])
+    order = np.lexsort(keys.T[::-1])
+    count = np.r_[before.count, added.count][order]
+    start = np.r_[before.start, added.start + old.samples.height][order]
+    first = np.r_[0, np.cumsum(count)[:-1]]
+    rows = np.repeat(start - first, count) + np.arange(int(count.sum()))
+    both = pl.concat([old.samples, samples], rechunk=False)
+    merged = both[pl.Series(rows.astype(np.uint32 if len(rows) < 1 << 32 else np.int64))]
+    source = np.where(order < len(before.start), order, -1)
+    files = sorted([*old.files, *new.files], key=lambda f: position.get(f.path, len(position)))
+    rs = ResultSet(
+        samples=merged,
+        metrics=old.metrics,
+        systems=old.systems,
+        problems=old.problems,
+        files=files,
+        root=old.root,
+        notes=old.notes,
+        set_aside=old.set_aside,
+        configured_reference=old.configured_reference,
+        first_by_name=old.first_by_name,
+    )
+    return Growth(rs, Iterations(keys[order], first, count), source)
+
+
+def _recoded(samples: pl.DataFrame, schema: pl.Schema) -> pl.DataFrame | None:
+    """The new rows with the name codes of the loaded results; None when a name is new."""
+    casts = []
+    for k in NAMES:
+        have, want = samples.schema[k], schema[k]
+        if have == want:
+            continue
+        assert isinstance(have, pl.Enum) and isinstance(want, pl.Enum)  # loader's names
+        if not set(have.categories.to_list()) <= set(want.categories.to_list()):
+            return None
+        casts.append(pl.col(k).cast(pl.String).cast(want))
+    return samples.with_columns(casts) if casts else samples
+
+
+def _same_catalogue(old: pl.DataFrame, new: pl.DataFrame) -> bool:
+    """Whether every metric of the new files has the loaded catalogue's row as it is."""
+    names = [pl.col(k).cast(pl.String) for k in ("benchmark", "metric")]
+    a = old.with_columns(names)
+    b = new.with_columns(names)
+    joined = b.join(a, on=["benchmark", "metric"], how="left", suffix="_old", nulls_equal=True)
+    if joined.height != b.height:
+        return False
+    for k in ("unit", "better", "mean_kind"):
+        same = joined.select(pl.col(k).eq_missing(pl.col(f"{k}_old")).all()).item()
+        if not same:
+            return False
+    return joined.select(pl.col("mean_kind_old").is_not_null().all()).item()
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether an iteration key of `b` is also one of `a` (rows of (system, benchmark,
+    metric, iteration))."""
+    if not len(a) or not len(b):
+        return False
+    view = np.dtype((np.void, a.dtype.itemsize * a.shape[1]))
+    av = np.ascontiguousarray(a).view(view).ravel()
+    bv = np.ascontiguousarray(b).view(view).ravel()
+    return bool(np.isin(bv, av).any())
