@@ -3,6 +3,7 @@ back to loading everything when files changed, went, or bring something new."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -10,9 +11,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 from test_incremental import fresh, same
 
+from tuibench.analysis.compare import Analysis
+from tuibench.analysis.compare.growing import Known
 from tuibench.ingest.incremental import Loader
+from tuibench.model.options import DEFAULT_ANALYSIS
+from tuibench.output.export import report_json_parts
 
 
 def iteration(
@@ -102,3 +108,34 @@ def test_the_same_iteration_twice_loads_everything(parquet):
     assert loader.growth is None
     assert any("the same results" in p.reason for p in after.problems)
     same(after, fresh(parquet))
+
+
+def report(rs, analysis) -> tuple[bytes, pl.DataFrame, pl.DataFrame]:
+    """The whole `report --format json` document and every figure behind it."""
+    cmp = analysis.compare(rs.default_reference)
+    doc = b"".join(bytes(p) for p in report_json_parts(cmp, rs.problems))
+    return doc, cmp.full_rows(), analysis.iterations
+
+
+def analysed_afresh(root: Path, options=DEFAULT_ANALYSIS):
+    rs = fresh(root)
+    return report(rs, Analysis(rs, options))
+
+
+@pytest.mark.parametrize("kind", ["subselection", "mean", "median", "trimmed"])
+def test_analysis_of_a_new_iteration_reuses_the_kept_ones(parquet, kind):
+    options = dataclasses.replace(DEFAULT_ANALYSIS, iteration_value=kind)
+    loader = Loader([parquet])
+    rs = loader.load()
+    before = Analysis(rs, options)
+    iteration(parquet, "new", 3, 1)
+    iteration(parquet, "base", 5, 7)
+    rs = loader.load()
+    assert loader.growth is not None
+    known = Known(before.iterations, loader.growth.source, before.options)
+    assert (loader.growth.source < 0).sum() == 2 * 6 * 3  # two iterations of 18 metrics
+    got = report(rs, Analysis(rs, options, known))
+    want = analysed_afresh(parquet, options)
+    assert got[0] == want[0]
+    for a, b in zip(got[1:], want[1:], strict=True):
+        assert_frame_equal(a, b, check_exact=True)

@@ -72,6 +72,9 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
         return None
     if [s.name for s in new.systems] != old.system_names:
         return None
+    for a, b in zip(new.systems, old.systems, strict=True):  # what files say of a system
+        if not a.metadata.items() <= b.metadata.items():
+            return None
     samples = _recoded(new.samples, old.samples.schema)
     if samples is None or not _same_catalogue(old.metrics, new.metrics):
         return None

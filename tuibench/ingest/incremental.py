@@ -208,8 +208,9 @@ class _Seen:
 def _numbered(result: ReadResult, folder_iteration: int | None) -> bool:
     """Whether the file's iterations do not depend on other files: the format's own global
     numbers, or an `iter-<N>` folder for rows without a number; and the file says nothing
-    that other files' rows depend on (systems it lists, settings, metadata, notes)."""
-    if result.systems or result.settings or result.metadata or result.notes:
+    that other files' rows depend on (systems it lists, settings, notes; what it says of
+    the system is compared in appending.py)."""
+    if result.systems or result.settings or result.notes:
         return False
     if result.format == "mmtests":  # extracts of one run are told apart across files
         return False
