@@ -86,9 +86,7 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
     count = np.r_[before.count, added.count][order]
     start = np.r_[before.start, added.start + old.samples.height][order]
     first = np.r_[0, np.cumsum(count)[:-1]]
-    rows = np.repeat(start - first, count) + np.arange(int(count.sum()))
-    both = pl.concat([old.samples, samples], rechunk=False)
-    merged = both[pl.Series(rows.astype(np.uint32 if len(rows) < 1 << 32 else np.int64))]
+    merged = _pieces(pl.concat([old.samples, samples], rechunk=False), start, count)
     source = np.where(order < len(before.start), order, -1)
     files = sorted([*old.files, *new.files], key=lambda f: position.get(f.path, len(position)))
     rs = ResultSet(
@@ -104,6 +102,17 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
         first_by_name=old.first_by_name,
     )
     return Growth(rs, Iterations(keys[order], first, count), source)
+
+
+def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
+    """The rows of the iterations at `start` (`count` rows each), in that order: runs of
+    iterations that follow one another in `both` are one slice, and the slices one copy
+    (a gather of every row took four times as long)."""
+    cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
+    lo = start[cut]
+    n = np.add.reduceat(count, np.flatnonzero(cut)) if len(count) else count
+    parts = [both.slice(int(a), int(b)) for a, b in zip(lo, n, strict=True)]
+    return pl.concat(parts, rechunk=True) if parts else both.clear()
 
 
 def _recoded(samples: pl.DataFrame, schema: pl.Schema) -> pl.DataFrame | None:

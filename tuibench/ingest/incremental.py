@@ -54,6 +54,7 @@ class Loader:
         self._key: bytes | None = None
         self._seen: _Seen | None = None  # what the last full or merged load read
         self._iterations: Iterations | None = None  # of `result`, once a merge needed it
+        self._digests: dict[tuple, tuple] = {}  # (path, identity) -> size, digest of start
 
     def load(
         self, progress: Progress | None = None, complete: Mapping[str, int] | None = None
@@ -70,11 +71,13 @@ class Loader:
             if progress:
                 progress(len(found.units), len(found.units), "")
             return self.result
-        seen = _Seen.of(found)
+        seen = _Seen.of(found, self._digests)
         rs = self._grown(found, seen) if self.result is not None else None
         if rs is None:
             rs = self._full(found, seen, progress)
         self.result, self._key = rs, key
+        for k in [k for k in self._digests if seen.units.get(k[0], ())[2:] != k[1]]:
+            del self._digests[k]  # files that went or changed
         return rs
 
     def _full(self, found: Discovery, seen: _Seen, progress: Progress | None) -> ResultSet:
@@ -109,7 +112,6 @@ class Loader:
         if growth is None:
             return None
         self.growth, self._iterations = growth, growth.iterations
-        seen.digests.update(old.digests)
         self._seen = seen
         return growth.rs
 
@@ -158,10 +160,10 @@ class _Seen:
     units: dict[bytes, tuple]  # path -> system, iteration, identity, size to read up to
     rest: tuple  # settings, systems, discovery's problems and files set aside
     safe: dict[bytes, bool]  # files numbering their iterations themselves (`_numbered`)
-    digests: dict[bytes, tuple]  # path -> (size, digest of its start), once asked
+    digests: dict[tuple, tuple]  # (path, identity) -> (size, digest of its start), once asked
 
     @classmethod
-    def of(cls, found: Discovery) -> _Seen:
+    def of(cls, found: Discovery, digests: dict[tuple, tuple]) -> _Seen:
         units = {
             os.fsencode(u.path): (
                 u.system,
@@ -183,7 +185,7 @@ class _Seen:
         )
         # A file batched (small_files.py) is never passed to `read`: native, global.
         safe = {p: v[1] is not None for p, v in units.items()}
-        return cls(units, rest, safe, {})
+        return cls(units, rest, safe, digests)
 
     def read(self, path: Path, result: ReadResult) -> None:
         self.safe[os.fsencode(path)] = _numbered(result, self.units[os.fsencode(path)][1])
@@ -195,14 +197,16 @@ class _Seen:
         return all(self.units.get(p) == v for p, v in old.units.items())
 
     def digest(self, path: bytes) -> tuple | None:
-        if path not in self.digests:
+        """The file's size and a digest of its start (as copies.py compares files)."""
+        k = (path, self.units[path][2:])
+        if k not in self.digests:
             try:
                 start = read_start(Path(os.fsdecode(path)), SMALL + 1)
             except OSError:
                 return None
             size = self.units[path][3] or self.units[path][2][0]
-            self.digests[path] = (size, hashlib.blake2b(start, digest_size=16).digest())
-        return self.digests[path]
+            self.digests[k] = (size, hashlib.blake2b(start, digest_size=16).digest())
+        return self.digests[k]
 
 
 def _numbered(result: ReadResult, folder_iteration: int | None) -> bool:
