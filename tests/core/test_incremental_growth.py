@@ -16,6 +16,7 @@ from test_incremental import fresh, same
 
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.growing import Known
+from tuibench.analysis.compare.spliced import GrownAnalysis, spliced
 from tuibench.ingest.incremental import Loader
 from tuibench.model.options import DEFAULT_ANALYSIS
 from tuibench.output.export import report_json_parts
@@ -139,3 +140,34 @@ def test_analysis_of_a_new_iteration_reuses_the_kept_ones(parquet, kind):
     assert got[0] == want[0]
     for a, b in zip(got[1:], want[1:], strict=True):
         assert_frame_equal(a, b, check_exact=True)
+
+
+@pytest.mark.parametrize("kind", ["subselection", "median", "trimmed"])
+@pytest.mark.parametrize("asked", [(), ("base",), ("base", "new", "other")])
+def test_spliced_analysis_is_a_fresh_one(parquet, kind, asked):
+    """Only the groups new files touch are analysed; the tests against references the
+    previous analysis had asked for are patched, others ranked afresh."""
+    options = dataclasses.replace(DEFAULT_ANALYSIS, iteration_value=kind)
+    loader = Loader([parquet])
+    rs = loader.load()
+    before = Analysis(rs, options)
+    for reference in asked:
+        before.compare(reference)
+    iteration(parquet, "new", 3, 1)
+    iteration(parquet, "other", 4, 2)
+    rs = loader.load()
+    g = loader.growth
+    assert g is not None
+    got = spliced(before, rs, g.iterations.keys, g.iterations.start, g.iterations.count,
+                  g.source, options)  # fmt: skip
+    if kind == "trimmed":  # the fences move every figure: analysed afresh
+        assert got is None
+        return
+    assert isinstance(got, GrownAnalysis)
+    want = Analysis(fresh(parquet), options)
+    assert report(rs, got)[0] == report(rs, want)[0]
+    for reference in ("new", "base", "other"):
+        a, b = got.compare(reference), want.compare(reference)
+        assert_frame_equal(a.full_rows(), b.full_rows(), check_exact=True)
+    assert_frame_equal(got.groups, want.groups, check_exact=True)
+    assert_frame_equal(got.duplicates, want.duplicates, check_exact=True)

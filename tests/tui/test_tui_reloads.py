@@ -16,6 +16,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from tuibench.analysis.compare import Analysis
+from tuibench.analysis.compare.spliced import GrownAnalysis
 from tuibench.ingest.load import load
 from tuibench.ingest.reuse import cache
 from tuibench.model.options import DEFAULT_ANALYSIS, ViewOptions
@@ -149,6 +150,11 @@ def test_reload_shows_what_a_fresh_load_shows(results, change):
     assert grew == (change == "new iteration")
     assert (reloaded.state.sort, reloaded.state.filter_text) == ("worst", metric[0][:1])
     assert reloaded.state.marks == session.state.marks and session.state.marks
-    same_numbers(reloaded, afresh(results, reloaded.state))
+    fresh = afresh(results, reloaded.state)
+    same_numbers(reloaded, fresh)
+    assert isinstance(reloaded.analysis, GrownAnalysis) == grew
+    for system in fresh.rs.system_names:  # every other reference: ranked afresh, once
+        got, want = (s.analysis.compare(system) for s in (reloaded, fresh))
+        assert_frame_equal(got.full_rows(), want.full_rows(), check_exact=True)
     again = reloaded.reload([str(results)], reloaded.state)  # nothing new: the same analysis
     assert again.analysis is reloaded.analysis

@@ -2,7 +2,8 @@
 
 `Reloads(paths)` keeps an `ingest.incremental.Loader` (only new or changed files are read;
 when the results only grew, the new files' rows are merged into the loaded ones) and the
-last analysis, whose per-iteration figures a grown load reuses (`compare/growing.py`).
+last analysis, of which a grown load recomputes only what the new files touch
+(`compare/spliced.py`).
 Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloads.py).
 """
 
@@ -12,7 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
-from tuibench.analysis.compare.growing import Known
+from tuibench.analysis.compare.spliced import spliced
+from tuibench.ingest.appending import Growth
 from tuibench.ingest.incremental import Loader
 from tuibench.ingest.load import Progress
 from tuibench.model.options import AnalysisOptions
@@ -24,7 +26,7 @@ class Reloads:
         self.paths = list(paths)
         self.loader = Loader(self.paths)
         self.analysis: Analysis | None = None
-        self._known: Known | None = None  # what the next analysis may reuse
+        self._growth: Growth | None = None  # how the last load grew from the analysed one
 
     def load(
         self, progress: Progress | None = None, complete: Mapping[str, int] | None = None
@@ -33,9 +35,9 @@ class Reloads:
         before = self.loader.result
         rs = self.loader.load(progress, complete)
         growth, last = self.loader.growth, self.analysis
-        self._known = None
+        self._growth = None
         if growth is not None and last is not None and last.rs is before:
-            self._known = Known(last.iterations, growth.source, last.options)
+            self._growth = growth
         return rs
 
     def analyse(self, rs: ResultSet, options: AnalysisOptions) -> Analysis:
@@ -43,6 +45,10 @@ class Reloads:
         last = self.analysis
         if last is not None and last.rs is rs and last.options == options:
             return last
-        self.analysis = Analysis(rs, options, self._known if rs is self.loader.result else None)
-        self._known = None
+        g, self._growth = self._growth, None
+        grown = None
+        if g is not None and last is not None and rs is g.rs:
+            it = g.iterations
+            grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
+        self.analysis = grown or Analysis(rs, options)
         return self.analysis
