@@ -151,8 +151,9 @@ class Analysis:
         self.groups = self._groups()
         self.timings["systems and u-test layout"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
-        self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
+        if known is None or not known.part:  # a part's rows are spliced (spliced.py)
+            self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
+            self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed.
         del self._raw, self._values
@@ -490,7 +491,10 @@ class Analysis:
         # Sorted once, in a worker while the summary data and a comparison's other tests are
         # computed; the U tests against a reference are computed when it is first asked for
         # (`_utest_against`): a report needs one reference's pairs, not every pair.
-        self._ranked = in_worker(stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s)
+        if self._known is None or not self._known.part:
+            self._ranked = in_worker(
+                stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s
+            )
         self._utest_p: dict[int, np.ndarray] = {}
         # Samples per metric and system (the ranking's own count, without waiting for it).
         cell = m_id * s + s_id

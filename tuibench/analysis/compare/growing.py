@@ -32,6 +32,9 @@ class Known:
     iterations: pl.DataFrame
     source: np.ndarray
     options: AnalysisOptions
+    # Only some groups, whose rows compare/spliced.py puts among others: no ranking of
+    # the metrics' samples, duplicates or summary runs (they span every group).
+    part: bool = False
 
     def fits(self, options: AnalysisOptions, iterations: int) -> bool:
         """Whether its figures are those `options` give (trimmed iterations: all samples'

@@ -56,7 +56,7 @@ def spliced(
     sub = Analysis(
         ResultSet(part, rs.metrics, rs.systems, notes=rs.notes),
         options,
-        Known(old.iterations, source[inside], old.options),
+        Known(old.iterations, source[inside], old.options, part=True),
     )
     out = GrownAnalysis.__new__(GrownAnalysis)
     out.rs, out.options, out.timings, out._known = rs, options, {}, None
