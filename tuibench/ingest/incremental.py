@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tuibench.ingest.appending import Growth, Iterations, grown
@@ -45,7 +45,7 @@ _MACHINE = load_cache.MACHINE
 class Loader:
     """Load `paths`, then reload them reading only new or changed files."""
 
-    def __init__(self, paths: list[str | Path]) -> None:
+    def __init__(self, paths: Sequence[str | Path]) -> None:
         self.paths = list(paths)
         self.result: ResultSet | None = None
         self.read_count = 0  # files read by a reader in the last load (for tests, benchmarks)

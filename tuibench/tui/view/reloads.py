@@ -9,7 +9,7 @@ Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
@@ -22,7 +22,7 @@ from tuibench.model.results import ResultSet
 
 
 class Reloads:
-    def __init__(self, paths: list[str | Path]) -> None:
+    def __init__(self, paths: Sequence[str | Path]) -> None:
         self.paths = list(paths)
         self.loader = Loader(self.paths)
         self.analysis: Analysis | None = None
