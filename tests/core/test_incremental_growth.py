@@ -17,6 +17,7 @@ from test_incremental import fresh, same
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.spliced import GrownAnalysis, spliced
+from tuibench.ingest.appending import Iterations
 from tuibench.ingest.incremental import Loader
 from tuibench.model.options import DEFAULT_ANALYSIS
 from tuibench.output.export import report_json_parts
@@ -171,3 +172,10 @@ def test_spliced_analysis_is_a_fresh_one(parquet, kind, asked):
         assert_frame_equal(a.full_rows(), b.full_rows(), check_exact=True)
     assert_frame_equal(got.groups, want.groups, check_exact=True)
     assert_frame_equal(got.duplicates, want.duplicates, check_exact=True)
+
+
+def test_iterations_from_an_analysis_are_those_of_the_samples(parquet):
+    rs = fresh(parquet)
+    a, b = Iterations.of(rs.samples), Iterations.of_table(Analysis(rs).iterations)
+    for x, y in ((a.keys, b.keys), (a.start, b.start), (a.count, b.count)):
+        np.testing.assert_array_equal(x, y)

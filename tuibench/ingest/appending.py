@@ -53,6 +53,16 @@ class Iterations:
         count = np.diff(np.r_[start, samples.height])
         return cls(np.stack([a[start] for a in cols], axis=1), start, count)
 
+    @classmethod
+    def of_table(cls, iterations: pl.DataFrame) -> Iterations:
+        """From a table of the iterations in sample order with their `samples` (an
+        analysis's): no pass over the samples."""
+        cols = [iterations[k].to_physical().to_numpy().astype(np.int64) for k in NAMES]
+        cols.append(iterations["iteration"].to_numpy().astype(np.int64))
+        count = iterations["samples"].to_numpy().astype(np.int64)
+        start = np.r_[0, np.cumsum(count)[:-1]].astype(np.int64) if len(count) else count
+        return cls(np.stack(cols, axis=1), start, count)
+
 
 @dataclass
 class Growth:

@@ -80,6 +80,12 @@ class Loader:
             del self._digests[k]  # files that went or changed
         return rs
 
+    def know_iterations(self, rs: ResultSet, iterations: Iterations) -> None:
+        """Where the iterations of `rs` (the last load's) are, when known elsewhere (an
+        analysis's table): a merge need not find them in the samples."""
+        if rs is self.result and self._iterations is None:
+            self._iterations = iterations
+
     def _full(self, found: Discovery, seen: _Seen, progress: Progress | None) -> ResultSet:
         stored = load_cache.key(found)
         rs = load_cache.get(stored) if stored is not None and self.result is None else None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.spliced import spliced
-from tuibench.ingest.appending import Growth
+from tuibench.ingest.appending import Growth, Iterations
 from tuibench.ingest.incremental import Loader
 from tuibench.ingest.load import Progress
 from tuibench.model.options import AnalysisOptions
@@ -51,4 +51,6 @@ class Reloads:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
         self.analysis = grown or Analysis(rs, options)
+        if rs is self.loader.result:  # the next merge finds the iterations here
+            self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
         return self.analysis
