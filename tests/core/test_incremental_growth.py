@@ -17,6 +17,7 @@ from test_incremental import fresh, same
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.spliced import GrownAnalysis, spliced
+from tuibench.ingest import appending
 from tuibench.ingest.appending import Iterations
 from tuibench.ingest.incremental import Loader
 from tuibench.model.options import DEFAULT_ANALYSIS
@@ -179,3 +180,14 @@ def test_iterations_from_an_analysis_are_those_of_the_samples(parquet):
     a, b = Iterations.of(rs.samples), Iterations.of_table(Analysis(rs).iterations)
     for x, y in ((a.keys, b.keys), (a.start, b.start), (a.count, b.count)):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("slice_rows", [0, 10**9])
+def test_rows_are_copied_as_slices_or_gathered_alike(monkeypatch, slice_rows):
+    """Runs of iterations copied as slices, or every row gathered: the same rows."""
+    monkeypatch.setattr(appending, "SLICE_ROWS", slice_rows)
+    frame = pl.DataFrame({"v": np.arange(100.0)})
+    start, count = np.array([40, 45, 0, 10, 90, 50]), np.array([5, 5, 10, 30, 10, 40])
+    got = appending._pieces(frame, start, count)["v"].to_numpy()
+    want = np.concatenate([np.arange(a, a + n) for a, n in zip(start, count, strict=True)])
+    np.testing.assert_array_equal(got, want.astype(float))

@@ -30,6 +30,7 @@ import polars as pl
 from tuibench.model.results import ResultSet
 
 NAMES = ("system", "benchmark", "metric")
+SLICE_ROWS = 256  # rows per run from which copying runs as slices beats a gather
 
 
 @dataclass
@@ -89,10 +90,10 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
     if samples is None or not _same_catalogue(old.metrics, new.metrics):
         return None
     added = Iterations.of(samples)
-    if _overlap(before.keys, added.keys):
-        return None
     keys = np.concatenate([before.keys, added.keys])
     order = np.lexsort(keys.T[::-1])
+    if len(order) and (keys[order[1:]] == keys[order[:-1]]).all(axis=1).any():
+        return None  # an iteration loaded already: the same results twice
     count = np.r_[before.count, added.count][order]
     start = np.r_[before.start, added.start + old.samples.height][order]
     first = np.r_[0, np.cumsum(count)[:-1]]
@@ -121,6 +122,10 @@ def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.Data
     cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
     lo = start[cut]
     n = np.add.reduceat(count, np.flatnonzero(cut)) if len(count) else count
+    if len(n) * SLICE_ROWS > both.height:  # many short runs: one gather costs less
+        first = np.r_[0, np.cumsum(n)[:-1]]
+        rows = np.repeat(lo - first, n) + np.arange(int(n.sum()))
+        return both[pl.Series(rows.astype(np.uint32 if len(rows) < 1 << 32 else np.int64))]
     parts = [both.slice(int(a), int(b)) for a, b in zip(lo, n, strict=True)]
     return pl.concat(parts, rechunk=True) if parts else both.clear()
 
@@ -135,7 +140,9 @@ def _recoded(samples: pl.DataFrame, schema: pl.Schema) -> pl.DataFrame | None:
         assert isinstance(have, pl.Enum) and isinstance(want, pl.Enum)  # loader's names
         if not set(have.categories.to_list()) <= set(want.categories.to_list()):
             return None
-        casts.append(pl.col(k).cast(pl.String).cast(want))
+        # Each name once, then every row by its code: a gather, no text per row.
+        coded = have.categories.cast(want)
+        casts.append(coded.gather(samples[k].to_physical()).alias(k))
     return samples.with_columns(casts) if casts else samples
 
 
@@ -152,14 +159,3 @@ def _same_catalogue(old: pl.DataFrame, new: pl.DataFrame) -> bool:
         if not same:
             return False
     return joined.select(pl.col("mean_kind_old").is_not_null().all()).item()
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether an iteration key of `b` is also one of `a` (rows of (system, benchmark,
-    metric, iteration))."""
-    if not len(a) or not len(b):
-        return False
-    view = np.dtype((np.void, a.dtype.itemsize * a.shape[1]))
-    av = np.ascontiguousarray(a).view(view).ravel()
-    bv = np.ascontiguousarray(b).view(view).ravel()
-    return bool(np.isin(bv, av).any())
