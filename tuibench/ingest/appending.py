@@ -31,6 +31,7 @@ from tuibench.model.results import ResultSet
 
 NAMES = ("system", "benchmark", "metric")
 SLICE_ROWS = 256  # rows per run from which copying runs as slices beats a gather
+CHUNKS = 8  # merges whose pieces the merged rows may keep as separate chunks
 
 
 @dataclass
@@ -117,8 +118,8 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
 
 def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
     """The rows of the iterations at `start` (`count` rows each), in that order: runs of
-    iterations that follow one another in `both` are one slice, and the slices one copy
-    (a gather of every row took four times as long)."""
+    iterations that follow one another in `both` are one slice (a gather of every row took
+    four times as long), unless the runs are short."""
     cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
     lo = start[cut]
     n = np.add.reduceat(count, np.flatnonzero(cut)) if len(count) else count
@@ -127,7 +128,12 @@ def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.Data
         rows = np.repeat(lo - first, n) + np.arange(int(n.sum()))
         return both[pl.Series(rows.astype(np.uint32 if len(rows) < 1 << 32 else np.int64))]
     parts = [both.slice(int(a), int(b)) for a, b in zip(lo, n, strict=True)]
-    return pl.concat(parts, rechunk=True) if parts else both.clear()
+    if not parts:
+        return both.clear()
+    # The slices stay views of the loaded rows (no copy of ten million rows, no memory
+    # twice); each merge adds about as many pieces again, so now and then one copy.
+    merged = pl.concat(parts, rechunk=False)
+    return merged.rechunk() if merged.n_chunks() > CHUNKS * len(parts) + 64 else merged
 
 
 def _recoded(samples: pl.DataFrame, schema: pl.Schema) -> pl.DataFrame | None:

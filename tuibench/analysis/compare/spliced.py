@@ -52,7 +52,7 @@ def spliced(
     touched = np.zeros(ng, dtype=bool)
     touched[gid[source < 0]] = True
     inside = touched[gid]  # iterations of the groups analysed again
-    part = rs.samples[pl.Series(_rows(start[inside], count[inside]))]
+    part = _slices(rs.samples, start[inside], count[inside])
     sub = Analysis(
         ResultSet(part, rs.metrics, rs.systems, notes=rs.notes),
         options,
@@ -123,6 +123,18 @@ class GrownAnalysis(Analysis):
         u, tie = stats.RankedBlocks.build(values, labels, bstart, bn, 2).against(1)
         n1, n2 = n[rows].astype(np.float64), rn.astype(np.float64)
         return stats.mwu_pvalue(u[:, 0], n1, n2, tie[:, 0])
+
+
+def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
+    """The rows start[i] .. start[i] + count[i], in order, as one frame: runs that follow
+    one another are one slice (a gather from the merged rows, kept in many chunks, took
+    half a second at 10^7 samples)."""
+    if not len(start):
+        return frame.clear()
+    cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
+    size = np.add.reduceat(count, np.flatnonzero(cut))
+    parts = [frame.slice(int(a), int(b)) for a, b in zip(start[cut], size, strict=True)]
+    return pl.concat(parts, rechunk=True)
 
 
 def _rows(start: np.ndarray, count: np.ndarray) -> np.ndarray:
