@@ -191,3 +191,20 @@ def test_rows_are_copied_as_slices_or_gathered_alike(monkeypatch, slice_rows):
     got = appending._pieces(frame, start, count)["v"].to_numpy()
     want = np.concatenate([np.arange(a, a + n) for a, n in zip(start, count, strict=True)])
     np.testing.assert_array_equal(got, want.astype(float))
+
+
+def test_while_watching_only_complete_files_are_merged(parquet):
+    """`complete` (watch.py): a new file not known complete yet is not read; once it is,
+    it is merged, and the results are a fresh load's."""
+
+    def complete() -> dict[str, int]:
+        return {os.path.abspath(p): p.stat().st_size for p in parquet.rglob("*.parquet")}
+
+    loader = Loader([parquet])
+    first = loader.load(complete=complete())
+    known = complete()
+    iteration(parquet, "new", 3, 1)
+    assert loader.load(complete=known) is first
+    after = loader.load(complete=complete())
+    assert loader.growth is not None
+    same(after, fresh(parquet))

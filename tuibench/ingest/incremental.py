@@ -167,6 +167,7 @@ class _Seen:
     rest: tuple  # settings, systems, discovery's problems and files set aside
     safe: dict[bytes, bool]  # files numbering their iterations themselves (`_numbered`)
     digests: dict[tuple, tuple]  # (path, identity) -> (size, digest of its start), once asked
+    found: dict[bytes, Path]  # path -> discovery's Path (reads stop at a complete size)
 
     @classmethod
     def of(cls, found: Discovery, digests: dict[tuple, tuple]) -> _Seen:
@@ -191,7 +192,7 @@ class _Seen:
         )
         # A file batched (small_files.py) is never passed to `read`: native, global.
         safe = {p: v[1] is not None for p, v in units.items()}
-        return cls(units, rest, safe, digests)
+        return cls(units, rest, safe, digests, {os.fsencode(u.path): u.path for u in found.units})
 
     def read(self, path: Path, result: ReadResult) -> None:
         self.safe[os.fsencode(path)] = _numbered(result, self.units[os.fsencode(path)][1])
@@ -207,7 +208,7 @@ class _Seen:
         k = (path, self.units[path][2:])
         if k not in self.digests:
             try:
-                start = read_start(Path(os.fsdecode(path)), SMALL + 1)
+                start = read_start(self.found[path], SMALL + 1)  # as copies.py reads
             except OSError:
                 return None
             size = self.units[path][3] or self.units[path][2][0]
