@@ -93,7 +93,8 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
     added = Iterations.of(samples)
     keys = np.concatenate([before.keys, added.keys])
     order = np.lexsort(keys.T[::-1])
-    if len(order) and (keys[order[1:]] == keys[order[:-1]]).all(axis=1).any():
+    keys = keys[order]
+    if (keys[1:] == keys[:-1]).all(axis=1).any():
         return None  # an iteration loaded already: the same results twice
     count = np.r_[before.count, added.count][order]
     start = np.r_[before.start, added.start + old.samples.height][order]
@@ -113,7 +114,7 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
         configured_reference=old.configured_reference,
         first_by_name=old.first_by_name,
     )
-    return Growth(rs, Iterations(keys[order], first, count), source)
+    return Growth(rs, Iterations(keys, first, count), source)
 
 
 def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
