@@ -116,16 +116,16 @@ async def test_n_and_shift_n_follow_the_severity_order(make_app, loaded):
 
 
 async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
-    import tuibench.ingest.load as load_module
+    from tuibench.tui.view.reloads import Reloads
 
     gate = threading.Event()
-    real = load_module.load
+    real = Reloads.load
 
     def slow_load(*args, **kwargs):
         gate.wait(10)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(load_module, "load", slow_load)
+    monkeypatch.setattr(Reloads, "load", slow_load)  # the explorer's loads go through it
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -51,6 +51,7 @@ from tuibench.analysis.compare.frames import (
     whole_numbers,
     with_reader_notes,
 )
+from tuibench.analysis.compare.growing import Known, iteration_figures
 from tuibench.analysis.compare.summary import BootstrapData, SummarySource, duplicate_metrics
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
@@ -125,7 +126,10 @@ class Analysis:
         self,
         rs: ResultSet,
         options: AnalysisOptions = DEFAULT_ANALYSIS,
+        known: Known | None = None,
     ):
+        """`known`: a previous analysis's iterations, kept where they are the same
+        (compare/growing.py)."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -139,6 +143,7 @@ class Analysis:
         self.rs = rs
         self.options = options
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
+        self._known = known
         clock = time.perf_counter()
         self.iterations = self._iterations()
         self.timings["iterations"] = time.perf_counter() - clock
@@ -146,8 +151,9 @@ class Analysis:
         self.groups = self._groups()
         self.timings["systems and u-test layout"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
-        self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
+        if known is None or not known.part:  # a part's rows are spliced (spliced.py)
+            self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
+            self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed.
         del self._raw, self._values
@@ -168,6 +174,8 @@ class Analysis:
         hmean = (keys["mean_kind"] == "hmean").to_numpy()
         values = samples["value"].to_numpy()
         kind = self.options.iteration_value
+        if self._known is not None and self._known.fits(self.options, len(starts)):
+            return self._known_iterations(keys, values, starts, counts, hmean)
         if kind == "subselection":  # the costliest step: in a worker, while the rest runs
             self._pending = in_worker(
                 stats.iteration_values,
@@ -210,13 +218,33 @@ class Analysis:
             *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
         )
 
+    def _known_iterations(self, keys, values, starts, counts, hmean) -> pl.DataFrame:
+        """`_iterations` reducing only the iterations `_known` lacks (compare/growing.py)."""
+        assert self._known is not None
+        self._pending, got = iteration_figures(
+            values, starts, counts, hmean, self.options, self._known, self._rounding_of
+        )
+        self._hmean_it, self._raw, self._values = hmean, (values, starts, counts), values
+        self._it_starts, self._it_counts = starts, counts
+        return keys.drop("mean_kind").with_columns(
+            pl.Series("samples", counts, dtype=pl.Int64),
+            *(pl.Series(k, got[k], dtype=pl.Float64) for k in ("rounding", "median", "mean_raw")),
+            *(
+                pl.Series(k, got[k], dtype=pl.Int64)
+                for k in ("outliers_low", "outliers_high", "outliers_extreme")
+            ),
+        )
+
     def _rounding(self) -> np.ndarray:
+        return self._rounding_of(*self._raw)
+
+    @staticmethod
+    def _rounding_of(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """How far printing may have moved each iteration's mean, relative: half a unit of
         the last digit (the smallest among its first three samples: a trailing zero hides a
         digit of a tenth of the values) over its smallest sample. Bounds a sample's error
         when a producer prints a fixed number of decimals (Go's MB/s) or of significant
         digits, and so the error of a mean, arithmetic or harmonic (`duplicate_metrics`)."""
-        values, starts, counts = self._raw
         q = np.full(len(starts), np.inf)
         for k in range(3):
             has = counts > k
@@ -463,7 +491,10 @@ class Analysis:
         # Sorted once, in a worker while the summary data and a comparison's other tests are
         # computed; the U tests against a reference are computed when it is first asked for
         # (`_utest_against`): a report needs one reference's pairs, not every pair.
-        self._ranked = in_worker(stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s)
+        if self._known is None or not self._known.part:
+            self._ranked = in_worker(
+                stats.RankedBlocks.build, self._sorted, labels, bstarts, blocks, s
+            )
         self._utest_p: dict[int, np.ndarray] = {}
         # Samples per metric and system (the ranking's own count, without waiting for it).
         cell = m_id * s + s_id

@@ -15,6 +15,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -31,6 +32,9 @@ from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape
 from tuibench.tui.view.per_metric import PerMetric
 from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex, sort_keys
 from tuibench.util.globs import glob_expr
+
+if TYPE_CHECKING:
+    from tuibench.tui.view.reloads import Reloads
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
@@ -103,6 +107,7 @@ class Session:
         self.decide = False  # --decide / --follow: `tuibench decide`'s verdicts per metric
         self._decisions: tuple[tuple, MetricDecisions] | None = None
         self.unseen: set[tuple[str, str]] = set()  # verdict changed by a reload, not visited
+        self.reloads: Reloads | None = None  # what the last load keeps for the next
         self.recompute()
 
     def reload(
@@ -113,18 +118,21 @@ class Session:
     ) -> Session:
         """The same view (`state`: reference, filter, sort, marks, options) over the files as
         they are now, with the metrics whose verdict changed added to `unseen`. The one way
-        a reload goes (tui/live.py): a full load and analysis, in a worker thread; an
-        incremental engine can stand behind this function. `complete`: the files
+        a reload goes (tui/live.py), in a worker thread, through `reloads` (kept from load to
+        load: only new or changed files are read, and what they leave as it was is not
+        computed again; the numbers are a fresh load's). `complete`: the files
         known complete, to read (core/watch.py). Raises ValueError when nothing can be
         loaded any more."""
-        from tuibench.ingest.load import load
+        from tuibench.tui.view.reloads import Reloads
 
         state = dataclasses.replace(state or self.state)
         state.marks = list(state.marks)
-        rs = load(paths, complete=complete)
+        if self.reloads is None or self.reloads.paths != list(paths):
+            self.reloads = Reloads(paths)
+        rs = self.reloads.load(complete=complete)
         if rs.empty:
             raise ValueError(f"nothing could be loaded ({len(rs.problems)} problems)")
-        analysis = Analysis(rs, state.options)
+        analysis = self.reloads.analyse(rs, state.options)
         if state.reference not in rs.system_names:
             state.reference = rs.default_reference
             if state.reference not in rs.system_names:
@@ -135,6 +143,7 @@ class Session:
             state.sort = "natural"
         new = Session(rs, analysis, state)
         new.reference_requested, new.decide = self.reference_requested, self.decide
+        new.reloads = self.reloads
         new.install(state, new.prepare(state, new.compute(state)))
         old_d, new_d = self.decisions(), new.decisions()
         changed = changed_verdicts(

@@ -3,7 +3,8 @@
 `--follow`), keeping the reference, cursor, filter, sort, marks and options. Metrics whose
 verdict changed are marked Δ in the tree until visited.
 
-Every reload goes through `Session.reload` (one function: a full load today), in a worker.
+Every reload goes through `Session.reload` (one function: tui/view/reloads.py reads only
+what is new and analyses only what it touches), in a worker.
 A part of the main screen.
 """
 

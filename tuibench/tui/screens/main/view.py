@@ -195,16 +195,17 @@ class MainView(Screen):
                 self.post_message(LoadProgress(done, total, path))
 
         try:
-            from tuibench.analysis.compare import Analysis
-            from tuibench.ingest.load import load
+            from tuibench.tui.view.reloads import Reloads
 
             complete = self.prepare_watch()  # files still being written are not read yet
-            rs = load(self.paths, progress=progress, complete=complete)
+            reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
+            rs = reloads.load(progress, complete)
             analysis = session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = Analysis(rs, self.options)
+                analysis = reloads.analyse(rs, self.options)
                 session = self._first_session(rs, analysis)
+                session.reloads = reloads
         except LoadCancelled:
             return
         except Exception as exc:  # a bug in a reader must not take the explorer down

@@ -1,0 +1,247 @@
+"""The analysis of results that grew, made from the previous analysis and the changed part.
+
+After a reload that only added files (`ingest/appending.py`), every figure of a system and
+metric whose samples are as they were is the previous analysis's: it depends on that
+group's samples only. So only the groups the new files touch are analysed (an `Analysis`
+of their samples, whose kept iterations are reused too: compare/growing.py) and their rows
+are spliced in among the kept ones, in the order a full analysis gives them. What involves
+two groups is patched where one of them changed: the U test's p-values and the shifts
+against a reference the previous analysis had asked for are computed again for those pairs
+only; another reference ranks every metric afresh (as any analysis does, once).
+
+Everything else that spans groups (the duplicate metrics, the summary's runs) is computed
+again from the spliced iterations: it is small. The numbers are those of a fresh analysis
+(tests/core/test_incremental_growth.py, tests/tui/test_tui_reloads.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+import polars as pl
+
+from tuibench import stats
+from tuibench.analysis.compare.against import gather_reference
+from tuibench.analysis.compare.analysis import Analysis
+from tuibench.analysis.compare.comparison import Comparison
+from tuibench.analysis.compare.growing import Known
+from tuibench.analysis.compare.summary import BootstrapData, duplicate_metrics
+from tuibench.model.options import AnalysisOptions
+from tuibench.model.results import ResultSet
+
+
+def spliced(
+    old: Analysis,
+    rs: ResultSet,
+    keys: np.ndarray,
+    start: np.ndarray,
+    count: np.ndarray,
+    source: np.ndarray,
+    options: AnalysisOptions,
+) -> Analysis | None:
+    """The analysis of `rs`, whose iterations are at `start` (`count` samples, names and
+    iteration `keys`) and were `source` among `old`'s iterations (-1: new); None when the
+    previous one cannot serve (other per-iteration options)."""
+    if not Known(old.iterations, source, old.options).fits(options, len(source)):
+        return None
+    edge = np.r_[True, (keys[1:, :3] != keys[:-1, :3]).any(axis=1)] if len(keys) else keys[:, 0]
+    gid = np.cumsum(edge) - 1  # every iteration's group, in sample order
+    ng = int(gid[-1]) + 1 if len(gid) else 0
+    touched = np.zeros(ng, dtype=bool)
+    touched[gid[source < 0]] = True
+    inside = touched[gid]  # iterations of the groups analysed again
+    part = _slices(rs.samples, start[inside], count[inside])
+    sub = Analysis(
+        ResultSet(part, rs.metrics, rs.systems, notes=rs.notes),
+        options,
+        Known(old.iterations, source[inside], old.options, part=True),
+    )
+    out = GrownAnalysis.__new__(GrownAnalysis)
+    out.rs, out.options, out.timings, out._known = rs, options, {}, None
+    at = np.where(inside, old.iterations.height + np.cumsum(inside) - 1, source)
+    out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
+    out._gid = gid
+    _splice_rows(out, old, sub, keys[edge], touched, gid, source)
+    out.duplicates = duplicate_metrics(out.iterations, rs.metrics)
+    out._boot = BootstrapData.build(out.iterations, out._a, gid)
+    return out
+
+
+class GrownAnalysis(Analysis):
+    """An Analysis spliced from a previous one (`spliced`); asks the previous analysis's
+    tests against a reference for the changed pairs only."""
+
+    _old_row: np.ndarray  # per row: its row in the previous analysis, -1 when analysed again
+    _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
+    _old_shifts: dict[str, np.ndarray]
+
+    def _utest_against(self, r: int) -> np.ndarray:
+        if r not in self._utest_p and r in self._old_p:
+            rows = self._changed_rows(r)
+            p = self._old_p[r].copy()
+            a = self._a
+            x = gather_reference(a, r, self.rs.system_names[r])
+            ref = np.where(x.exists, x.ref, -1)[rows]
+            p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
+            self._utest_p[r] = p
+        return super()._utest_against(r)
+
+    def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
+        if reference not in self._shifts and reference in self._old_shifts:
+            r = self.rs.system_names.index(reference)
+            x = gather_reference(self._a, r, reference)
+            shift = np.full(len(self._old_row), np.nan)
+            kept = self._old_row >= 0
+            shift[kept] = self._old_shifts[reference][self._old_row[kept]]
+            rows = self._changed_rows(r)
+            shift[rows] = _shifts(self._sorted, self._row_start, self._row_n, x, rows)
+            self._shifts[reference] = shift
+        return super().compare(reference, options)
+
+    def _changed_rows(self, r: int) -> np.ndarray:
+        """Rows whose test against system r changes: their own samples or r's changed."""
+        a = self._a
+        x = gather_reference(a, r, self.rs.system_names[r])
+        new = self._old_row < 0
+        return np.flatnonzero((new | (x.exists & new[x.ref])) & ~x.is_ref)
+
+    def _pair_p(self, rows: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """The U test's p-value of each row against its reference row `ref` (absent: -1 or
+        a row without samples give NaN, as the full ranking does)."""
+        start, n = self._row_start, self._row_n
+        has = ref >= 0
+        rn = np.where(has, n[np.maximum(ref, 0)], 0)
+        rs_ = np.where(has, start[np.maximum(ref, 0)], 0)
+        pstart = np.stack([start[rows], rs_], axis=1).ravel()
+        pn = np.stack([n[rows], rn], axis=1).ravel()
+        values = self._sorted[_rows(pstart, pn)]
+        labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
+        bn = n[rows] + rn
+        bstart = np.r_[0, np.cumsum(bn)[:-1]].astype(np.int64)
+        u, tie = stats.RankedBlocks.build(values, labels, bstart, bn, 2).against(1)
+        n1, n2 = n[rows].astype(np.float64), rn.astype(np.float64)
+        return stats.mwu_pvalue(u[:, 0], n1, n2, tie[:, 0])
+
+
+def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
+    """The rows start[i] .. start[i] + count[i], in order, as one frame: runs that follow
+    one another are one slice (a gather from the merged rows, kept in many chunks, took
+    half a second at 10^7 samples)."""
+    if not len(start):
+        return frame.clear()
+    cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
+    size = np.add.reduceat(count, np.flatnonzero(cut))
+    parts = [frame.slice(int(a), int(b)) for a, b in zip(start[cut], size, strict=True)]
+    return pl.concat(parts, rechunk=True)
+
+
+def _rows(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The positions start[i] .. start[i] + count[i], one run after the other."""
+    first = np.r_[0, np.cumsum(count)[:-1]].astype(np.int64)
+    out = np.repeat(np.asarray(start, dtype=np.int64) - first, count)
+    out += np.arange(int(np.sum(count)), dtype=np.int64)
+    return out
+
+
+def _splice_rows(
+    out: GrownAnalysis,
+    old: Analysis,
+    sub: Analysis,
+    group_keys: np.ndarray,
+    touched: np.ndarray,
+    gid: np.ndarray,
+    source: np.ndarray,
+) -> None:
+    """The rows (`groups`, `_a`, every row's sorted samples, the U tests' layout) of the
+    kept groups from `old`, of the others from `sub`, in a full analysis's order."""
+    ng = len(touched)
+    # The kept groups' rows in `old`: through any of their iterations.
+    first_it = np.r_[0, np.flatnonzero(np.diff(gid)) + 1] if ng else gid
+    old_row_of_group = np.empty(len(old._a["_g"]), dtype=np.int64)
+    old_row_of_group[old._a["_g"]] = np.arange(len(old._a["_g"]))
+    kept_groups = np.flatnonzero(~touched)
+    old_rows = old_row_of_group[old._gid[source[first_it[kept_groups]]]]
+    sub_groups = np.flatnonzero(touched)[sub._a["_g"]]  # sub's rows -> groups here
+    group = np.r_[kept_groups, sub_groups]
+    m_id = _metric_ids(out.rs.metrics, group_keys[group])
+    s_id = np.r_[old._a["_s"][old_rows], sub._a["_s"]]
+    order = np.lexsort((s_id, m_id))
+    nrow = len(order)
+    fixed = {
+        "_g": group[order],
+        "_m": m_id[order],
+        "_s": s_id[order],
+        "_row": np.arange(nrow, dtype=np.int64),
+    }
+    both = pl.concat([old.groups[pl.Series(old_rows)], sub.groups], how="vertical_relaxed")
+    out.groups = both[pl.Series(order)].with_columns(
+        pl.Series(k, v, dtype=pl.Int64) for k, v in fixed.items()
+    )
+    out._a = {k: np.r_[old._a[k][old_rows], sub._a[k]][order] for k in old._a}
+    out._a.update(fixed)
+    out._old_row = np.r_[old_rows, np.full(len(sub_groups), -1)][order]
+    # Every row's samples, sorted: slices of the two analyses' arrays, in the rows' order.
+    start = np.r_[old._row_start[old_rows], sub._row_start + len(old._sorted)][order]
+    n = np.r_[old._row_n[old_rows], sub._row_n][order]
+    out._sorted = _joined(np.concatenate([old._sorted, sub._sorted]), start, n)
+    out._row_start = np.r_[0, np.cumsum(n)[:-1]].astype(np.int64)
+    out._row_n = n
+    s = max(1, len(out.rs.system_names))
+    nm = int(fixed["_m"].max()) + 1 if nrow else 0
+    cell = fixed["_m"] * s + fixed["_s"]
+    out._pooled = np.bincount(cell, weights=n, minlength=nm * s).reshape(nm, s)
+    out._utest_p, out._shifts = {}, {}
+    out._old_p, out._old_shifts = dict(old._utest_p), dict(old._shifts)
+    labels = np.repeat(fixed["_s"].astype(np.int8 if s < 128 else np.int64), n)
+    blocks = np.bincount(fixed["_m"], weights=n, minlength=nm).astype(np.int64)
+    bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
+    out._ranked = _Later(  # type: ignore[assignment]  # has the Future's `result`
+        lambda: stats.RankedBlocks.build(out._sorted, labels, bstarts, blocks, s)
+    )
+
+
+def _metric_ids(metrics: pl.DataFrame, keys: np.ndarray) -> np.ndarray:
+    """Each group's metric: its place in the catalogue (natural order of the name codes)."""
+    b = metrics["benchmark"].to_physical().to_numpy().astype(np.int64)
+    m = metrics["metric"].to_physical().to_numpy().astype(np.int64)
+    wide = int(max(m.max(initial=0), keys[:, 2].max(initial=0))) + 1
+    return np.searchsorted(b * wide + m, keys[:, 1] * wide + keys[:, 2]).astype(np.int64)
+
+
+def _joined(values: np.ndarray, start: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """values[start[i] : start[i] + n[i]] one after the other, runs that follow one another
+    copied as one slice."""
+    if not len(n):
+        return values[:0].copy()
+    cut = np.r_[True, start[1:] != start[:-1] + n[:-1]]
+    lo, size = start[cut], np.add.reduceat(n, np.flatnonzero(cut))
+    return np.concatenate([values[a : a + b] for a, b in zip(lo, size, strict=True)])
+
+
+def _shifts(sorted_: np.ndarray, start: np.ndarray, n: np.ndarray, x, rows: np.ndarray):
+    """`against.utest_shift` for some rows only."""
+    ref = x.ref[rows]
+    shift, _ = stats.hodges_lehmann(sorted_, start[rows], n[rows], start[ref], n[ref])
+    ref_median = stats.group_medians(sorted_, start[ref], n[ref])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = shift / np.abs(ref_median)
+    return np.where(x.other[rows] & x.exists[rows] & (ref_median != 0), rel, np.nan)
+
+
+class _Later:
+    """A value computed when first asked for (in the asking thread), then kept: the full
+    ranking, needed only for a reference the previous analysis had not asked for."""
+
+    def __init__(self, make: Callable[[], stats.RankedBlocks]) -> None:
+        self._make: Callable[[], stats.RankedBlocks] | None = make
+        self._value: stats.RankedBlocks | None = None
+        self._lock = threading.Lock()
+
+    def result(self) -> stats.RankedBlocks:
+        with self._lock:
+            if self._value is None:
+                assert self._make is not None
+                self._value, self._make = self._make(), None
+            return self._value

@@ -1,0 +1,56 @@
+"""The explorer's loads and reloads: what stays of the last one is kept for the next.
+
+`Reloads(paths)` keeps an `ingest.incremental.Loader` (only new or changed files are read;
+when the results only grew, the new files' rows are merged into the loaded ones) and the
+last analysis, of which a grown load recomputes only what the new files touch
+(`compare/spliced.py`).
+Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloads.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tuibench.analysis.compare import Analysis
+from tuibench.analysis.compare.spliced import spliced
+from tuibench.ingest.appending import Growth, Iterations
+from tuibench.ingest.incremental import Loader
+from tuibench.ingest.load import Progress
+from tuibench.model.options import AnalysisOptions
+from tuibench.model.results import ResultSet
+
+
+class Reloads:
+    def __init__(self, paths: Sequence[str | Path]) -> None:
+        self.paths = list(paths)
+        self.loader = Loader(self.paths)
+        self.analysis: Analysis | None = None
+        self._growth: Growth | None = None  # how the last load grew from the analysed one
+
+    def load(
+        self, progress: Progress | None = None, complete: Mapping[str, int] | None = None
+    ) -> ResultSet:
+        """The results as they are now (unchanged files are not read again)."""
+        before = self.loader.result
+        rs = self.loader.load(progress, complete)
+        growth, last = self.loader.growth, self.analysis
+        self._growth = None
+        if growth is not None and last is not None and last.rs is before:
+            self._growth = growth
+        return rs
+
+    def analyse(self, rs: ResultSet, options: AnalysisOptions) -> Analysis:
+        """The analysis of `rs` (the last `load`'s), reusing what the last one computed."""
+        last = self.analysis
+        if last is not None and last.rs is rs and last.options == options:
+            return last
+        g, self._growth = self._growth, None
+        grown = None
+        if g is not None and last is not None and rs is g.rs:
+            it = g.iterations
+            grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
+        self.analysis = grown or Analysis(rs, options)
+        if rs is self.loader.result:  # the next merge finds the iterations here
+            self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
+        return self.analysis
