@@ -86,7 +86,9 @@ class Shown:
             data, self.pending = bytes(self.pending), bytearray()
         self.fed += len(data)
         self.stream.feed(data)
-        return {(y, x): c for y, row in self.screen.buffer.items() for x, c in row.items()}
+        cols = self.screen.columns  # (pyte's insert-characters keeps a cell past the edge)
+        rows = self.screen.buffer.items()
+        return {(y, x): seen(c) for y, row in rows for x, c in row.items() if x < cols}
 
     def line(self, y: int) -> str:
         return "".join(self.screen.buffer[y][x].data for x in range(self.screen.columns))
@@ -129,6 +131,14 @@ class Shown:
         self._stop.set()
         self._reader.join()
         os.close(self.master)
+
+
+def seen(c) -> tuple:
+    """A cell as the eye sees it: a space without a line or reverse video shows only its
+    background (the explorer writes spaces in whatever foreground is set)."""
+    if c.data == " " and not (c.underscore or c.strikethrough or c.reverse):
+        return (" ", c.bg)
+    return tuple(c)
 
 
 @pytest.mark.parametrize(
