@@ -17,7 +17,7 @@ byte for 100 ms); the cells that differ on the screen between before the key and
 colours or attributes: the output run through the `pyte` terminal emulator, when
 installed; a space's foreground and boldness, which nobody sees, do not count), and the bytes written per byte of those cells' text (UTF-8: a box-drawing
 character is 3) and per changed cell; the time to the first byte (when the key visibly
-acts), and the time to the last byte. Then the bytes written in 2 s of idling. Beside it,
+acts), and the time to the last byte. Then the bytes written in 5 s of idling. Beside it,
 where installed, `less`, `vim` and `htop` doing the same one-line move (j; htop: the down
 arrow) at the same size.
 """
@@ -261,7 +261,7 @@ def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
                     term.press(b"\x1b")
             report(name, samples)
         term.settle(timeout=30, quiet=2.0)  # a filter applied by a worker, for one
-        print(f"  {'idle 2 s':<18} bytes {term.idle(2.0)}")
+        print(f"  {'idle 5 s':<18} bytes {term.idle(5.0)}")
         term.press(b"q")
     finally:
         term.close()

@@ -148,8 +148,10 @@ def seen(c) -> tuple:
         [b"v", b"s", b"f", b"\x1b", b"n", b"\x1b", b"["],
         [b"\r", b"j", b"j", b"?"],  # ends on the help screen
         [b"n", (100, 30), b"v", (130, 45), b"\r"],
+        # the footer's end moved by the terminal, the tree written look by look
+        [b"\t", b"f", b"j", b"f", b"s", b"/", b"1"],
     ],
-    ids=["n-v-enter-f-]-/", "v-s-f-esc-n-esc-[", "enter-j-j-?", "resized"],
+    ids=["n-v-enter-f-]-/", "v-s-f-esc-n-esc-[", "enter-j-j-?", "resized", "tab-f-j-f-s-/-1"],
 )
 def test_the_screen_is_right_after_keys_that_change_panes(keys):
     term = Shown(SAMPLE)
