@@ -15,8 +15,9 @@ in the filter), pressed `--repeat` times in a state where it changes the screen,
 the median and the range of: the bytes written from the key until the screen settles (no
 byte for 100 ms); the cells that differ on the screen between before the key and then (text,
 colours or attributes: the output run through the `pyte` terminal emulator, when
-installed; a space's foreground and boldness, which nobody sees, do not count), and the bytes written per byte of those cells' text (UTF-8: a box-drawing
-character is 3) and per changed cell; the time to the first byte (when the key visibly
+installed; a space's foreground and boldness, which nobody sees, do not count), and the
+bytes written per byte of those cells' text (UTF-8: a box-drawing character is 3) and per
+changed cell; the time to the first byte (when the key visibly
 acts), and the time to the last byte. Then the bytes written in 5 s of idling. Beside it,
 where installed, `less`, `vim` and `htop` doing the same one-line move (j; htop: the down
 arrow) at the same size.
