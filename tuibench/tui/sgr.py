@@ -144,7 +144,7 @@ def _apart(runs) -> bool:
     """No two runs on the same cells, and no run before a control sequence (which moves
     the cells of its line from its column on) on those cells: then the runs can be
     written in any order after the control sequences."""
-    spans = []
+    spans: list[tuple[int, int, int]] = []
     for x, y, pieces in runs:
         if isinstance(pieces, str):
             if any(row == y and end > x for row, _, end in spans):
