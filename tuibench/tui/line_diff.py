@@ -173,18 +173,22 @@ def _shifted(old: list[Cell], new: list[Cell]) -> tuple[tuple[int, str] | None, 
     if count <= SHIFT_COST:
         return None, old
     at = differ.index(True)
-    if any(cell[0] == "" for cell in old[at:]):  # a wide character might be cut in two
+    # no wide character that might be cut in two (nor an unknown cell): every text set
+    if not all(map(itemgetter(0), old[at:])):
         return None, old
     best: tuple[int, int, str] = (count - SHIFT_COST, 0, "")
     n = len(old)
+    probe = (at + n) // 2  # a cell that a moved end moves, checked before counting them
     for d in range(1, min(MAX_SHIFT, n - at - 1) + 1):
         # cells deleted at `at`, the rest moved left; or blanks inserted, the rest right
-        for final, left in (
-            ("P", sum(map(ne, old[at + d :], new[at : n - d])) + d),
-            ("@", sum(map(ne, old[at : n - d], new[at + d :])) + d),
-        ):
+        if probe + d < n and new[probe] == old[probe + d]:
+            left = sum(map(ne, old[at + d :], new[at : n - d])) + d
             if left < best[0]:
-                best = (left, d, final)
+                best = (left, d, "P")
+        if probe + d < n and new[probe + d] == old[probe]:
+            right = sum(map(ne, old[at : n - d], new[at + d :])) + d
+            if right < best[0]:
+                best = (right, d, "@")
     _, d, final = best
     if not d:
         return None, old
