@@ -189,13 +189,14 @@ def _write(runs, now: Look | None, width: int | None) -> tuple[str, Look | None]
 
 
 def move(at: tuple[int, int] | None, x: int, y: int) -> str:
-    """The fewest bytes to move the cursor from `at` (None: unknown) to (x, y): down and
-    sideways from where it is when that is shorter than to (x, y) outright."""
+    """The fewest bytes to move the cursor from `at` (None: unknown) to (x, y): up or down
+    and sideways from where it is when that is shorter than to (x, y) outright."""
     outright = f"\x1b[{y + 1};{x + 1}H"
-    if at is None or not 0 <= y - at[1] <= 9:
+    if at is None or not -9 <= y - at[1] <= 9:
         return outright
     down = y - at[1]
-    steps = "" if not down else "\x1b[B" if down == 1 else f"\x1b[{down}B"
+    way = "B" if down > 0 else "A"
+    steps = "" if not down else f"\x1b[{way}" if abs(down) == 1 else f"\x1b[{abs(down)}{way}"
     dx = x - at[0]
     if dx > 0:
         steps += "\x1b[C" if dx == 1 else f"\x1b[{dx}C"
