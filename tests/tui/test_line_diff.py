@@ -39,7 +39,16 @@ def emulator() -> tuple[pyte.Screen, pyte.ByteStream]:
 
 
 def shown(screen: pyte.Screen) -> dict:
-    return {(y, x): tuple(c) for y, row in screen.buffer.items() for x, c in row.items()}
+    """Every cell as the eye sees it: a space without a line or reverse video shows only
+    its background. (pyte's insert-characters keeps a cell past the right edge: not shown.)"""
+    rows = screen.buffer.items()
+    return {(y, x): seen(c) for y, row in rows for x, c in row.items() if x < screen.columns}
+
+
+def seen(c) -> tuple:
+    if c.data == " " and not (c.underscore or c.strikethrough or c.reverse):
+        return (" ", c.bg)
+    return tuple(c)
 
 
 def whole(pieces, console: Console) -> bytes:
@@ -62,7 +71,8 @@ def random_piece(rng: random.Random, width: int = WIDTH - 1) -> tuple[int, int, 
     return x, rng.randrange(HEIGHT), segments
 
 
-def run_both(rng: random.Random, updates: int = 12):
+def run_both(rng: random.Random, updates: int = 12, new_pieces=None):
+    new_pieces = new_pieces or (lambda: [random_piece(rng) for _ in range(rng.randrange(1, 6))])
     console = Console(color_system="256", force_terminal=True, width=WIDTH)
     full_screen, full = emulator()
     diff_screen, diff = emulator()
@@ -71,13 +81,13 @@ def run_both(rng: random.Random, updates: int = 12):
     pieces = [(0, y, [Segment(" " * WIDTH)]) for y in range(HEIGHT)]
     for n in range(updates):
         if n and rng.random() > 0.3:  # else the same update again: nothing changes
-            pieces = [random_piece(rng) for _ in range(rng.randrange(1, 6))]
+            pieces = new_pieces()
         data = whole(pieces, console)
         full.feed(data)
-        runs, rows = copy.changes(pieces, COLORS)
-        out = sgr.render(runs).encode()
-        copy.commit(rows, None)
-        diff.feed(out)
+        runs, rows = copy.changes(pieces, COLORS, WIDTH)
+        out, look = sgr.render(runs, copy.sgr_look())
+        copy.commit(rows, None, look)
+        diff.feed(out.encode())
         written, whole_bytes = written + len(out), whole_bytes + len(data)
         assert shown(diff_screen) == shown(full_screen), f"after update {n}"
     return written, whole_bytes
@@ -89,6 +99,67 @@ def test_the_screen_is_as_if_every_update_were_written_whole(seed):
     assert written <= whole_bytes
 
 
+def shifted_lines(rng: random.Random, lines: dict) -> list:
+    """Lines to the right edge, each the one before with a few cells put in or taken out
+    (as a footer's word that grows moves the rest of the line)."""
+    pieces = []
+    for _ in range(rng.randrange(1, 4)):
+        y = rng.randrange(HEIGHT)
+        segments = lines.get(y) or [Segment(rng.choice(TEXTS[:-1]), rng.choice(STYLES))]
+        segments = list(segments)
+        at = rng.randrange(len(segments) + 1)
+        if rng.random() < 0.5 or len(segments) < 2:
+            segments.insert(at, Segment(rng.choice(TEXTS[:-1]), rng.choice(STYLES)))
+        else:
+            del segments[min(at, len(segments) - 1)]
+        while Segment.get_line_length(segments) < WIDTH:  # filled up to the right edge
+            segments.append(Segment(rng.choice(TEXTS[:-1]), rng.choice(STYLES)))
+        line = Strip(segments).crop(0, WIDTH)
+        if line.cell_length < WIDTH:  # a wide character did not fit at the edge
+            line = Strip([*line, Segment(" " * (WIDTH - line.cell_length))])
+        lines[y] = list(line)
+        pieces.append((0, y, list(line)))
+    return pieces
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lines_moved_sideways_by_the_terminal_show_as_written_whole(seed):
+    rng = random.Random(seed)
+    lines: dict = {}
+    written, whole_bytes = run_both(rng, 16, lambda: shifted_lines(rng, lines))
+    assert written <= whole_bytes
+
+
+def test_a_line_whose_end_moved_is_moved_by_the_terminal():
+    copy = TerminalCopy()
+    before = "f only: off │ s natural order │ ] next ref  y copy "
+    after = "f only: on │ s natural order │ ] next ref  y copy  "
+    copy.commit(copy.changes(one_line(before), COLORS, len(before))[1], None, None)
+    runs = copy.changes(one_line(after), COLORS, len(after))[0]
+    # one cell deleted after "o", "n" written over the first "f", the last cell again
+    assert runs[0] == (9, 0, "\x1b[P")
+    assert [(x, "".join(t for t, _ in p)) for x, _, p in runs[1:]] == [(9, "n"), (50, " ")]
+    # not at a piece that ends before the right edge: the cells beyond would move too
+    copy = TerminalCopy()
+    copy.commit(copy.changes(one_line(before), COLORS, len(before) + 1)[1], None, None)
+    runs = copy.changes(one_line(after), COLORS, len(after) + 1)[0]
+    assert all(not isinstance(p, str) for _, _, p in runs)
+
+
+def test_spaces_are_written_in_the_look_before_them():
+    """A space shows only its background: a change of colour under spaces writes nothing,
+    and spaces after a coloured word need no switch of colour."""
+    red, green = Style(color="red", bgcolor="blue"), Style(color="green", bgcolor="blue")
+    copy = TerminalCopy()
+    line = [Segment("ab", red), Segment("   ", green), Segment("cd", red)]
+    runs, rows = copy.changes([(0, 0, line)], COLORS)
+    out, look = sgr.render(runs, None)
+    assert out == "\x1b[1;1H\x1b[0;31;44mab   cd"
+    copy.commit(rows, None, look)
+    line = [Segment("ab", red), Segment("   ", Style(color="yellow", bgcolor="blue"))]
+    assert copy.changes([(0, 0, [*line, Segment("cd", red)])], COLORS)[0] == []
+
+
 def one_line(text: str, style=None):
     return [(0, 0, [Segment(text, style)])]
 
@@ -97,19 +168,21 @@ def test_an_update_that_changes_nothing_writes_nothing():
     copy = TerminalCopy()
     runs, rows = copy.changes(one_line("hello world"), COLORS)
     assert runs == [(0, 0, [("hello world", sgr.PLAIN)])]
-    copy.commit(rows, None)
+    copy.commit(rows, None, None)
     assert copy.changes(one_line("hello world"), COLORS)[0] == []
     # meta, or a colour the terminal shows the same, changes nothing either
     meta = Style(color="red", meta={"@click": "x"})
-    copy.commit(copy.changes(one_line("hello world", Style(color="red")), COLORS)[1], None)
+    copy.commit(copy.changes(one_line("hello world", Style(color="red")), COLORS)[1], None, None)
     assert copy.changes(one_line("hello world", meta), COLORS)[0] == []
-    copy.commit(copy.changes(one_line("hello world", Style(color="#870000")), COLORS)[1], None)
+    copy.commit(
+        copy.changes(one_line("hello world", Style(color="#870000")), COLORS)[1], None, None
+    )
     assert copy.changes(one_line("hello world", Style(color="#880101")), COLORS)[0] == []
 
 
 def test_only_the_changed_cells_are_written_near_ones_together():
     copy = TerminalCopy()
-    copy.commit(copy.changes(one_line("a" * 40), COLORS)[1], None)
+    copy.commit(copy.changes(one_line("a" * 40), COLORS)[1], None, None)
     line = "a" * 5 + "b" + "a" * 3 + "c" + "a" * 20 + "d" + "a" * 9
     runs = copy.changes(one_line(line), COLORS)[0]
     assert [(x, "".join(t for t, _ in p)) for x, _, p in runs] == [(5, "baaac"), (30, "d")]
@@ -117,21 +190,21 @@ def test_only_the_changed_cells_are_written_near_ones_together():
 
 def test_an_update_not_written_is_not_remembered():
     copy = TerminalCopy()
-    copy.commit(copy.changes(one_line("old"), COLORS)[1], None)
+    copy.commit(copy.changes(one_line("old"), COLORS)[1], None, None)
     copy.changes(one_line("new"), COLORS)  # Textual did not write it (no commit)
     assert copy.changes(one_line("old"), COLORS)[0] == []
 
 
 def test_a_forgotten_copy_writes_everything_again():
     copy = TerminalCopy()
-    copy.commit(copy.changes(one_line("same"), COLORS)[1], None)
+    copy.commit(copy.changes(one_line("same"), COLORS)[1], None, None)
     copy.forget()
     assert copy.changes(one_line("same"), COLORS)[0] == [(0, 0, [("same", sgr.PLAIN)])]
 
 
 def test_a_wide_character_is_never_written_by_half():
     copy = TerminalCopy()
-    copy.commit(copy.changes(one_line("ab日cd"), COLORS)[1], None)
+    copy.commit(copy.changes(one_line("ab日cd"), COLORS)[1], None, None)
     runs = copy.changes(one_line("abX cd"), COLORS)[0]  # X over the left half of 日
     assert [(x, "".join(t for t, _ in p)) for x, _, p in runs] == [(2, "X ")]
 
@@ -161,5 +234,5 @@ def test_the_same_look_as_textual_renders_it():
             theirs, ours = emulator(), emulator()
             theirs[1].feed(whole([(0, 0, segments)], console))
             pieces = [(s.text, sgr.look(s.style, COLORS)) for s in segments]
-            ours[1].feed(sgr.render([(0, 0, pieces)]).encode())
+            ours[1].feed(sgr.render([(0, 0, pieces)], None)[0].encode())
             assert shown(ours[0]) == shown(theirs[0]), (first, second)

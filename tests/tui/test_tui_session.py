@@ -139,9 +139,11 @@ def test_tree_shape_is_the_plain_one(session, sort, filter_text, significant):
     shape = session.tree_shape()
     for node, kids in children.items():
         assert shape.children(node) == kids
+        assert shape.child_count(node) == len(kids)
     for node, n in sizes.items():
         assert shape.size(node) == n
     assert shape.children(Node(("nothing",))) == [] and shape.size(Node(("nothing",))) == 0
+    assert shape.child_count(Node(("nothing",))) == 0
 
 
 def test_toggles_and_orders_reuse_the_comparison(session, monkeypatch):

@@ -26,9 +26,15 @@ UNKNOWN = (None, None)
 # Unchanged cells between two changed runs of a line are written again when there are at
 # most this many: a cursor move costs 6 to 10 bytes.
 GAP = 6
+# A line's end that moved sideways by up to this many cells (a word of the footer grew) is
+# moved by the terminal (insert or delete characters: 3 to 5 bytes), not written again,
+# when that saves more than SHIFT_COST cells.
+MAX_SHIFT = 8
+SHIFT_COST = 8
 Cell = tuple  # (text, look): text "" is the right half of a wide character
 Piece = tuple[int, int, Iterable[Segment]]  # (x, y, segments) as Textual writes them
-Run = tuple[int, int, list[tuple[str, sgr.Look]]]  # (x, y, [(text, look)])
+# (x, y, [(text, look)]), or (x, y, a control sequence sent there)
+Run = tuple[int, int, list[tuple[str, sgr.Look]] | str]
 
 
 class TerminalCopy:
@@ -38,24 +44,28 @@ class TerminalCopy:
     def __init__(self) -> None:
         self._rows: dict[int, list[Cell]] = {}
         self._stale = True
-        self._looks: dict[Style | None, sgr.Look] = {}
+        self._looks: dict[Style | None, tuple[sgr.Look, sgr.Look]] = {}
         self._color_system: ColorSystem | None = None
         self.cursor: object = None  # where the last update left the (hidden) cursor
+        self.look: sgr.Look | None = None  # the SGR look the last update left; None: unknown
         self.size: object = None  # of the last whole-screen update
 
     def forget(self) -> None:
         # may run in a signal handler: one assignment, read by the next `changes`
         self._stale = True
 
-    def changes(self, pieces: Iterable[Piece], color_system: ColorSystem) -> tuple[list[Run], dict]:
-        """The runs to write for `pieces`, and the rows to `commit` once they are written."""
+    def changes(
+        self, pieces: Iterable[Piece], color_system: ColorSystem, width: int | None = None
+    ) -> tuple[list[Run], dict]:
+        """The runs to write for `pieces` (on a screen `width` cells wide, when known), and
+        the rows to `commit` once they are written."""
         if color_system != self._color_system:
             self._color_system, self._looks = color_system, {}
             self._stale = True
         if self._stale:
             self._stale = False
             self._rows = {}
-            self.cursor = None
+            self.cursor = self.look = None
         runs: list[Run] = []
         rows: dict[int, list[Cell]] = {}  # this update's rows, as they will be
         for x, y, segments in pieces:
@@ -69,36 +79,56 @@ class TerminalCopy:
             old = row[x:end]
             if old == cells:
                 continue
-            for start, stop in _changed(old, cells):
+            moved = old
+            if end == width:  # the terminal can move the rest of the line
+                shift, moved = _shifted(old, cells)
+                if shift is not None:
+                    runs.append((x + shift[0], y, shift[1]))
+            for start, stop in _changed(moved, cells):
                 runs.append((x + start, y, _pieces(cells[start:stop])))
             _halves_lost(row, x, end, old, cells)
             row[x:end] = cells
         return runs, rows
 
-    def commit(self, rows: dict, cursor: object) -> None:
-        """The runs were written: the terminal now shows them."""
+    def commit(self, rows: dict, cursor: object, look: sgr.Look | None) -> None:
+        """The runs were written, leaving the terminal in SGR `look`: it now shows them."""
         if self._stale:  # lost meanwhile: the next update writes everything anyway
             return
         self._rows.update(rows)
-        self.cursor = cursor
+        self.cursor, self.look = cursor, look
 
-    def _look(self, style: Style | None) -> sgr.Look:
+    def sgr_look(self) -> sgr.Look | None:
+        """The SGR look the terminal is in, as far as known."""
+        return None if self._stale else self.look
+
+    def _look(self, style: Style | None) -> tuple[sgr.Look, sgr.Look]:
         """What of a style reaches the terminal (not its meta, not colours the terminal
-        shows the same)."""
-        look = self._looks.get(style)
-        if look is None:
+        shows the same), and what of it a space shows."""
+        looks = self._looks.get(style)
+        if looks is None:
             if len(self._looks) > 4096:  # meta makes many styles; keep the cache small
                 self._looks.clear()
             assert self._color_system is not None  # set by the update that asks for looks
-            look = self._looks[style] = sgr.look(style, self._color_system)
-        return look
+            look = sgr.look(style, self._color_system)
+            looks = self._looks[style] = (look, sgr.blank(look))
+        return looks
 
     def _cells(self, segments: Iterable[Segment]) -> list[Cell]:
+        """A space is kept with its blank look: a change of foreground under spaces
+        changes nothing on the screen, and a space can be written in the look before it."""
         cells: list[Cell] = []
         extend = cells.extend
         for text, style, control in segments:
-            if not control:
-                extend(zip(text if text.isascii() else _chars(text), repeat(self._look(style))))
+            if control:
+                continue
+            look, blank = self._look(style)
+            chars = text if text.isascii() else _chars(text)
+            if blank is look or " " not in text:
+                extend(zip(chars, repeat(look)))
+            elif not text.strip(" "):
+                extend(zip(chars, repeat(blank)))
+            else:
+                extend([(char, blank if char == " " else look) for char in chars])
         return cells
 
 
@@ -134,6 +164,41 @@ def _changed(old: list[Cell], new: list[Cell]) -> list[tuple[int, int]]:
     return [(start, stop) for start, stop in runs]
 
 
+def _shifted(old: list[Cell], new: list[Cell]) -> tuple[tuple[int, str] | None, list[Cell]]:
+    """When the end of a line moved sideways: where and how the terminal moves it (delete
+    or insert characters from the first changed cell), and the cells it then shows (those
+    it blanks unknown). Else None and `old`."""
+    differ = list(map(ne, old, new))
+    count = sum(differ)
+    if count <= SHIFT_COST:
+        return None, old
+    at = differ.index(True)
+    # no wide character that might be cut in two (nor an unknown cell): every text set
+    if not all(map(itemgetter(0), old[at:])):
+        return None, old
+    best: tuple[int, int, str] = (count - SHIFT_COST, 0, "")
+    n = len(old)
+    probe = (at + n) // 2  # a cell that a moved end moves, checked before counting them
+    for d in range(1, min(MAX_SHIFT, n - at - 1) + 1):
+        # cells deleted at `at`, the rest moved left; or blanks inserted, the rest right
+        if probe + d < n and new[probe] == old[probe + d]:
+            left = sum(map(ne, old[at + d :], new[at : n - d])) + d
+            if left < best[0]:
+                best = (left, d, "P")
+        if probe + d < n and new[probe + d] == old[probe]:
+            right = sum(map(ne, old[at : n - d], new[at + d :])) + d
+            if right < best[0]:
+                best = (right, d, "@")
+    _, d, final = best
+    if not d:
+        return None, old
+    if final == "P":
+        moved = old[:at] + old[at + d :] + [UNKNOWN] * d
+    else:
+        moved = old[:at] + [UNKNOWN] * d + old[at : n - d]
+    return (at, f"\x1b[{d if d > 1 else ''}{final}"), moved
+
+
 def _halves_lost(row: list[Cell], x: int, end: int, old: list[Cell], new: list[Cell]) -> None:
     """Writing over half of a wide character outside the piece may blank its other half:
     those cells are unknown from now on."""
@@ -144,6 +209,19 @@ def _halves_lost(row: list[Cell], x: int, end: int, old: list[Cell], new: list[C
 
 
 def _pieces(cells: list[Cell]) -> list[tuple[str, sgr.Look]]:
-    """Cells back to text, one piece per stretch of the same look."""
+    """Cells back to text, one piece per stretch of the same look; spaces join the piece
+    beside them when they look the same in its look."""
     text = itemgetter(0)
-    return [("".join(map(text, group)), look) for look, group in groupby(cells, itemgetter(1))]
+    pieces: list[tuple[str, sgr.Look]] = []
+    for look, group in groupby(cells, itemgetter(1)):
+        chars = "".join(map(text, group))
+        if pieces:
+            before, was = pieces[-1]
+            if look == was or (look[0] is None and sgr.shows_as(was, look)):
+                pieces[-1] = (before + chars, was)
+                continue
+            if was[0] is None and sgr.shows_as(look, was):
+                pieces[-1] = (before + chars, look)
+                continue
+        pieces.append((chars, look))
+    return pieces

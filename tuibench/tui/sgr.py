@@ -11,9 +11,10 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import pairwise
 
+from rich.cells import cell_len
 from rich.color import ColorSystem
-from rich.control import Control
 from rich.style import Style
 
 # rich's attributes in the order of its bits, their SGR codes on and off (Textual's order)
@@ -37,6 +38,12 @@ OFF = ("22", "22", "23", "24", "25", "25", "27", "28", "29", "24", "54", "54", "
 
 Look = tuple  # (attribute bits, foreground codes, background codes, link or None)
 PLAIN: Look = (0, (), (), None)
+# Attributes a blank cell shows (a line, or the foreground as background): on a blank without
+# them, the foreground and the other attributes are invisible, so any will do.
+SHOWN_ON_BLANK = sum(
+    1 << ATTRIBUTES.index(name)
+    for name in ("underline", "reverse", "strike", "underline2", "frame", "encircle", "overline")
+)
 
 
 def look(style: Style | None, color_system: ColorSystem) -> Look:
@@ -53,10 +60,30 @@ def look(style: Style | None, color_system: ColorSystem) -> Look:
     return (bits, tuple(fg), tuple(bg), style.link)
 
 
+def blank(look: Look) -> Look:
+    """The look of a space in `look` as the eye sees it: only its background when nothing
+    else shows on a blank (the attribute bits and the foreground None: any)."""
+    if look[3] is None and not look[0] & SHOWN_ON_BLANK:
+        return (None, None, look[2], None)
+    return look
+
+
+def shows_as(look: Look, blank_look: Look) -> bool:
+    """Whether a space in `look` shows as one of `blank_look` (a blank's look)."""
+    return look[2] == blank_look[2] and look[3] is None and not look[0] & SHOWN_ON_BLANK
+
+
+def _keeping(now: Look, to: Look) -> Look:
+    """`to`, a blank's look, with as much of the look `now` as does not show on it."""
+    return (now[0] & ~SHOWN_ON_BLANK, now[1], to[2], None)
+
+
 @lru_cache(maxsize=4096)
-def switch(now: Look, to: Look) -> str:
-    """SGR from look `now` to look `to` (links aside): what differs, or a reset and all of
-    `to` when that is shorter."""
+def switch(now: Look | None, to: Look) -> str:
+    """SGR from look `now` (None: unknown) to look `to` (links aside): what differs, or a
+    reset and all of `to` when that is shorter."""
+    if now is None:
+        return f"\x1b[{';'.join(['0', *_params(PLAIN, to)])}m"
     if now[:3] == to[:3]:
         return ""
     full = _params(PLAIN, to)
@@ -80,14 +107,74 @@ def _params(now: Look, to: Look) -> list[str]:
     return params
 
 
-def render(runs: Iterable[tuple[int, int, list[tuple[str, Look]]]]) -> str:
-    """Runs of (text, look) at (x, y), from and back to the plain look."""
-    out: list[str] = []
-    now = PLAIN
-    move_to = Control.move_to
+def render(
+    runs: Iterable[tuple[int, int, list[tuple[str, Look]] | str]],
+    now: Look | None,
+    width: int | None = None,
+) -> tuple[str, Look | None]:
+    """Runs of (text, look) at (x, y), or a control sequence to send at (x, y), from the
+    look `now` the terminal has (None: unknown); and the look it has after them. No reset
+    at the end: the next update goes on from that look (the driver resets on leaving).
+
+    The pieces go out row by row, or look by look (one switch of colours per look, a
+    cursor move per piece) when that is shorter; `width` (the screen's, when known) lets
+    the cursor move relative to where the text left it."""
+    runs = list(runs)
+    best = _write(runs, now, width)
+    if len(runs) > 1 and _apart(runs):
+        controls = [run for run in runs if isinstance(run[2], str)]
+        items = [
+            (at, y, text, look)
+            for x, y, pieces in runs
+            if not isinstance(pieces, str)
+            for at, text, look in _placed(x, pieces)
+        ]
+        order: dict[Look, int] = {}
+        for item in items:
+            order.setdefault(item[3], len(order))
+        grouped = sorted(items, key=lambda item: (order[item[3]], item[1], item[0]))
+        pieces = [(x, y, [(text, look)]) for x, y, text, look in grouped]
+        other = _write(controls + pieces, now, width)
+        if len(other[0]) < len(best[0]):
+            best = other
+    return best
+
+
+def _apart(runs) -> bool:
+    """No two runs on the same cells, and no run before a control sequence (which moves
+    the cells of its line from its column on) on those cells: then the runs can be
+    written in any order after the control sequences."""
+    spans: list[tuple[int, int, int]] = []
     for x, y, pieces in runs:
-        out.append(move_to(x, y).segment.text)
+        if isinstance(pieces, str):
+            if any(row == y and end > x for row, _, end in spans):
+                return False
+            continue
+        spans.append((y, x, x + sum(cell_len(text) for text, _ in pieces)))
+    spans.sort()
+    return all(a[0] != b[0] or a[2] <= b[1] for a, b in pairwise(spans))
+
+
+def _placed(x: int, pieces: list[tuple[str, Look]]) -> list[tuple[int, str, Look]]:
+    placed = []
+    for text, look in pieces:
+        placed.append((x, text, look))
+        x += len(text) if text.isascii() else cell_len(text)
+    return placed
+
+
+def _write(runs, now: Look | None, width: int | None) -> tuple[str, Look | None]:
+    out: list[str] = []
+    at: tuple[int, int] | None = None  # where the cursor is, when known
+    for x, y, pieces in runs:
+        out.append(move(at, x, y))
+        if isinstance(pieces, str):
+            out.append(pieces)
+            at = (x, y)  # inserting and deleting characters leave the cursor
+            continue
         for text, to in pieces:
+            if to[0] is None:  # a blank: any foreground
+                to = (0, (), to[2], None) if now is None else _keeping(now, to)
             out.append(switch(now, to))
             now = to
             if to[3]:
@@ -95,6 +182,26 @@ def render(runs: Iterable[tuple[int, int, list[tuple[str, Look]]]]) -> str:
                 out.append(f"\x1b]8;id={key};{link}\x1b\\{text}\x1b]8;;\x1b\\")
             else:
                 out.append(text)
-    if now[:3] != PLAIN[:3]:
-        out.append("\x1b[0m")
-    return "".join(out)
+            x += len(text) if text.isascii() else cell_len(text)
+        # at the right edge the cursor waits to wrap: where it goes next differs by terminal
+        at = (x, y) if width is not None and x < width else None
+    return "".join(out), now
+
+
+def move(at: tuple[int, int] | None, x: int, y: int) -> str:
+    """The fewest bytes to move the cursor from `at` (None: unknown) to (x, y): up or down
+    and sideways from where it is when that is shorter than to (x, y) outright."""
+    outright = f"\x1b[{y + 1};{x + 1}H"
+    if at is None or not -9 <= y - at[1] <= 9:
+        return outright
+    down = y - at[1]
+    way = "B" if down > 0 else "A"
+    steps = "" if not down else f"\x1b[{way}" if abs(down) == 1 else f"\x1b[{abs(down)}{way}"
+    dx = x - at[0]
+    if dx > 0:
+        steps += "\x1b[C" if dx == 1 else f"\x1b[{dx}C"
+    elif dx < 0:
+        back = "\b" * -dx if dx >= -3 else f"\x1b[{-dx}D"
+        ahead = "\r" + ("" if not x else "\x1b[C" if x == 1 else f"\x1b[{x}C")
+        steps += min(back, ahead, key=len)
+    return steps if len(steps) < len(outright) else outright

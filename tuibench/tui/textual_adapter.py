@@ -130,12 +130,13 @@ class ChangedCells(CompositorUpdate):
     """An update that writes the runs of changed cells; the copy learns them when (and
     only if) Textual writes them."""
 
-    def __init__(self, copy: TerminalCopy, runs: list[Run], rows: dict, cursor) -> None:
+    def __init__(self, copy: TerminalCopy, runs: list[Run], rows: dict, cursor, width) -> None:
         self.copy, self.runs, self.rows, self.cursor = copy, runs, rows, cursor
+        self.width = width
 
     def render_segments(self, console) -> str:
-        out = sgr.render(self.runs)
-        self.copy.commit(self.rows, self.cursor)
+        out, look = sgr.render(self.runs, self.copy.sgr_look(), self.width)
+        self.copy.commit(self.rows, self.cursor, look)
         return out
 
 
@@ -167,11 +168,12 @@ def changed_cells(app, copy: TerminalCopy, update):
     if isinstance(update, LayoutUpdate) and copy.size != update.region.size:
         copy.forget()  # a resize the signal did not tell
         copy.size = update.region.size
-    runs, rows = copy.changes(pieces(update), color_system(app.console))
+    width = copy.size.width if copy.size is not None else None  # type: ignore[attr-defined]
+    runs, rows = copy.changes(pieces(update), color_system(app.console), width)
     cursor = app.cursor_position
     if not runs and cursor == copy.cursor:
         return None
-    return ChangedCells(copy, runs, rows, cursor)
+    return ChangedCells(copy, runs, rows, cursor, width)
 
 
 def color_system(console) -> ColorSystem:

@@ -52,4 +52,6 @@ def printable(s: str) -> str:
     Code points below 256 become ``\\xHH``, the others ``\\uHHHH`` (``\\UHHHHHHHH`` beyond
     U+FFFF). Text without such characters is returned unchanged (and so is escaped text).
     """
+    if s.isascii() and s.isprintable():  # no control: the common case, without a regex
+        return s
     return _PATTERN.sub(_escape, s)

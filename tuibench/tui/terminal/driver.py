@@ -41,6 +41,14 @@ class PromptEscapeDriver(LinuxDriver):
         textual_adapter.forget_on_resize(self.shown.forget)
         textual_adapter.show_changes_only(textual_adapter.driver_app(self), self.shown)
 
+    def stop_application_mode(self) -> None:
+        # the last update leaves its colours set (the next one goes on from them): not
+        # for the shell after the explorer
+        self.write("\x1b[0m")
+        if self.shown is not None:
+            self.shown.forget()
+        super().stop_application_mode()
+
     def run_input_thread(self) -> None:
         use_input_selector(_PromptSelector)
         super().run_input_thread()

@@ -198,12 +198,21 @@ class TreeShape:
         return 0 if i is None else int(self._sizes[i])
 
     def children(self, node: Node) -> list[Node]:
-        i = self._index.ids.get(node)
-        if i is None:
-            return []
-        lo, hi = np.searchsorted(self._parents, [i, i + 1])
+        lo, hi = self._span(node)
         nodes = self._index.nodes
         return [nodes[c] for c in self._children[lo:hi]]
+
+    def child_count(self, node: Node) -> int:
+        """len(children(node)), without making the nodes."""
+        lo, hi = self._span(node)
+        return int(hi - lo)
+
+    def _span(self, node: Node) -> tuple[int, int]:
+        i = self._index.ids.get(node)
+        if i is None:
+            return 0, 0
+        lo, hi = np.searchsorted(self._parents, [i, i + 1])
+        return int(lo), int(hi)
 
 
 class NodeCounts(Mapping):

@@ -92,7 +92,7 @@ class BenchTree(TreeHooks, Tree[Node]):
             limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
             self._expand_all = len(session.order_ids) * 2 <= limit
             top = self._shape.children(Node())
-            lines = len(top) + sum(len(self._shape.children(group)) for group in top)
+            lines = len(top) + sum(self._shape.child_count(group) for group in top)
             self._expand_first = lines <= EXPAND_FIRST_UP_TO
             self._populate(self.root)
             self.root.expand()

@@ -30,6 +30,7 @@ PAD = 1  # blank cells either side of every column
 
 
 MIN_NAME_WIDTH = 20  # a shortened naming column keeps at least this many cells
+LAYOUTS_KEPT = 4  # tables whose layouts are kept for showing again
 
 
 def cell_text(value: object) -> str:
@@ -90,6 +91,10 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self._compact = False
         self._full: tuple = ([], [], [], set(), [])
         self._short: tuple | None = None
+        # The layouts of the last tables shown, by (table, palette, sorted column): a table
+        # shown again (a node stepped back to, `v` twice) is not formatted again, row by row.
+        self._layouts: dict[tuple, list] = {}
+        self._kept: list = [None, self._full, None]
         # (benchmark, metric) of each row, when the rows are metrics: they open them
         self.row_nodes: list[tuple[str, str]] | None = None
         self.cursor: int | None = None
@@ -122,8 +127,15 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self._palette = palette
         self._sorted_by = sorted_by
         self._compact = False
-        self._full = self._layout(table, palette, compact=False)
-        self._short = None  # the compact layout, made when first needed
+        key = (id(table), id(palette), sorted_by)
+        kept = self._layouts.pop(key, None)
+        if kept is None or kept[0] is not table:  # (an id may be taken again)
+            # the compact layout is made when first needed
+            kept = [table, self._layout(table, palette, compact=False), None]
+        self._layouts[key] = self._kept = kept
+        while len(self._layouts) > LAYOUTS_KEPT:
+            del self._layouts[next(iter(self._layouts))]
+        _, self._full, self._short = kept
         self._use(self._full)
         self._fit_fixed_columns()
         self.refresh(layout=True)
@@ -265,6 +277,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
                     if self._short is None:
                         assert self._palette is not None  # set with the table
                         self._short = self._layout(table, self._palette, compact=True)
+                        self._kept[2] = self._short
                     self._use(self._short)
         labels = min(self._right, default=len(self._widths))
         shown = list(self._widths)
