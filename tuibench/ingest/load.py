@@ -47,6 +47,11 @@ def load(
     their size then: only those are read, up to that size."""
     found = discover(paths)
     found.units = only_complete(found.units, complete)
+    return load_discovered(found, progress)
+
+
+def load_discovered(found: Discovery, progress: Progress | None = None) -> ResultSet:
+    """`load` of what discovery found (the explorer discovers first to look in the cache)."""
     key = load_cache.key(found)
     if key is not None and (rs := load_cache.get(key)) is not None:
         if progress:

@@ -54,6 +54,11 @@ BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a 
 # in a worker
 
 
+def _freeze_loaded() -> None:
+    gc.collect()
+    gc.freeze()
+
+
 class LoadProgress(Message):
     def __init__(self, done: int, total: int, what: str) -> None:
         self.done, self.total, self.what = done, total, what
@@ -196,14 +201,16 @@ class MainView(Screen):
 
         try:
             from tuibench.analysis.compare import Analysis
-            from tuibench.ingest.load import load
+            from tuibench.tui.view.reopen import Reopen
 
             complete = self.prepare_watch()  # files still being written are not read yet
-            rs = load(self.paths, progress=progress, complete=complete)
-            analysis = session = None
+            reopen = Reopen(self.paths, self.options, complete)
+            restored = reopen.restored()  # unchanged results: the first screen's data
+            rs, analysis = restored or (reopen.load(progress), None)
+            session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = Analysis(rs, self.options)
+                analysis = analysis or Analysis(rs, self.options)
                 session = self._first_session(rs, analysis)
         except LoadCancelled:
             return
@@ -212,7 +219,9 @@ class MainView(Screen):
             return
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is not None:  # while the first screen is read: later switches stay cheap
+            reopen.store_first(rs, analysis, session)  # reopening shows this at once
             analysis.prepare_references(stop=self.stop_loading.is_set)
+            reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
@@ -281,9 +290,9 @@ class MainView(Screen):
         self.post_message(ResultsShown())
         self._prepare_comparisons(session)
         # What is loaded lives until the end: keep it out of the collector's full passes,
-        # which otherwise stall a reference switch now and then for 100 ms or more.
-        gc.collect()
-        gc.freeze()
+        # which otherwise stall a reference switch now and then for 100 ms or more. After
+        # the first frame with results is drawn: the collection takes 50 ms or more.
+        self.call_after_refresh(_freeze_loaded)
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:
