@@ -62,10 +62,15 @@ def wall(args: list[str], env: dict | None = None) -> float:
 
 
 def explorer(
-    path: str, base: dict | None = None, timeout: float = 30.0, text_out: list | None = None
+    path: str,
+    base: dict | None = None,
+    timeout: float = 30.0,
+    text_out: list | None = None,
+    hold=None,
 ) -> tuple[float, float]:
     """(first frame, first frame with results), seconds from process start, in a pty; with
-    text_out, what the terminal received up to then is appended to it."""
+    text_out, what the terminal received up to then is appended to it; `hold()`, if given,
+    runs before `q` is pressed (e.g. waits for the explorer to write its cache)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(base or CHILD_ENV, TERM="xterm-256color", COLUMNS="80", LINES="24")
@@ -99,6 +104,8 @@ def explorer(
                 first = now
             if re.search(rb"ref \S|\d+ systems?\b", text):  # the header once loaded
                 results = now
+        if hold is not None and results is not None:
+            hold()
         os.write(master, b"q")
         try:
             proc.wait(5)

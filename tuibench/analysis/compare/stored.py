@@ -25,7 +25,7 @@ from tuibench.analysis.compare.summary import BootstrapData
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 
-FRAMES = ("iterations", "groups", "duplicates")
+FRAMES = ("groups", "duplicates")  # `iterations`, needed by no comparison, is not kept
 ARRAYS = ("_pooled", "_row_start", "_row_n")
 BOOT = ("row", "label", "y")
 
@@ -103,7 +103,7 @@ class Restored(Analysis):
     ) -> None:
         # Not Analysis.__init__: everything it computes is read back.
         self.rs, self.options, self.timings = rs, options, {}
-        self.iterations, self.groups, self.duplicates = (frames[n] for n in FRAMES)
+        self.groups, self.duplicates = (frames[n] for n in FRAMES)
         # Not `compare`'s own: a comparison is made anew for another reference or option.
         self._pooled, self._row_start, self._row_n = (arrays[n] for n in ARRAYS)
         self._boot = BootstrapData(*(arrays[f"boot_{n}"] for n in BOOT))
@@ -126,6 +126,14 @@ class Restored(Analysis):
         if summary is not None and cmp.source is not None:
             cmp.source.cache[_summary_key(options)] = summary
         return cmp
+
+    @property
+    def iterations(self) -> pl.DataFrame:
+        return self._whole.result().iterations
+
+    @iterations.setter
+    def iterations(self, value: pl.DataFrame) -> None:
+        raise AttributeError("the iterations of a restored analysis are its whole one's")
 
     def sorted_rows(self) -> np.ndarray:
         return self._whole.result().sorted_rows()

@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 NARROW = 100  # below this width the tables take the whole width while they have the focus
+FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
 # in a worker
 
@@ -290,9 +291,9 @@ class MainView(Screen):
         self.post_message(ResultsShown())
         self._prepare_comparisons(session)
         # What is loaded lives until the end: keep it out of the collector's full passes,
-        # which otherwise stall a reference switch now and then for 100 ms or more. After
-        # the first frame with results is drawn: the collection takes 50 ms or more.
-        self.call_after_refresh(_freeze_loaded)
+        # which otherwise stall a reference switch now and then for 100 ms or more. Once
+        # the first frame with results is out: the collection takes 50 ms or more.
+        self.set_timer(FREEZE_AFTER, _freeze_loaded)
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:
