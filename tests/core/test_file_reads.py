@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.test_incremental import _new_iteration, fresh, same
+from tuibench.ingest import load as load_module
 from tuibench.ingest.load import load
 from tuibench.ingest.reuse import file_reads, load_cache
 
@@ -30,13 +31,13 @@ def results(tmp_path: Path, monkeypatch) -> Path:
 def reads(monkeypatch) -> list[str]:
     """The files a reader read (the paths, in order)."""
     seen: list[str] = []
-    real = file_reads.read_file
+    real = load_module.read_file
 
     def counting(path):
         seen.append(str(path))
         return real(path)
 
-    monkeypatch.setattr(file_reads, "read_file", counting)
+    monkeypatch.setattr(load_module, "read_file", counting)
     return seen
 
 
@@ -107,6 +108,29 @@ def test_a_bad_entry_reads_every_file(results, reads, cache_folder, damage):
     reads.clear()
     rs = load([results])
     assert sorted(reads) == every_file(results)
+    same(rs, fresh(results))
+
+
+def test_a_file_that_grew_while_read_is_not_kept(results, reads, cache_folder, monkeypatch):
+    go = results / "go" / "bench.txt"
+    real = load_module.read_file  # the fixture's, which counts
+
+    def growing(path):
+        if path == go:
+            with open(go, "a") as fh:
+                fh.write("BenchmarkLate-2   \t   20000\t        99.0 ns/op\n")
+        return real(path)
+
+    monkeypatch.setattr(load_module, "read_file", growing)
+    first = load([results])
+    assert any("grew from" in p.reason for p in first.problems)
+    monkeypatch.setattr(load_module, "read_file", real)
+    for e in cache_folder.glob("load-*.tbc"):
+        e.unlink()
+    reads.clear()
+    rs = load([results])
+    assert reads == [str(go)]  # read again, whole now
+    assert not any("grew from" in p.reason for p in rs.problems)
     same(rs, fresh(results))
 
 

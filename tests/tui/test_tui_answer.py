@@ -119,13 +119,13 @@ async def test_keys_typed_while_loading_are_kept(make_app, loaded, monkeypatch):
     import tuibench.ingest.load as load_module
 
     gate = threading.Event()
-    real = load_module.load
+    real = load_module.load_discovered  # the explorer's load, after discovery
 
     def slow_load(*args, **kwargs):
         gate.wait(10)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(load_module, "load", slow_load)
+    monkeypatch.setattr(load_module, "load_discovered", slow_load)
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -58,7 +58,7 @@ def load_discovered(found: Discovery, progress: Progress | None = None) -> Resul
             progress(len(found.units), len(found.units), "")
         return rs
     # Files unchanged since an earlier load of these paths are not read again.
-    kept = file_reads.KeptReads(found) if key is not None else None
+    kept = file_reads.KeptReads(found, read_file) if key is not None else None
     rs = load_found(found, progress, kept.read if kept is not None else None)
     if key is not None:
         load_cache.put(key, rs, len(found.units))

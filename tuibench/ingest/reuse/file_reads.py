@@ -20,12 +20,13 @@ import io
 import json
 import os
 import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
 from tuibench.ingest.discover import Discovery
-from tuibench.ingest.formats import ReadResult, read_file
+from tuibench.ingest.formats import ReadResult
 from tuibench.ingest.reuse import cache, load_cache
 from tuibench.model.problems import Problem
 
@@ -38,7 +39,8 @@ class KeptReads:
     """`read` for `load.load_found`: a kept result when its file is unchanged, else the
     reader's (counted in `read_count`). `store()` writes what this load read."""
 
-    def __init__(self, found: Discovery) -> None:
+    def __init__(self, found: Discovery, read: Callable[[Path], ReadResult]) -> None:
+        self._read = read  # the reader of a file not kept
         self.key = cache.digest(KIND, found.roots, found.root)
         self.near = load_cache.neighbours(found)
         self.read_count = 0
@@ -62,10 +64,14 @@ class KeptReads:
                 result = _decode(old[1])
                 self._new[name] = old
                 return result
-        result = read_file(path)
+        result = self._read(path)
         self.read_count += 1
         machine = any(m in p.reason for p in result.problems for m in load_cache.MACHINE)
-        if ident is not None and not machine:
+        # Kept only if what was read is the file identified: not changed while it was read,
+        # and read whole (a file that grew since the loader opened it was read in part).
+        now = load_cache.file_key(path)
+        whole = now is not None and getattr(path, "size", None) in (None, now[0])
+        if ident is not None and not machine and whole and ident == self._ident(path):
             with contextlib.suppress(Exception):  # a frame IPC cannot hold: not kept
                 self._new[name] = (ident, _encode(result))
         return result

@@ -29,8 +29,9 @@ import polars as pl
 
 from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.stored import Restored, complete, parts
+from tuibench.ingest import load as loading
 from tuibench.ingest.discover import Discovery, discover
-from tuibench.ingest.load import Progress, load_discovered, load_found
+from tuibench.ingest.load import Progress
 from tuibench.ingest.reuse import cache, load_cache
 from tuibench.ingest.watch import only_complete
 from tuibench.model.options import AnalysisOptions
@@ -108,7 +109,7 @@ class Reopen:
             return None
 
     def load(self, progress: Progress | None = None) -> ResultSet:
-        return load_discovered(self.found, progress)
+        return loading.load_discovered(self.found, progress)  # looked up now: tests slow it
 
     def store_first(self, rs: ResultSet, analysis: Analysis, session: Session | None) -> None:
         """Write the screen's entry with what `analysis` has computed (the first
@@ -196,7 +197,7 @@ class Reopen:
             found = self._discover()
             if load_cache.identity(found) != self.load_key:  # the key is the identity
                 raise ResultsChanged("the files changed since they were shown: reload (R)")
-            rs = load_found(found)
+            rs = loading.load_found(found)
         return rs.samples
 
 
