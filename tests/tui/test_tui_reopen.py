@@ -223,3 +223,28 @@ def test_deferred_results_are_results(results):
             assert got == want
     assert rs._samples is None
     assert not rs.empty and rs.system_names == plain.system_names
+
+
+def test_read_ahead_only_when_marked_and_used_only_while_current(results, monkeypatch):
+    from tuibench.tui.view import read_ahead
+
+    read_ahead.start([results], OPTIONS)
+    assert read_ahead.take([results], OPTIONS) is None  # never stored: nothing read ahead
+    open_once(results)
+    read_ahead.mark([results], OPTIONS)
+    read_ahead.start([str(results)], OPTIONS)
+    early = read_ahead.take([results], OPTIONS)
+    assert early is not None and early.result()[1] is not None
+    with monkeypatch.context() as m:
+        m.setattr(Reopen, "restored", lambda self: pytest.fail("read twice"))
+        _, (rs, analysis) = Reopen.made([results], OPTIONS, None, early)
+    assert isinstance(analysis, Restored) and isinstance(rs, Deferred)
+    read_ahead.start([results], OPTIONS)
+    early = read_ahead.take([results], OPTIONS)
+    assert early is not None
+    early.result()
+    victim = next(results.rglob("*.csv"))
+    victim.write_text(victim.read_text() + "\n")  # changed after the read ahead
+    _, restored = Reopen.made([results], OPTIONS, None, early)
+    assert restored is None
+    assert read_ahead.take([results], OPTIONS) is None  # taken once

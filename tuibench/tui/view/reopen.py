@@ -21,6 +21,7 @@ import json
 import struct
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +90,26 @@ class Reopen:
             self.key = cache.digest(KIND, self.load_key, options.analysis_key())
         self.stored = False
         self.shown: Comparison | None = None  # the first screen's comparison, kept with it
+
+    @classmethod
+    def made(
+        cls,
+        paths: Sequence[str | Path],
+        options: AnalysisOptions,
+        complete: Mapping[str, int] | None = None,
+        early: Future | None = None,
+    ) -> tuple[Reopen, tuple[ResultSet, Analysis] | None]:
+        """A Reopen of `paths` and what it restored: the one read ahead (`early`,
+        read_ahead.py) when it found the same files (every one complete), else made now."""
+        reopen = cls(paths, options, complete)
+        if early is not None and reopen.key is not None:
+            try:
+                ahead, restored = early.result()
+            except Exception:  # made again below, where an error is told
+                ahead, restored = None, None
+            if ahead is not None and ahead.key == reopen.key:
+                return reopen, restored
+        return reopen, reopen.restored()
 
     def _discover(self) -> Discovery:
         found = discover(self.paths)

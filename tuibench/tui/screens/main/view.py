@@ -202,11 +202,13 @@ class MainView(Screen):
 
         try:
             from tuibench.analysis.compare import Analysis
+            from tuibench.tui.view import read_ahead
             from tuibench.tui.view.reopen import Reopen
 
             complete = self.prepare_watch()  # files still being written are not read yet
-            reopen = Reopen(self.paths, self.options, complete)
-            restored = reopen.restored()  # unchanged results: the first screen's data
+            # Unchanged results: the first screen's data, maybe read while Textual loaded.
+            early = read_ahead.take(self.paths, self.options)
+            reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             rs, analysis = restored or (reopen.load(progress), None)
             session = None
             if not rs.empty:
@@ -221,6 +223,8 @@ class MainView(Screen):
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is not None:  # while the first screen is read: later switches stay cheap
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
+            if reopen.stored or restored:  # a mark used now is dropped last
+                read_ahead.mark(self.paths, self.options)
             analysis.prepare_references(stop=self.stop_loading.is_set)
             reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
 
