@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from polars.testing import assert_frame_equal
 
+from tests.tui.test_tui_copy_shown import shown_text
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.stored import Restored
 from tuibench.ingest.load import load
@@ -248,3 +249,21 @@ def test_read_ahead_only_when_marked_and_used_only_while_current(results, monkey
     _, restored = Reopen.made([results], OPTIONS, None, early)
     assert restored is None
     assert read_ahead.take([results], OPTIONS) is None  # taken once
+
+
+async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch, cache_folder):
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+    shown = []
+    for _ in range(2):
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await loaded(pilot)
+            session = app.main.session
+            shown.append((session.analysis, session.cmp.full_rows(), shown_text(app)))
+            app.main.loader.join(20)  # every reference's tests stored
+    (first, rows, text), (again, rows_again, text_again) = shown
+    assert not isinstance(first, Restored) and isinstance(again, Restored)
+    assert not again.needs_samples and again.rs._samples is None
+    assert_frame_equal(rows_again, rows, check_exact=True)
+    assert text_again == text and any(text)
+    assert entries(cache_folder) and entries(cache_folder, "opened")

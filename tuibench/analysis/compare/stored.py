@@ -53,7 +53,7 @@ def parts(
     made_for = ""
     if shown is not None and shown.source is not None:
         made_for = _made_for(shown.reference, shown.options)
-        frames["shown"] = shown.source.rows
+        frames["shown"], frames["shown_layout"] = _without_copies(shown.source.rows, analysis)
         summary = shown.source.cache.get(_summary_key(shown.options))
         if summary is not None:
             frames["shown_summary"] = summary
@@ -66,6 +66,28 @@ def parts(
     for ref, shift in list(analysis._shifts.items()):
         arrays[f"shift_{names.index(ref)}"] = shift
     return frames, arrays, made_for
+
+
+def _without_copies(rows: pl.DataFrame, analysis: Analysis) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A comparison's rows without the columns that are the groups' own, gathered by `_row`
+    (names, centres, intervals, iteration values: most of the bytes), and the layout that
+    puts them back (`_with_copies`). A column is left out only if equal, value for value."""
+    groups, at = analysis.groups, rows["_row"]
+    copied = [
+        c
+        for c in rows.columns
+        if c != "_row" and c in groups.columns and rows[c].equals(groups[c].gather(at))
+    ]
+    layout = pl.DataFrame({"column": rows.columns, "copied": [c in copied for c in rows.columns]})
+    return rows.drop(copied), layout
+
+
+def _with_copies(rows: pl.DataFrame, layout: pl.DataFrame, groups: pl.DataFrame) -> pl.DataFrame:
+    at = rows["_row"]
+    copied = layout.filter("copied")["column"].to_list()
+    return rows.with_columns(groups[c].gather(at) for c in copied).select(
+        layout["column"].to_list()
+    )
 
 
 def _made_for(reference: str, options: AnalysisOptions) -> str:
@@ -112,7 +134,10 @@ class Restored(Analysis):
         self._utest_p = {int(k[6:]): v for k, v in arrays.items() if k.startswith("utest_")}
         self._shifts = {names[int(k[6:])]: v for k, v in arrays.items() if k.startswith("shift_")}
         self.read_whole = not self.needs_samples  # every reference's tests were stored
-        self._shown = (made_for, frames.get("shown"), frames.get("shown_summary"))
+        rows = frames.get("shown")
+        if rows is not None:
+            rows = _with_copies(rows, frames["shown_layout"], self.groups)
+        self._shown = (made_for, rows, frames.get("shown_summary"))
         self._whole = _Once(lambda: Analysis(rs, options))
         self._ranked = _Once(lambda: self._whole.result()._ranked.result())
 
