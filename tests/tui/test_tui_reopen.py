@@ -267,3 +267,31 @@ async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch
     assert_frame_equal(rows_again, rows, check_exact=True)
     assert text_again == text and any(text)
     assert entries(cache_folder) and entries(cache_folder, "opened")
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+async def test_files_changed_under_a_restored_screen_are_said_not_raised(
+    make_app, loaded, monkeypatch, cache_folder, results
+):
+    with monkeypatch.context() as m:  # the first explorer stores the first reference only
+        m.setattr(Reopen, "store_all", lambda *a, **k: None)
+        app = make_app(paths=[str(results)])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await loaded(pilot)
+            app.main.loader.join(20)
+
+    def changed(self):
+        raise ResultsChanged("the files changed since they were shown: reload (R)")
+
+    monkeypatch.setattr(Reopen, "_samples", changed)  # as if, once the screen was shown
+    said = []
+    app = make_app(paths=[str(results)])
+    monkeypatch.setattr(type(app.main), "say", lambda self, text, **kw: said.append(text))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        assert isinstance(app.main.session.analysis, Restored)
+        app.main.loader.join(20)  # its U tests against the others failed, quietly
+        await pilot.press("]")
+        await pilot.pause(0.5)
+        assert any("changed since they were shown" in s for s in said)
+        assert app.main.session.state.reference == app.main.session.systems[0]

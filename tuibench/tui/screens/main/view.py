@@ -221,7 +221,11 @@ class MainView(Screen):
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(Loaded(rs, analysis, session=session))
-        if analysis is not None:  # while the first screen is read: later switches stay cheap
+        if analysis is None:
+            return
+        # Work ahead, while the first screen is read: later switches stay cheap. What fails
+        # here (a restored analysis whose files changed) is said by the key that needs it.
+        with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options)
