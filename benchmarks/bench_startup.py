@@ -62,10 +62,17 @@ def wall(args: list[str], env: dict | None = None) -> float:
 
 
 def explorer(
-    path: str, base: dict | None = None, timeout: float = 30.0, text_out: list | None = None
+    path: str,
+    base: dict | None = None,
+    timeout: float = 30.0,
+    text_out: list | None = None,
+    hold=None,
+    cpu_out: list | None = None,
 ) -> tuple[float, float]:
     """(first frame, first frame with results), seconds from process start, in a pty; with
-    text_out, what the terminal received up to then is appended to it."""
+    text_out, what the terminal received up to then is appended to it; `hold()`, if given,
+    runs before `q` is pressed (e.g. waits for the explorer to write its cache); with
+    cpu_out, the CPU seconds the explorer used (all its threads) up to its results."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(base or CHILD_ENV, TERM="xterm-256color", COLUMNS="80", LINES="24")
@@ -99,6 +106,10 @@ def explorer(
                 first = now
             if re.search(rb"ref \S|\d+ systems?\b", text):  # the header once loaded
                 results = now
+                if cpu_out is not None:
+                    cpu_out.append(cpu_seconds(proc.pid))
+        if hold is not None and results is not None:
+            hold()
         os.write(master, b"q")
         try:
             proc.wait(5)
@@ -112,6 +123,13 @@ def explorer(
     if text_out is not None:
         text_out.append(text)
     return first, results
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a running process, all threads (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def scipy_imports(report: list[str], path: str) -> str:

@@ -27,8 +27,8 @@ def results(tmp_path: Path, monkeypatch) -> Path:
     return root
 
 
-def entries(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.tbc")) if folder.exists() else []
+def entries(folder: Path, kind: str = "load") -> list[Path]:
+    return sorted(folder.glob(f"{kind}-*.tbc")) if folder.exists() else []
 
 
 def test_reopen_reads_the_entry(results, cache_folder, monkeypatch):
@@ -76,7 +76,7 @@ def test_bad_entry_is_ignored_and_rebuilt(results, cache_folder, damage):
 
 def test_no_cache_writes_nothing(results, cache_folder):
     cli.main(["report", "--no-cache", str(results)])
-    assert entries(cache_folder) == []
+    assert entries(cache_folder, "*") == []
     cache._off = False
     cli.main(["report", str(results)])
     assert len(entries(cache_folder)) == 1
@@ -91,7 +91,7 @@ def test_the_explorer_and_decide_take_no_cache_too(parser, results):
 def test_env_turns_it_off(results, cache_folder, monkeypatch):
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
     load([results])
-    assert entries(cache_folder) == []
+    assert entries(cache_folder, "*") == []
 
 
 def test_nothing_written_into_the_results(results, monkeypatch):

@@ -291,6 +291,10 @@ def explore(args: argparse.Namespace) -> int:
     # default, read when Textual loads). A key's bytes arrive together, even over SSH;
     # 25 ms makes escape act at once. The user's ESCDELAY wins.
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
+    options = analysis_options(args)
+    from tuibench.tui.view import read_ahead
+
+    read_ahead.start(args.paths, options)  # the cache is read while Textual loads
     from tuibench.tui.app import run
 
-    return run(list(args.paths), analysis_options(args), view_options(args))
+    return run(list(args.paths), options, view_options(args))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from tuibench.ingest.appending import Growth, Iterations, grown
@@ -33,7 +33,7 @@ from tuibench.ingest.formats import ReadResult, read_file
 from tuibench.ingest.formats.base import Columns
 from tuibench.ingest.load import Progress, load_found
 from tuibench.ingest.opening import read_start
-from tuibench.ingest.reuse import load_cache
+from tuibench.ingest.reuse import file_reads, load_cache
 from tuibench.ingest.small_files import SMALL
 from tuibench.ingest.watch import only_complete
 from tuibench.model.results import ResultSet
@@ -90,9 +90,15 @@ class Loader:
         stored = load_cache.key(found)
         rs = load_cache.get(stored) if stored is not None and self.result is None else None
         if rs is None:
-            rs = self._load_found(found, progress, seen)
+            # A first load reads what an earlier process kept of unchanged files.
+            kept = file_reads.KeptReads(found, read_file) if self.result is None else None
+            rs = self._load_found(found, progress, seen, reader=kept.read if kept else None)
             if stored is not None:
                 load_cache.put(stored, rs, len(found.units))
+            if kept is not None and stored is not None:
+                self.read_count = kept.read_count
+                if load_cache.worth_storing(rs, len(found.units)):
+                    kept.store()
             self._seen = seen
         else:
             self._seen = None  # nothing read: the next reload loads everything
@@ -127,6 +133,7 @@ class Loader:
         progress: Progress | None,
         seen: _Seen,
         near: dict[str, bytes] | None = None,
+        reader: Callable[[Path], ReadResult] | None = None,
     ) -> ResultSet:
         """Load `found`, reading only files not kept; `near`: the neighbours' digests of
         the whole discovery when `found` holds only the new files (the rest is kept)."""
@@ -142,7 +149,7 @@ class Loader:
             k = (os.fsencode(path), ident, beside, getattr(path, "size", None))
             result = self._reads.get(k) if ident is not None else None
             if result is None:
-                result = read_file(path)
+                result = (reader or read_file)(path)
                 self.read_count += 1
             if ident is not None and not any(
                 m in p.reason for p in result.problems for m in _MACHINE

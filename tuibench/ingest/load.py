@@ -14,7 +14,7 @@ from tuibench.ingest.config import Override, infer_better, read_settings
 from tuibench.ingest.copies import Copies
 from tuibench.ingest.discover import Discovery, Unit, discover, display_path
 from tuibench.ingest.formats import ReadResult, native, read_file
-from tuibench.ingest.reuse import load_cache
+from tuibench.ingest.reuse import file_reads, load_cache
 from tuibench.ingest.small_files import SmallFiles
 from tuibench.ingest.watch import only_complete
 from tuibench.model.problems import Problem
@@ -47,14 +47,23 @@ def load(
     their size then: only those are read, up to that size."""
     found = discover(paths)
     found.units = only_complete(found.units, complete)
+    return load_discovered(found, progress)
+
+
+def load_discovered(found: Discovery, progress: Progress | None = None) -> ResultSet:
+    """`load` of what discovery found (the explorer discovers first to look in the cache)."""
     key = load_cache.key(found)
     if key is not None and (rs := load_cache.get(key)) is not None:
         if progress:
             progress(len(found.units), len(found.units), "")
         return rs
-    rs = load_found(found, progress)
+    # Files unchanged since an earlier load of these paths are not read again.
+    kept = file_reads.KeptReads(found, read_file) if key is not None else None
+    rs = load_found(found, progress, kept.read if kept is not None else None)
     if key is not None:
         load_cache.put(key, rs, len(found.units))
+    if kept is not None and load_cache.worth_storing(rs, len(found.units)):
+        kept.store()
     return rs
 
 

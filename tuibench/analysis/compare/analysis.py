@@ -108,6 +108,17 @@ def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
     return out
 
 
+def compare_arrays(groups: pl.DataFrame) -> dict[str, np.ndarray]:
+    """Everything compare() reads of the groups' frame, as numpy once."""
+    wanted: tuple[str, ...] = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
+    wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
+    return {
+        col: groups[col].to_numpy()
+        for col in groups.columns
+        if (col.startswith("_") and col != "_note") or col in wanted
+    }
+
+
 class Analysis:
     """Reference-independent statistics of a ResultSet.
 
@@ -439,14 +450,7 @@ class Analysis:
             pl.Series("_s", s_id),
             pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
         )
-        # Everything compare() reads, as numpy once.
-        wanted: tuple[str, ...] = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
-        wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
-        self._a = {
-            col: frame[col].to_numpy()
-            for col in frame.columns
-            if (col.startswith("_") and col != "_note") or col in wanted
-        }
+        self._a = compare_arrays(frame)
         del self._ordered
         return frame
 
@@ -502,6 +506,10 @@ class Analysis:
         self._shifts: dict[str, np.ndarray] = {}
         self._row_start, self._row_n = new_starts, counts
 
+    def sorted_rows(self) -> np.ndarray:
+        """Every row's samples, sorted within the row (rows one after another)."""
+        return self._sorted
+
     def prepare_references(self, stop: Callable[[], bool] | None = None) -> None:
         """Compute and keep the U tests against every system (for an explorer: each first
         switch to a reference would otherwise pay for them). From the last system: the
@@ -542,21 +550,16 @@ class Analysis:
                 f"unknown reference system {reference!r}; systems are: "
                 + ", ".join(self.rs.system_names)
             )
-        given = options or self.options
-        options = dataclasses.replace(
-            self.options,
-            alpha=given.alpha,
-            fdr=given.fdr,
-            threshold=given.threshold,
-            trust_single_iteration=given.trust_single_iteration,
-        )
+        options = self.options_for(options)
         alpha, fdr, threshold = options.alpha, options.fdr, options.threshold
         x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
         if reference not in self._shifts:  # the costliest step: kept per reference
-            self._shifts[reference] = utest_shift(x, self._sorted, self._row_start, self._row_n)
+            self._shifts[reference] = utest_shift(
+                x, self.sorted_rows(), self._row_start, self._row_n
+            )
         shift = self._shifts[reference]
         pw = power(x, w, alpha, threshold)
         med = with_median_values(x)  # the same test on per-iteration medians
@@ -620,7 +623,6 @@ class Analysis:
         )
         # Reference first within each metric, then the systems in their order.
         rows = rows[np.argsort(x.m * 2 + ~x.is_ref, kind="stable")]
-        systems = [reference] + [n for n in self.rs.system_names if n != reference]
         rows = decide(
             rows.with_columns(
                 pl.lit(None, pl.Float64).alias("p_adjusted"),
@@ -633,6 +635,24 @@ class Analysis:
             fdr,
             threshold,
         )
+        return self.comparison_of(reference, options, rows)
+
+    def options_for(self, given: AnalysisOptions | None) -> AnalysisOptions:
+        """This analysis's options with the comparison part of `given`."""
+        given = given or self.options
+        return dataclasses.replace(
+            self.options,
+            alpha=given.alpha,
+            fdr=given.fdr,
+            threshold=given.threshold,
+            trust_single_iteration=given.trust_single_iteration,
+        )
+
+    def comparison_of(
+        self, reference: str, options: AnalysisOptions, rows: pl.DataFrame
+    ) -> Comparison:
+        """The Comparison of decided `rows` (ROW_COLUMNS and PRIVATE_COLUMNS)."""
+        systems = [reference] + [n for n in self.rs.system_names if n != reference]
         return Comparison(
             reference,
             systems,

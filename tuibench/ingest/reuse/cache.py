@@ -97,6 +97,10 @@ class Store:
     def _path(self, kind: str, key: bytes) -> Path:
         return self.where / f"{kind}-{key.hex()}{SUFFIX}"
 
+    def has(self, kind: str, key: bytes) -> bool:
+        """Whether an entry is there (unchecked: `get` checks it)."""
+        return self._path(kind, key).is_file()
+
     def get(self, kind: str, key: bytes) -> bytes | memoryview | None:
         """The payload stored under `key`, or None (missing, or failed a check: then the
         entry is removed, to be written again)."""

@@ -127,9 +127,7 @@ def get(k: bytes) -> ResultSet | None:
 
 def put(k: bytes, rs: ResultSet, units: int) -> None:
     """Store `rs` if it is worth it and does not depend on this machine."""
-    if rs.samples.height < MIN_SAMPLES and units < MIN_FILES:
-        return
-    if any(m in p.reason for p in rs.problems for m in MACHINE):
+    if not worth_storing(rs, units):
         return
     try:
         payload = encode(rs)
@@ -137,6 +135,14 @@ def put(k: bytes, rs: ResultSet, units: int) -> None:
         return
     if payload is not None:
         cache.Store().put(KIND, k, payload)
+
+
+def worth_storing(rs: ResultSet, units: int) -> bool:
+    """Whether a load of `units` files giving `rs` is worth a cache entry: large enough, and
+    not depending on this machine."""
+    if rs.samples.height < MIN_SAMPLES and units < MIN_FILES:
+        return False
+    return not any(m in p.reason for p in rs.problems for m in MACHINE)
 
 
 # -- ResultSet <-> bytes: a JSON part, then each frame as Arrow IPC, each with its length --

@@ -50,8 +50,14 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
 NARROW = 100  # below this width the tables take the whole width while they have the focus
+FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
 # in a worker
+
+
+def _freeze_loaded() -> None:
+    gc.collect()
+    gc.freeze()
 
 
 class LoadProgress(Message):
@@ -195,15 +201,20 @@ class MainView(Screen):
                 self.post_message(LoadProgress(done, total, path))
 
         try:
+            from tuibench.tui.view import read_ahead
             from tuibench.tui.view.reloads import Reloads
+            from tuibench.tui.view.reopen import Reopen
 
             complete = self.prepare_watch()  # files still being written are not read yet
+            # Unchanged results: the first screen's data, maybe read while Textual loaded.
+            early = read_ahead.take(self.paths, self.options)
+            reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
-            rs = reloads.load(progress, complete)
-            analysis = session = None
+            rs, analysis = restored or (reloads.load(progress, complete), None)
+            session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = reloads.analyse(rs, self.options)
+                analysis = analysis or reloads.analyse(rs, self.options)
                 session = self._first_session(rs, analysis)
                 session.reloads = reloads
         except LoadCancelled:
@@ -212,8 +223,16 @@ class MainView(Screen):
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(Loaded(rs, analysis, session=session))
-        if analysis is not None:  # while the first screen is read: later switches stay cheap
+        if analysis is None:
+            return
+        # Work ahead, while the first screen is read: later switches stay cheap. What fails
+        # here (a restored analysis whose files changed) is said by the key that needs it.
+        with contextlib.suppress(Exception):
+            reopen.store_first(rs, analysis, session)  # reopening shows this at once
+            if reopen.stored or restored:  # a mark used now is dropped last
+                read_ahead.mark(self.paths, self.options)
             analysis.prepare_references(stop=self.stop_loading.is_set)
+            reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
@@ -282,9 +301,9 @@ class MainView(Screen):
         self.post_message(ResultsShown())
         self._prepare_comparisons(session)
         # What is loaded lives until the end: keep it out of the collector's full passes,
-        # which otherwise stall a reference switch now and then for 100 ms or more.
-        gc.collect()
-        gc.freeze()
+        # which otherwise stall a reference switch now and then for 100 ms or more. Once
+        # the first frame with results is out: the collection takes 50 ms or more.
+        self.set_timer(FREEZE_AFTER, _freeze_loaded)
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:

@@ -1,0 +1,145 @@
+"""Reopening changed results reads only the changed files, and loads what a fresh load does."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.core.test_incremental import _new_iteration, fresh, same
+from tuibench.ingest import load as load_module
+from tuibench.ingest.load import load
+from tuibench.ingest.reuse import file_reads, load_cache
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch) -> Path:
+    """Two mmtests systems in iter-N folders and a Go system; every load stored."""
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+    root = tmp_path / "results"
+    shutil.copytree(DATA / "mmtests-real" / "tsv", root)
+    (root / "go").mkdir()
+    shutil.copy(DATA / "gotest" / "go-bench.txt", root / "go" / "bench.txt")
+    return root
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[str]:
+    """The files a reader read (the paths, in order)."""
+    seen: list[str] = []
+    real = load_module.read_file
+
+    def counting(path):
+        seen.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(load_module, "read_file", counting)
+    return seen
+
+
+def every_file(folder: Path) -> list[str]:
+    return sorted(str(p) for p in folder.rglob("*") if p.is_file())
+
+
+def test_adding_a_system_reads_only_its_files(results, reads):
+    load([results])
+    assert sorted(reads) == every_file(results)  # every file, once
+    reads.clear()
+    shutil.copytree(results / "5.8-patched", results / "5.9")
+    _new_iteration(results / "5.9", 2)
+    rs = load([results])
+    assert sorted(reads) == every_file(results / "5.9")
+    same(rs, fresh(results))
+    assert "5.9" in rs.system_names
+
+
+def test_a_changed_file_is_read_again_the_others_not(results, reads):
+    load([results])
+    reads.clear()
+    go = results / "go" / "bench.txt"
+    extra = "BenchmarkDecode-8 \t 1000000\t 1060 ns/op\t 0 B/op\t 0 allocs/op\n"
+    go.write_text(go.read_text().replace("PASS\n", extra + "PASS\n"))
+    rs = load([results])
+    assert reads == [str(go)]
+    same(rs, fresh(results))
+    assert 1060.0 in rs.samples["value"].to_list()
+
+
+def test_a_file_beside_reads_its_folder_again(results, reads):
+    """Readers read files beside theirs: a change in the folder reads its files again."""
+    load([results])
+    reads.clear()
+    (results / "5.8-vanilla" / "iter-1" / "notes.txt").write_text("rerun after reboot\n")
+    rs = load([results])
+    assert reads and all("5.8-vanilla/iter-1" in p for p in reads)
+    same(rs, fresh(results))
+
+
+def test_removed_files_are_forgotten(results, reads):
+    load([results])
+    os.remove(results / "5.8-vanilla" / "iter-1" / "stream.tsv")
+    rs = load([results])
+    same(rs, fresh(results))
+    reads.clear()
+    shutil.copy(
+        DATA / "mmtests-real" / "tsv" / "5.8-vanilla" / "iter-1" / "stream.tsv",
+        results / "5.8-vanilla" / "iter-1" / "stream.tsv",
+    )
+    load([results])
+    assert str(results / "5.8-vanilla" / "iter-1" / "stream.tsv") in reads
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped"])
+def test_a_bad_entry_reads_every_file(results, reads, cache_folder, damage):
+    load([results])
+    (entry,) = cache_folder.glob("reads-*.tbc")
+    data = bytearray(entry.read_bytes())
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data[len(data) // 2] ^= 0x01
+    entry.write_bytes(bytes(data))
+    for e in cache_folder.glob("load-*.tbc"):
+        e.unlink()
+    reads.clear()
+    rs = load([results])
+    assert sorted(reads) == every_file(results)
+    same(rs, fresh(results))
+
+
+def test_a_file_that_grew_while_read_is_not_kept(results, reads, cache_folder, monkeypatch):
+    go = results / "go" / "bench.txt"
+    real = load_module.read_file  # the fixture's, which counts
+
+    def growing(path):
+        if path == go:
+            with open(go, "a") as fh:
+                fh.write("BenchmarkLate-2   \t   20000\t        99.0 ns/op\n")
+        return real(path)
+
+    monkeypatch.setattr(load_module, "read_file", growing)
+    first = load([results])
+    assert any("grew from" in p.reason for p in first.problems)
+    monkeypatch.setattr(load_module, "read_file", real)
+    for e in cache_folder.glob("load-*.tbc"):
+        e.unlink()
+    reads.clear()
+    rs = load([results])
+    assert reads == [str(go)]  # read again, whole now
+    assert not any("grew from" in p.reason for p in rs.problems)
+    same(rs, fresh(results))
+
+
+def test_a_result_that_cannot_be_decoded_is_read_again(results, reads, cache_folder, monkeypatch):
+    load([results])
+    for e in cache_folder.glob("load-*.tbc"):
+        e.unlink()
+    monkeypatch.setattr(file_reads, "_decode", lambda data: 1 / 0)
+    reads.clear()
+    rs = load([results])
+    assert sorted(reads) == every_file(results)
+    same(rs, fresh(results))
