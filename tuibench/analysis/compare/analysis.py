@@ -43,6 +43,7 @@ from tuibench.analysis.compare.columns import (
 )
 from tuibench.analysis.compare.comparison import Comparison
 from tuibench.analysis.compare.decide import decide, gain_expr
+from tuibench.analysis.compare.duplicates import duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
     join_notes,
@@ -51,7 +52,7 @@ from tuibench.analysis.compare.frames import (
     whole_numbers,
     with_reader_notes,
 )
-from tuibench.analysis.compare.summary import BootstrapData, SummarySource, duplicate_metrics
+from tuibench.analysis.compare.summary import BootstrapData, SummarySource
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
