@@ -10,6 +10,8 @@ carried every metric's iteration lists into two million candidate pairs (3 s).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import polars as pl
 
@@ -34,7 +36,7 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
     metric (what centring may add). Metrics that vary less than 8 times their mean t are
     never duplicates (rounding could hide a difference), nor those with a non-positive mean.
     """
-    m = _Metrics.build(iterations)
+    m = _metrics(iterations)
     if m is None:
         return pl.DataFrame(schema=_SCHEMA)
     position = _catalogue_order(m, metrics)
@@ -55,53 +57,64 @@ def duplicate_metrics(iterations: pl.DataFrame, metrics: pl.DataFrame) -> pl.Dat
     ).select(pl.all().cast(pl.String))
 
 
+@dataclass
 class _Metrics:
     """Per metric (sorted by benchmark and metric codes): its iterations' centred logs `z`
     and tolerances `t` (contiguous, from `start`, `n` of them, in system and iteration
     order), and the figures pairs are sought by."""
 
-    @classmethod
-    def build(cls, iterations: pl.DataFrame) -> _Metrics | None:
-        it = iterations
-        if not it.height:
-            return None
-        b, mc, s = (it[k].to_physical().to_numpy().astype(np.int64) for k in (*METRIC, "system"))
-        i = it["iteration"].to_numpy()
-        v = it["mean_raw"].to_numpy()
-        order = _metric_major(b * (int(mc.max()) + 1) + mc, s, i)
-        b, mc, s, i, v = b[order], mc[order], s[order], i[order], v[order]
-        new = np.r_[True, (b[1:] != b[:-1]) | (mc[1:] != mc[:-1])]
-        starts = np.flatnonzero(new)
-        gid = np.cumsum(new) - 1
-        # A metric with a non-positive or undefined mean in some iteration is never one.
-        bad = np.logical_or.reduceat(~(v > 0) | ~np.isfinite(v), starts)
-        keep = ~bad[gid]
-        self = cls()
-        self.names = {k: it[k].gather(order[starts[~bad]]) for k in METRIC}  # kept metrics
-        gid = np.cumsum(new[keep]) - 1
-        if not len(gid):
-            return None
-        lv = pl.Series(v[keep]).log().to_numpy()  # polars' log, as the means below
-        r = it["rounding"].to_numpy()[order[keep]]
-        t = np.fmax(r, 10.0**-DIGITS)  # NaN: no rounding known, the floor
-        # polars' group means (its sums, exactly as before) of the logs and the tolerances.
-        means = (
-            pl.DataFrame({"g": gid, "lv": lv, "t": t})
-            .group_by("g", maintain_order=True)
-            .agg(pl.col("lv", "t").mean())
-        )
-        self.z = lv - np.repeat(means["lv"].to_numpy(), np.bincount(gid))
-        self.t = t
-        self.start = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
-        self.n = np.diff(np.r_[self.start, len(gid)])
-        self.span = np.maximum.reduceat(self.z, self.start) - np.minimum.reduceat(
-            self.z, self.start
-        )
-        self.tm = means["t"].to_numpy()
-        self.tx = np.maximum.reduceat(t, self.start)
-        self.bench = b[keep][self.start]
-        self.layout = _layouts(s[keep], i[keep], self.start, self.n)
-        return self
+    names: dict[str, pl.Series]  # benchmark and metric
+    z: np.ndarray
+    t: np.ndarray
+    start: np.ndarray
+    n: np.ndarray
+    span: np.ndarray  # of z
+    tm: np.ndarray  # mean t
+    tx: np.ndarray  # largest t
+    bench: np.ndarray  # benchmark code
+    layout: np.ndarray  # `_layouts`
+
+
+def _metrics(it: pl.DataFrame) -> _Metrics | None:
+    """The metrics of the iterations `it` whose iteration means are all positive."""
+    if not it.height:
+        return None
+    b, mc, s = (it[k].to_physical().to_numpy().astype(np.int64) for k in (*METRIC, "system"))
+    i = it["iteration"].to_numpy()
+    v = it["mean_raw"].to_numpy()
+    order = _metric_major(b * (int(mc.max()) + 1) + mc, s, i)
+    b, s, i, v = b[order], s[order], i[order], v[order]
+    starts = np.flatnonzero(np.r_[True, np.diff(b * (int(mc.max()) + 1) + mc[order]) != 0])
+    gid = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(v)]))
+    # A metric with a non-positive or undefined mean in some iteration is never one.
+    bad = np.logical_or.reduceat(~(v > 0) | ~np.isfinite(v), starts)
+    keep = ~bad[gid]
+    if not keep.any():
+        return None
+    gid = np.cumsum(np.r_[True, gid[keep][1:] != gid[keep][:-1]]) - 1
+    lv = pl.Series(v[keep]).log().to_numpy()  # polars' log, as the means below
+    t = np.fmax(it["rounding"].to_numpy()[order[keep]], 10.0**-DIGITS)  # NaN: the floor
+    # polars' group means (its sums, exactly as before) of the logs and the tolerances.
+    means = (
+        pl.DataFrame({"g": gid, "lv": lv, "t": t})
+        .group_by("g", maintain_order=True)
+        .agg(pl.col("lv", "t").mean())
+    )
+    start = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    n = np.diff(np.r_[start, len(gid)])
+    z = lv - np.repeat(means["lv"].to_numpy(), n)
+    return _Metrics(
+        names={k: it[k].gather(order[starts[~bad]]) for k in METRIC},
+        z=z,
+        t=t,
+        start=start,
+        n=n,
+        span=np.maximum.reduceat(z, start) - np.minimum.reduceat(z, start),
+        tm=means["t"].to_numpy(),
+        tx=np.maximum.reduceat(t, start),
+        bench=b[keep][start],
+        layout=_layouts(s[keep], i[keep], start, n),
+    )
 
 
 def _metric_major(key: np.ndarray, s: np.ndarray, i: np.ndarray) -> np.ndarray:
