@@ -130,7 +130,7 @@ def test_analysis_of_a_new_iteration_reuses_the_kept_ones(parquet, kind):
     options = dataclasses.replace(DEFAULT_ANALYSIS, iteration_value=kind)
     loader = Loader([parquet])
     rs = loader.load()
-    before = Analysis(rs, options)
+    before = Analysis(rs, options, keep_figures=True)
     iteration(parquet, "new", 3, 1)
     iteration(parquet, "base", 5, 7)
     rs = loader.load()
@@ -152,7 +152,7 @@ def test_spliced_analysis_is_a_fresh_one(parquet, kind, asked):
     options = dataclasses.replace(DEFAULT_ANALYSIS, iteration_value=kind)
     loader = Loader([parquet])
     rs = loader.load()
-    before = Analysis(rs, options)
+    before = Analysis(rs, options, keep_figures=True)
     for reference in asked:
         before.compare(reference)
     iteration(parquet, "new", 3, 1)
@@ -177,7 +177,10 @@ def test_spliced_analysis_is_a_fresh_one(parquet, kind, asked):
 
 def test_iterations_from_an_analysis_are_those_of_the_samples(parquet):
     rs = fresh(parquet)
-    a, b = Iterations.of(rs.samples), Iterations.of_table(Analysis(rs).iterations)
+    a, b = (
+        Iterations.of(rs.samples),
+        Iterations.of_table(Analysis(rs, keep_figures=True).iterations),
+    )
     for x, y in ((a.keys, b.keys), (a.start, b.start), (a.count, b.count)):
         np.testing.assert_array_equal(x, y)
 

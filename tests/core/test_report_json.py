@@ -77,3 +77,19 @@ def test_report_json_with_line_separators_in_names(tmp_path, make_system):
     lines = text.split("\n")
     rows = lines[lines.index('  "rows": [') + 1 : lines.index('  "summary": [') - 1]
     assert len(rows) == len(cmp.rows) == 4
+
+
+def test_rows_made_a_few_at_a_time_are_the_same_document(tmp_path, make_system, monkeypatch):
+    """Rows past ROWS_AT_ONCE are made in pieces (in a thread ahead of the writer): the
+    text is the one made in one piece, separators at the joins included."""
+    from tuibench.output import export
+
+    root = _undefined_numbers(tmp_path, make_system)
+    rs = load([root])
+    cmp = Analysis(rs).compare("base")
+    whole = report_json(cmp, rs.problems)
+    for at_once in (1, 2, 5):
+        monkeypatch.setattr(export, "ROWS_AT_ONCE", at_once)
+        assert cmp.rows.height > at_once
+        assert report_json(cmp, rs.problems) == whole
+    assert json.loads(whole)["rows"]

@@ -87,3 +87,24 @@ def test_printed_digits_and_quantum(x, digits, quantum):
 def test_digits_of_full_floats_zero_and_nan():
     d = stats.significant_digits(np.array([1 / 3, 0.0, np.nan, -2.5]))
     assert d[0] >= 15 and d[1] == 0 and d[2] == 17 and d[3] == 2
+
+
+def test_each_duplicate_names_the_earliest_metric_and_layouts_must_match(tmp_path, make_system):
+    """Three metrics that are one measurement: the later two name the first in natural
+    order. A copy of it measured in other iterations (another layout) pairs with none."""
+    rng = np.random.default_rng(5)
+    for system in ("a", "b"):
+        rows = []
+        for i in range(4):
+            for _ in range(5):
+                t = 2.0 * (1 + rng.normal(0, 0.05))
+                rows += [
+                    ("bench", "time", i, t, "s"),
+                    ("bench", "rate", i, 1000 / t, "ops/s"),
+                    ("bench", "rate2", i, 2000 / t, "ops/s"),
+                ]
+                if i < 3:  # the same numbers, one iteration fewer
+                    rows.append(("bench", "short", i, 3 * t, "s"))
+        make_system(tmp_path, system, rows)
+    dup = Analysis(load([tmp_path])).duplicates.sort("metric")
+    assert dup.rows() == [("bench", "rate2", "rate"), ("bench", "time", "rate")]

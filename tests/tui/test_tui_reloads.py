@@ -107,7 +107,7 @@ def afresh(root: Path, state: ViewState) -> Session:
         rs = load([str(root)])
     finally:
         cache._off = False
-    session = Session(rs, Analysis(rs, state.options), state)
+    session = Session(rs, Analysis(rs, state.options, keep_figures=True), state)
     session.install(state, session.compute(state))
     return session
 

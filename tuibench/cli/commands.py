@@ -7,6 +7,7 @@ import dataclasses
 import os
 import shlex
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from tuibench import process_settings
@@ -146,7 +147,7 @@ def report(args: argparse.Namespace) -> int:
     if args.only_significant:  # the family stays the matching rows: see Comparison.filter
         cmp = cmp.filter(only_significant=True)
     series = None
-    text: str | list[bytes | memoryview]
+    text: str | Iterable[bytes | memoryview]
     if args.series:
         from tuibench.output.series_report import render_series, series_report
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterable
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 
@@ -17,7 +18,7 @@ class StdoutError(Exception):
     """Writing to stdout failed (not a closed pipe): e.g. `> /dev/full`."""
 
 
-def emit(text: str | list[bytes | memoryview]) -> None:
+def emit(text: str | Iterable[bytes | memoryview]) -> None:
     """Write `text`, or UTF-8 pieces of it (a JSON report), to standard output."""
     if sys.stdout is None:  # started with stdout closed
         raise StdoutError("it is closed")

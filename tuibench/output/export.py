@@ -11,7 +11,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 import orjson
 import polars as pl
@@ -22,7 +22,7 @@ from tuibench.output.formats import EXTENSIONS, FORMATS  # noqa: F401 (re-export
 from tuibench.output.writing import write_atomic  # noqa: F401 (re-exported)
 from tuibench.present.tables import Table
 from tuibench.util.text import printable
-from tuibench.util.worker import in_worker
+from tuibench.util.worker import ahead, in_worker
 
 
 def render(table: Table | list[Table], fmt: str) -> str:
@@ -292,13 +292,17 @@ def report_json(cmp: Comparison, problems: list[Problem]) -> str:
     return b"".join(report_json_parts(cmp, problems)).decode()
 
 
-def report_json_parts(cmp: Comparison, problems: list[Problem]) -> list[bytes | memoryview]:
+def report_json_parts(cmp: Comparison, problems: list[Problem]) -> Iterable[bytes | memoryview]:
     """`report_json`'s UTF-8 text in pieces, to be written one after the other. polars
     writes the rows itself (NaN and infinities as null): turning 20,000 rows into Python
-    dicts first took three times as long. At 200,000 metrics the rows are 480 MB: kept
-    as bytes, never decoded, joined or encoded again (each a copy, and 1 s)."""
+    dicts first took three times as long. At 200,000 metrics the rows are 480 MB: made
+    ROWS_AT_ONCE at a time, in a thread of their own while the caller writes the ones
+    before (never decoded, joined or encoded again: each a copy, and 1 s)."""
     summary = in_worker(cmp.summary)  # in numpy, beside the rows' conversion
-    return json_lines_parts(_settings(cmp), {"rows": cmp.rows, "summary": summary.result}, problems)
+    parts = json_lines_parts(
+        _settings(cmp), {"rows": cmp.rows, "summary": summary.result}, problems
+    )
+    return ahead(parts) if cmp.rows.height > ROWS_AT_ONCE else list(parts)
 
 
 def json_lines(
@@ -314,25 +318,24 @@ def json_lines_parts(
     head: dict,
     frames: dict[str, pl.DataFrame | Callable[[], pl.DataFrame]],
     problems: list[Problem],
-) -> list[bytes | memoryview]:
+) -> Iterator[bytes | memoryview]:
     """The one writer of a JSON document with rows by the thousand (`report --format json`,
     `decide`), in UTF-8 pieces: `head`'s values indented, then each frame (made when its
     turn comes, when a function) and the problems as arrays of one line per row. Undefined
     numbers are null."""
-    entries: list[list[bytes | memoryview]] = [
-        [f"  {_json(k)}: {_json(v).replace(chr(10), chr(10) + '  ')}".encode()]
-        for k, v in head.items()
-    ]
+    yield b"{\n"
+    sep = b""
+    for k, v in head.items():
+        yield sep + f"  {_json(k)}: {_json(v).replace(chr(10), chr(10) + '  ')}".encode()
+        sep = b",\n"
     for key, frame in frames.items():
         rows = frame if isinstance(frame, pl.DataFrame) else frame()
-        entries.append([f"  {_json(key)}: ".encode(), *_ndjson_parts(rows)])
+        yield sep + f"  {_json(key)}: ".encode()
+        yield from _ndjson_parts(rows)
+        sep = b",\n"
     problem_lines = _one_per_line([_json(p.to_dict(), indent=False) for p in problems])
-    entries.append([f'  "problems": {problem_lines}'.encode()])
-    out: list[bytes | memoryview] = [b"{\n"]
-    for i, entry in enumerate(entries):
-        out += [b",\n"] if i else []
-        out += entry
-    return [*out, b"\n}\n"]
+    yield sep + f'  "problems": {problem_lines}'.encode()
+    yield b"\n}\n"
 
 
 def _json(value: object, indent: bool = True) -> str:
@@ -345,18 +348,26 @@ def _ndjson(frame: pl.DataFrame) -> str:
     return b"".join(_ndjson_parts(frame)).decode()
 
 
-def _ndjson_parts(frame: pl.DataFrame) -> list[bytes | memoryview]:
+ROWS_AT_ONCE = 20_000  # rows made into JSON by one call (about 24 MB at 200,000 metrics)
+_NEXT_ROW = b",\n    "
+
+
+def _ndjson_parts(frame: pl.DataFrame) -> Iterator[bytes | memoryview]:
     """The rows as `_one_per_line` lays them out, from polars' lines by one replace: a
     string per row, split and joined, took as long as writing them (at 200,000 metrics).
     JSON text holds no raw line feed, and no other character ends a line here (splitting
     on U+2028 in a name broke the document). The last line's separator is cut off by a
     view, not a copy."""
     if not frame.height:
-        return [b"[]"]
-    buf = io.BytesIO()
-    frame.write_ndjson(buf)
-    lines = buf.getvalue().replace(b"\n", b",\n    ")
-    return [b"[\n    ", memoryview(lines)[: -len(b",\n    ")], b"\n  ]"]
+        yield b"[]"
+        return
+    yield b"[\n    "
+    for lo in range(0, frame.height, ROWS_AT_ONCE):
+        buf = io.BytesIO()
+        frame.slice(lo, ROWS_AT_ONCE).write_ndjson(buf)
+        lines = buf.getvalue().replace(b"\n", _NEXT_ROW)
+        yield lines if lo + ROWS_AT_ONCE < frame.height else memoryview(lines)[: -len(_NEXT_ROW)]
+    yield b"\n  ]"
 
 
 def _one_per_line(items: list[str]) -> str:

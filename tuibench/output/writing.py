@@ -9,7 +9,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -71,7 +71,7 @@ def _new_temporary(folder: Path, name: str) -> tuple[int, str]:
 
 
 def write_atomic(
-    path: Path, text: str | Sequence[bytes | memoryview], overwrite: bool = False
+    path: Path, text: str | Iterable[bytes | memoryview], overwrite: bool = False
 ) -> Path:
     """Write `text` (or UTF-8 pieces of it) to `path` through a temporary file in the same
     folder, then rename.

@@ -192,11 +192,16 @@ def utest_shift(
     """The shift the U test is about, relative to the reference's median: the Hodges-Lehmann
     estimate (median of all pairwise differences), or the difference of the medians where
     the pairs are too many."""
-    shift, _ = stats.hodges_lehmann(sorted_samples, start, n, start[x.ref], n[x.ref])
     ref_median = stats.group_medians(sorted_samples, start[x.ref], n[x.ref])
+    # Only rows against another system: the reference's own rows are half of them.
+    rows = np.flatnonzero(x.other & x.exists & (ref_median != 0))
+    shift, _ = stats.hodges_lehmann(
+        sorted_samples, start[rows], n[rows], start[x.ref[rows]], n[x.ref[rows]]
+    )
+    out = np.full(x.nrow, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rel = shift / np.abs(ref_median)
-    return np.where(x.other & x.exists & (ref_median != 0), rel, np.nan)
+        out[rows] = shift / np.abs(ref_median[rows])
+    return out
 
 
 def mmtests_cidiff(x: Against) -> np.ndarray:

@@ -43,6 +43,7 @@ from tuibench.analysis.compare.columns import (
 )
 from tuibench.analysis.compare.comparison import Comparison
 from tuibench.analysis.compare.decide import decide, gain_expr
+from tuibench.analysis.compare.duplicates import duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
     join_notes,
@@ -52,7 +53,7 @@ from tuibench.analysis.compare.frames import (
     with_reader_notes,
 )
 from tuibench.analysis.compare.growing import Known, iteration_figures
-from tuibench.analysis.compare.summary import BootstrapData, SummarySource, duplicate_metrics
+from tuibench.analysis.compare.summary import BootstrapData, SummarySource
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
@@ -138,9 +139,12 @@ class Analysis:
         rs: ResultSet,
         options: AnalysisOptions = DEFAULT_ANALYSIS,
         known: Known | None = None,
+        keep_figures: bool = False,
     ):
         """`known`: a previous analysis's iterations, kept where they are the same
-        (compare/growing.py)."""
+        (compare/growing.py). `keep_figures`: keep every iteration's figures (median,
+        rounding, outliers), which a later grown analysis reuses (the explorer's reloads);
+        otherwise only what the comparisons and the summary read stays."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -166,8 +170,11 @@ class Analysis:
             self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
             self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
-        # The samples are not needed once everything above is computed.
+        # The samples are not needed once everything above is computed, nor the iterations'
+        # figures that went into the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7).
         del self._raw, self._values
+        if not keep_figures:
+            self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
     def _iterations(self) -> pl.DataFrame:
@@ -408,9 +415,12 @@ class Analysis:
                 "the mean or variance overflows, so the centre, interval or test is undefined",
             ),
         )
-        values_list = it.group_by(GROUP, maintain_order=True).agg(
-            pl.col("value").alias("iteration_values"),
-            pl.col("samples").sum().alias("samples"),
+        # Each group's iterations are contiguous: grouped by its id, not hashed by its names.
+        values_list = (
+            it.select(pl.Series("_gid", gid), "value")
+            .group_by("_gid", maintain_order=True)
+            .agg(pl.col("value").alias("iteration_values"))
+            .with_columns(pl.Series("samples", s_counts, dtype=pl.Int64))
         )
         frame = (
             keys.with_columns(
@@ -622,7 +632,9 @@ class Analysis:
             .alias("mmtests_sig")
         )
         # Reference first within each metric, then the systems in their order.
-        rows = rows[np.argsort(x.m * 2 + ~x.is_ref, kind="stable")]
+        order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
+        if not np.array_equal(order, np.arange(len(order))):  # the first system: in order
+            rows = rows[order]  # a copy of every column (1.3 GB at a million metrics)
         rows = decide(
             rows.with_columns(
                 pl.lit(None, pl.Float64).alias("p_adjusted"),

@@ -23,6 +23,19 @@ from tuibench.model.options import AnalysisOptions
 from tuibench.stats.samples.blocks import one_blas_thread
 from tuibench.util.worker import in_worker
 
+# An iteration's figures a grown analysis takes from the previous one (and `samples`,
+# where a merge finds the loaded iterations: ingest/appending.py).
+FIGURES = (
+    "samples",
+    "value",
+    "rounding",
+    "median",
+    "mean_raw",
+    "outliers_low",
+    "outliers_high",
+    "outliers_extreme",
+)
+
 
 @dataclass
 class Known:
@@ -43,6 +56,7 @@ class Known:
             options.analysis_key() == self.options.analysis_key()
             and not options.trimmed
             and len(self.source) == iterations
+            and set(FIGURES) <= set(self.iterations.columns)  # kept (`keep_figures`)
         )
 
 

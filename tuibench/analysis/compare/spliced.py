@@ -26,8 +26,9 @@ from tuibench import stats
 from tuibench.analysis.compare.against import gather_reference
 from tuibench.analysis.compare.analysis import Analysis
 from tuibench.analysis.compare.comparison import Comparison
+from tuibench.analysis.compare.duplicates import duplicate_metrics
 from tuibench.analysis.compare.growing import Known
-from tuibench.analysis.compare.summary import BootstrapData, duplicate_metrics
+from tuibench.analysis.compare.summary import BootstrapData
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 
@@ -57,6 +58,7 @@ def spliced(
         ResultSet(part, rs.metrics, rs.systems, notes=rs.notes),
         options,
         Known(old.iterations, source[inside], old.options, part=True),
+        keep_figures=True,
     )
     out = GrownAnalysis.__new__(GrownAnalysis)
     out.rs, out.options, out.timings, out._known = rs, options, {}, None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 MAX_DIGITS = 17  # a float64 printed in full
+SKIP = 12  # digits most values are first tested beyond (`_more_digits_than`)
 
 
 def significant_digits(x: np.ndarray) -> np.ndarray:
@@ -21,15 +22,52 @@ def significant_digits(x: np.ndarray) -> np.ndarray:
     out[x == 0] = 0
     a = np.abs(x[ok])
     exponent = np.floor(np.log10(a))
+    # Most measured values need more than SKIP digits (a float printed in full): their
+    # search starts after SKIP, saving a pass over them per digit.
     found = np.zeros(a.shape, dtype=np.int8)
-    for d in range(1, MAX_DIGITS + 1):
-        scale = 10.0 ** (exponent - (d - 1))
-        same = np.abs(np.round(a / scale) * scale - a) <= a * 1e-15
-        found = np.where((found == 0) & same, d, found)
-        if (found > 0).all():
-            break
+    longer = _more_digits_than(a, exponent, SKIP)
+    for part, start in ((np.flatnonzero(~longer), 1), (np.flatnonzero(longer), SKIP + 1)):
+        found[part] = _first_digits(a[part], exponent[part], start)
     out[ok] = np.where(found > 0, found, MAX_DIGITS)
     return out
+
+
+def _first_digits(a: np.ndarray, exponent: np.ndarray, start: int) -> np.ndarray:
+    """The first digit count from `start` on at which each value is within 1e-15 of
+    itself rounded to that many significant digits (0 if none). A pass that settles
+    some values drops them from the next ones."""
+    found = np.zeros(a.shape, dtype=np.int8)
+    todo = np.arange(len(a))
+    k = exponent.astype(np.int64) - _TEN_FROM
+    for d in range(start, MAX_DIGITS + 1):
+        if not len(todo):
+            break
+        scale = _TEN[k - (d - 1)]
+        same = np.abs(np.round(a / scale) * scale - a) <= a * 1e-15
+        if same.any():
+            found[todo[same]] = d
+            todo, a, k = todo[~same], a[~same], k[~same]
+    return found
+
+
+# 10.0 ** k for every exponent a float's digits can have, computed as numpy computes it
+# for an array (the same numbers as `10.0 ** exponents`, looked up instead of computed).
+_TEN_FROM = -345
+with np.errstate(over="ignore"):
+    _TEN = 10.0 ** np.arange(_TEN_FROM, 310, dtype=np.float64)
+
+
+def _more_digits_than(a: np.ndarray, exponent: np.ndarray, digits: int) -> np.ndarray:
+    """Whether each value certainly needs more than `digits` significant digits: it is
+    further than 1e-14 (relative) from the nearest number of `digits` digits. A value
+    within 1e-15 of a number of d <= digits digits is within that plus a few units in
+    the last place of it (a number of d digits has `digits` digits, followed by zeros),
+    far below 1e-14. Values near the ends of the float range are never skipped."""
+    normal = (exponent > -290) & (exponent < 290)
+    k = np.where(normal, exponent - (digits - 1), 0).astype(np.int64) - _TEN_FROM
+    scale = _TEN[k]
+    far = np.abs(np.round(a / scale) * scale - a) > a * 1e-14
+    return normal & far
 
 
 def printed_quantum(x: np.ndarray) -> np.ndarray:

@@ -203,6 +203,25 @@ def _values_of_size(
     seed: int,
 ) -> np.ndarray:
     """The iteration values of the groups that all have n samples."""
+    if n <= 3:  # two or three samples: a few distinct subsets, counted (`_few_samples`)
+        out, done = _few_samples(x, starts, shift, harmonic, n, b, seed)
+        if not done.all():
+            rest = np.flatnonzero(~done)
+            out[rest] = _by_matrix(x, starts[rest], shift[rest], harmonic[rest], n, b, seed)
+        return out
+    return _by_matrix(x, starts, shift, harmonic, n, b, seed)
+
+
+def _by_matrix(
+    x: np.ndarray,
+    starts: np.ndarray,
+    shift: np.ndarray,
+    harmonic: np.ndarray,
+    n: int,
+    b: int,
+    seed: int,
+) -> np.ndarray:
+    """`_values_of_size`, by the B subsets' sums: one matrix product per block of groups."""
     m = int(subset_size(n))
     step = max(1, SMALL_CHUNK // n)  # groups per block: the gathered samples stay in cache
     out = np.empty(len(starts))
@@ -234,6 +253,64 @@ def _values_of_size(
         part = slice(lo, lo + step)
         out[part] = _median_of_means(sums[part], m, harmonic[part])
     return out
+
+
+def _few_samples(
+    x: np.ndarray,
+    starts: np.ndarray,
+    shift: np.ndarray,
+    harmonic: np.ndarray,
+    n: int,
+    b: int,
+    seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_by_matrix` for groups of 2 or 3 samples, without the B x n product: a subset of
+    one or two samples is one of n, so the B sums are n distinct sums, each as many times
+    as the selection matrix has its row (the product adds one or two nonzero terms, exact
+    in any order, so these are its numbers). The median of the B means is read from the n
+    sums sorted, with their counts. Only for groups of finite nonzero samples (positive
+    in harmonic groups): elsewhere a NaN, an infinity or a signed zero could come out of
+    the product otherwise; those are left to `_by_matrix` (`done` False).
+
+    At 2 M iterations of 3 samples the product and the partition of 200 M sums were the
+    costliest part of the analysis."""
+    sel = selection_matrix(n, b, seed)
+    # Each row leaves out one sample (n = 3) or keeps one (n = 2), of the rotated group:
+    # sample (column + shift) mod n of the group as stored.
+    col = np.argmin(sel, axis=1) if n == 3 else np.argmax(sel, axis=1)
+    times = np.bincount(col, minlength=n)
+    v = [x[starts + j] for j in range(n)]
+    done = np.ones(len(starts), dtype=bool)
+    for j in range(n):
+        if harmonic.any():  # as `_reciprocal_rows`
+            with np.errstate(divide="ignore", invalid="ignore"):
+                v[j] = np.where(harmonic, np.where(v[j] > 0, 1.0 / v[j], np.nan), v[j])
+        done &= np.isfinite(v[j]) & (v[j] != 0)
+    # n = 3: the sum leaving out sample j is the other two's.
+    sums = [v[1] + v[2], v[0] + v[2], v[0] + v[1]] if n == 3 else v
+    counts = [times[(j - shift) % n] for j in range(n)]
+    for i, j in ((0, 1), (1, 2), (0, 1))[: 2 * n - 3]:  # sort the n sums, counts alongside
+        swap = sums[j] < sums[i]
+        sums[i], sums[j] = np.where(swap, sums[j], sums[i]), np.where(swap, sums[i], sums[j])
+        counts[i], counts[j] = (
+            np.where(swap, counts[j], counts[i]),
+            np.where(swap, counts[i], counts[j]),
+        )
+    middle = sorted({(b - 1) // 2, b // 2})
+
+    def kth(k: int) -> np.ndarray:  # the k-th smallest of the B sums (from 0)
+        below = counts[0]
+        out = np.where(k < below, sums[0], sums[1])
+        if n == 3:
+            out = np.where(k < below + counts[1], out, sums[2])
+        return out
+
+    m = int(subset_size(n))
+    lo, hi = kth(middle[0]) / m, kth(middle[-1]) / m
+    if harmonic.any():
+        with np.errstate(divide="ignore"):
+            lo[harmonic], hi[harmonic] = 1.0 / lo[harmonic], 1.0 / hi[harmonic]
+    return 0.5 * (lo + hi), done
 
 
 def iteration_values(

@@ -50,8 +50,24 @@ def tukey_and_medians(
             median[part] = (x[:, (int(n) - 1) // 2] + x[:, int(n) // 2]) / 2
             iqr = q3 - q1
             low[part], high[part] = q1 - MILD * iqr, q3 + MILD * iqr
-            n_low[part] = (x < low[part, None]).sum(axis=1)
-            n_high[part] = (x > high[part, None]).sum(axis=1)
-            ext = (x < (q1 - EXTREME * iqr)[:, None]) | (x > (q3 + EXTREME * iqr)[:, None])
-            n_ext[part] = ext.sum(axis=1)
+            n_low[part], n_high[part], n_ext[part] = _beyond(
+                x, low[part], high[part], q1 - EXTREME * iqr, q3 + EXTREME * iqr
+            )
     return low, high, n_low, n_high, n_ext, median
+
+
+def _beyond(
+    x: np.ndarray, low: np.ndarray, high: np.ndarray, ext_low: np.ndarray, ext_high: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of x: values below low, above high, and beyond either extreme fence. A few
+    columns are added one by one: a sum along rows of 3 was most of the time at 2 M
+    iterations of 3 samples."""
+    if x.shape[1] > 8:
+        ext = (x < ext_low[:, None]) | (x > ext_high[:, None])
+        return (x < low[:, None]).sum(axis=1), (x > high[:, None]).sum(axis=1), ext.sum(axis=1)
+    below, above, beyond = (np.zeros(len(x), dtype=np.int64) for _ in range(3))
+    for col in x.T:
+        below += col < low
+        above += col > high
+        beyond += (col < ext_low) | (col > ext_high)
+    return below, above, beyond

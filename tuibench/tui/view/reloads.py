@@ -50,7 +50,7 @@ class Reloads:
         if g is not None and last is not None and rs is g.rs:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
-        self.analysis = grown or Analysis(rs, options)
+        self.analysis = grown or Analysis(rs, options, keep_figures=True)
         if rs is self.loader.result:  # the next merge finds the iterations here
             self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
         return self.analysis

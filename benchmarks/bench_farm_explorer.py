@@ -1,0 +1,85 @@
+"""The farm's million metrics in the explorer: time to the first screen and peak memory,
+beside `tuibench report` on the same data. Prints figures only.
+
+    python benchmarks/bench_farm_explorer.py [--scale 1.0]
+
+The data is bench_shapes.py's `farm-1m` shape (1,000,000 metrics x 2 systems x 5
+iterations x 3 samples, 30 M samples; `--scale 0.2`: 200,000 metrics), written to a
+temporary folder. Each measurement is a child process of its own, so that its peak
+resident memory (GNU time's, or the explorer's own high-water mark) is its own:
+- the explorer, headless (`App.run_test()`): seconds from start to the first screen
+  (loaded, analysed, tree and answer made), and the peak until the other references'
+  U tests are ready;
+- `tuibench report PATH --format json --output FILE`: wall time and peak.
+Targets (issue: fast on every input shape): the explorer within 3x the report's time,
+its peak under 4 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import bench_shapes
+from bench_core import child_run
+
+# Time the work itself, never a warm load cache (bench_cache.py times that).
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+
+EXPLORER = """
+import asyncio, resource, sys, time
+from tuibench import process_settings
+process_settings.return_freed_pages()
+from tuibench.tui.app import TuibenchApp
+
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+async def main(path):
+    t0 = time.perf_counter()
+    app = TuibenchApp([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not app.main.loaded:
+            await pilot.pause(0.2)
+        await pilot.pause()
+        first = time.perf_counter() - t0
+        while app.main.loader is not None and app.main.loader.is_alive():
+            await pilot.pause(0.2)
+        print(f"{first:.1f} {peak():.0f}")
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=float, default=1.0, help="shrink the shape (e.g. 0.2)")
+    a = ap.parse_args()
+    shape = bench_shapes.scaled(bench_shapes.MILLION, a.scale)
+    print(f"{shape.name}: {shape.rows:,} samples, {shape.benchmarks * shape.metrics:,} metrics")
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    with tempfile.TemporaryDirectory(prefix="tuibench-farm-") as tmp:
+        path, _ = bench_shapes.generate(shape, Path(tmp) / "data")
+        wall, rss = child_run(bench_shapes.report_args(path, Path(tmp) / "report.json"))
+        print(f"report:   {wall:7.1f} s  peak {rss:6.0f} MB")
+        out = subprocess.run(
+            [sys.executable, "-c", EXPLORER, str(path)],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            check=True,
+        )
+        first, peak = (float(x) for x in out.stdout.split()[-2:])
+        print(
+            f"explorer: {first:7.1f} s to the first screen ({first / wall:.2f}x the report)  "
+            f"peak {peak:6.0f} MB"
+        )
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+
+
+if __name__ == "__main__":
+    main()
