@@ -5,10 +5,12 @@ rows: formatting every row (`summary_table`, a Python loop per row) was most of 
 work. Here the rows are formatted when first read, a block of metrics at a time, by
 `summary_table` itself on that block (the scale of a metric depends on its own rows only,
 so a block reads as the whole table does). The column widths come without formatting every
-row: a value's width grows with its magnitude for a given scale, so each scale's widest
-value is its largest or its most negative one; the same holds for each kind of change
-cell. A column is as wide as its widest value, change and star (★) together; when these
-fall in different rows it is a few cells wider than the widest cell.
+row: for a given scale a value's width grows with its magnitude, so the widest value of a
+scale is its largest or its most negative one; the same holds for the changes of one kind
+of cell (direction known or not, significant, single iteration). A column is as wide as
+the widest value beside the widest change of each kind, plus the star (★) when the column
+has one: where these are not in the same row it is a cell or two wider than its widest
+cell (the test set of tests/tui/test_tui_summary_window.py shows how much).
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ WINDOW_FROM = 300  # fewer metrics: the whole table at once (exact widths, as in
 
 class LazyRows(list):
     """A list of rows to every reader; a row is formatted (with its block) when first read.
-    Only reading goes through here: the table is never changed after it is made."""
+    Made to be read only: nothing changes the table once it is made."""
 
     def __init__(self, size: int, fill: Callable[[int], None]) -> None:
         super().__init__([None] * size)
         self._fill = fill
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         row = super().__getitem__(i)
