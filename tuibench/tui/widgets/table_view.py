@@ -410,7 +410,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
     def render_line(self, y: int) -> Strip:
         self.painted()
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.line_style
         styles: list[Style | None]
         if y == 0:
             cells, styles = self._header, [None] * len(self._header)
@@ -423,7 +423,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
             elif r % 2:
                 base = base + self.get_component_rich_style("table-view--odd-row")
         else:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.line_style)
         fixed = self.fixed_columns
         head: list[Segment] = []
         if fixed:
