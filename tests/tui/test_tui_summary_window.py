@@ -15,6 +15,7 @@ from tuibench.present import summary_window
 from tuibench.present.tables import summary_table
 from tuibench.tui.palette import palette_for
 from tuibench.tui.widgets.table_view import TableView
+from tuibench.util.text import printable
 
 METRICS = summary_window.WINDOW_FROM + 50
 
@@ -22,8 +23,8 @@ METRICS = summary_window.WINDOW_FROM + 50
 @pytest.fixture(scope="module")
 def cmp(tmp_path_factory):
     """Three systems; values from 1e-6 to 1e7 in several units, some with no unit (direction
-    unknown), some twenty times slower (four-digit changes), some negative, one iteration
-    for a few."""
+    unknown), some twenty times slower, some negative, one iteration for a few; one name
+    holds an escape sequence."""
     root = tmp_path_factory.mktemp("many")
     rng = np.random.default_rng(5)
     base = 10.0 ** rng.uniform(-6, 7, METRICS)
@@ -38,7 +39,8 @@ def cmp(tmp_path_factory):
             for it in range(iterations):
                 for _ in range(2 if iterations == 1 else 1):
                     v = base[i] * shift[system][i] * (1 + 0.01 * rng.standard_normal())
-                    rows.append((f"suite{i % 7}/bench{i}", "time", it, f"{v:.6g}", units[i]))
+                    name = f"suite{i % 7}/bench{i}" + ("\x1b[2J" if i == 3 else "")
+                    rows.append((name, "time", it, f"{v:.6g}", units[i]))
         write_system(root, system, rows)
     return Analysis(load([root])).compare("a")
 
@@ -53,7 +55,8 @@ def test_rows_marks_and_notes_as_the_whole_table(cmp):
     assert table.rows[-1] == full.rows[-1]
     assert list(table.rows) == full.rows
     assert table.marks == full.marks
-    assert table.names == [row[1] for row in full.rows]
+    assert table.names == [printable(row[1]) for row in full.rows]  # as the view draws them
+    assert any(name.startswith("suite3/bench3\\x1b[2J time") for name in table.names)
 
 
 def test_only_the_rows_read_are_formatted(cmp):
