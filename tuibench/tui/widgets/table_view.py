@@ -106,6 +106,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self._widths: list[int] = []  # each column's natural width
         self._shown: list[int] = []  # as drawn: a long naming column may give way
         self._right: set[int] = set()
+        self.width_hint = 0  # the width it will have when shown (set by its pane)
 
     # -- content --------------------------------------------------------------------------
     def show(
@@ -287,7 +288,8 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         table = self.table
         if table is None:
             return
-        width = self.scrollable_content_region.width or self.size.width
+        # hidden until this paint (a pane's mode changed): the width it will be drawn at
+        width = self.scrollable_content_region.width or self.size.width or self.width_hint
         if width and self._compactable():
             compact = sum(w + 2 * PAD for w in self._full[4]) > width
             if compact != self._compact:
