@@ -23,10 +23,10 @@ def seen(monkeypatch, tmp_path):
     return lambda: (commands.explore(args), got["ESCDELAY"])[1]
 
 
-def test_escape_waits_25_ms_by_default(seen, monkeypatch):
+def test_escape_waits_10_ms_by_default(seen, monkeypatch):
     monkeypatch.setenv("ESCDELAY", "")  # recorded, so that the test leaves none behind
     monkeypatch.delenv("ESCDELAY")
-    assert seen() == "25"
+    assert seen() == "10"
 
 
 def test_the_users_escdelay_wins(seen, monkeypatch):

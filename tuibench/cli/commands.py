@@ -276,7 +276,7 @@ def _is_terminal() -> bool:
     return ttys and os.environ.get("TERM") != "dumb"
 
 
-ESCDELAY_MS = 25
+ESCDELAY_MS = 10  # as tmux (3.5 on) waits after an escape by default
 
 
 def explore(args: argparse.Namespace) -> int:
@@ -290,7 +290,7 @@ def explore(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     # A lone escape: Textual waits ESCDELAY ms for the rest of a key's sequence (100 by
     # default, read when Textual loads). A key's bytes arrive together, even over SSH;
-    # 25 ms makes escape act at once. The user's ESCDELAY wins.
+    # 10 ms makes escape act at once. The user's ESCDELAY wins.
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
     options = analysis_options(args)
     from tuibench.tui.view import read_ahead

@@ -7,8 +7,8 @@ resize forget the copy: the next update is written whole.
 
 A lone escape acts within ESCDELAY. Textual's input thread waits for input up to 0.1 s
 and only then sees that an escape had no sequence after it: whatever ESCDELAY is, escape
-acted 100-110 ms after the key. Here the wait is no longer than ESCDELAY (25 ms as
-`tuibench` starts it; `cli.explore`), so escape acts after 25-35 ms. The thread wakes that
+acted 100-110 ms after the key. Here the wait is no longer than ESCDELAY (10 ms as
+`tuibench` starts it; `cli.explore`), so escape acts after 10-20 ms. The thread wakes that
 often while idle; it writes nothing then."""
 
 from __future__ import annotations

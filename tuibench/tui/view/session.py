@@ -24,7 +24,7 @@ from tuibench.analysis.best import best_systems
 from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.columns import METRIC
 from tuibench.model.results import ResultSet
-from tuibench.present import tables
+from tuibench.present import summary_window, tables
 from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
@@ -503,6 +503,8 @@ class Session:
         if cmp.rows.height == 0:
             return None
         title = "" if node.is_root else f"{node.benchmark}: comparison against {cmp.reference}"
+        if limit is not None:  # the explorer's pane: rows formatted as they are drawn
+            return summary_window.summary(cmp, title)
         return tables.summary_table(cmp, title)
 
     def detail(self, node: Node) -> Table:

@@ -245,7 +245,7 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
     def render_line(self, y: int) -> Strip:
         self.painted()
         width = self.scrollable_content_region.width or self.size.width
-        base = self.rich_style
+        base = self.line_style
         if y >= len(self.lines):
             return Strip.blank(width, base)
         line = self.lines[y]

@@ -252,6 +252,8 @@ class DetailPane(VerticalScroll):
         sort = session.state.sort
         marked = "metric" if sort == "name" else sort[len("system:") :] if ":" in sort else None
         summary = self.query_one("#summary", TableView)
+        # fitted (compact or not) before its first paint: one frame, not two
+        summary.width_hint = self.scrollable_content_region.width
         summary.show(table, palette, session.metrics_under(node, VIEW_ROWS), sorted_by=marked)
         systems = session.systems_summary(node)
         self.query_one("#systems", TableView).display = systems is not None

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.style import Style
 from textual.geometry import Region
+from textual.strip import Strip
 
 from tuibench.tui.textual_adapter import drop_pending_repaint
 
@@ -36,6 +38,21 @@ class PaintedWhole(_Widget):
 
     def on_show(self) -> None:
         self._drop_painted()
+
+    _paint_style: Style | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The widget's style walks every ancestor's styles: once per paint, not per line.
+        self._paint_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint_style = None
+
+    @property
+    def line_style(self) -> Style:
+        """`rich_style`, computed once per paint while `render_line` runs."""
+        return self.rich_style if self._paint_style is None else self._paint_style
 
     def _drop_painted(self) -> None:
         if self._whole_painted == self._whole_asked:

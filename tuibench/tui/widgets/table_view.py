@@ -24,6 +24,7 @@ from tuibench.tui.widgets.repaint import PaintedWhole
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
+    from tuibench.present.summary_window import WindowedTable
     from tuibench.present.tables import Table
 
 PAD = 1  # blank cells either side of every column
@@ -105,6 +106,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         self._widths: list[int] = []  # each column's natural width
         self._shown: list[int] = []  # as drawn: a long naming column may give way
         self._right: set[int] = set()
+        self.width_hint = 0  # the width it will have when shown (set by its pane)
 
     # -- content --------------------------------------------------------------------------
     def show(
@@ -145,6 +147,10 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
 
         Compact (the mmtests layout on a narrow screen): without the Amean/Hmean column and
         the reference's `(0.00%)`, cells as `1395.0 -9.5%*`."""
+        from tuibench.present.summary_window import WindowedTable  # loaded with the core
+
+        if isinstance(table, WindowedTable):
+            return self._window_layout(table, palette, compact)
         header = [cell_text(c) for c in table.columns]
         rows = [[cell_text(v) for v in row] for row in table.rows]
         styles: list[list[Style | None]] = [[None] * len(row) for row in table.rows]
@@ -167,6 +173,22 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
                 if w > widths[c]:
                     widths[c] = w
         return header, rows, styles, right, widths
+
+    def _window_layout(self, table: WindowedTable, palette: Palette, compact: bool) -> tuple:
+        """The layout of a table whose rows are formatted when read: rows and styles made
+        for the lines drawn, the widths the table gives (its names measured here)."""
+        header = [cell_text(c) for c in table.columns]
+        widths = list(table.compact_widths if compact else table.widths)
+        name = 0 if compact else 1
+        widths[name] = max(map(text_width, table.names), default=0)
+        right = set(table.numeric)
+        if compact:
+            header = header[1:]
+            right = {c - 1 for c in right if c >= 1}
+        header = [f"{h} ↓" if h and h == self._sorted_by else h for h in header]
+        widths = [max(w, text_width(h)) for w, h in zip(widths, header, strict=True)]
+        rows = WindowRows(table, palette, compact)
+        return header, rows, rows.styles, right, widths
 
     def _use(self, layout: tuple) -> None:
         self._header, self._rows, self._styles, self._right, self._widths = layout
@@ -266,7 +288,8 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         table = self.table
         if table is None:
             return
-        width = self.scrollable_content_region.width or self.size.width
+        # hidden until this paint (a pane's mode changed): the width it will be drawn at
+        width = self.scrollable_content_region.width or self.size.width or self.width_hint
         if width and self._compactable():
             compact = sum(w + 2 * PAD for w in self._full[4]) > width
             if compact != self._compact:
@@ -379,14 +402,17 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         width = self._shown[c]
         forms = self._shortened.get((c, width))
         if forms is None:
-            column = [row[c] for row in self._rows if c < len(row)]
+            if isinstance(self._rows, WindowRows):  # only the names ever give way
+                column = self._rows.column(c)
+            else:
+                column = [row[c] for row in self._rows if c < len(row)]
             forms = self._shortened[(c, width)] = shorten_distinct(column, width)
         return forms.get(text) or shorten_middle(text, width)
 
     def render_line(self, y: int) -> Strip:
         self.painted()
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.line_style
         styles: list[Style | None]
         if y == 0:
             cells, styles = self._header, [None] * len(self._header)
@@ -399,7 +425,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
             elif r % 2:
                 base = base + self.get_component_rich_style("table-view--odd-row")
         else:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.line_style)
         fixed = self.fixed_columns
         head: list[Segment] = []
         if fixed:
@@ -420,3 +446,55 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
                     break
         strip = Strip.join([Strip(head), tail]) if head else tail
         return strip.extend_cell_length(width, base).crop(0, width)
+
+
+class WindowRows:
+    """The cells of a `WindowedTable` as `TableView` draws them, made when a line is drawn;
+    `styles` the same for their colours."""
+
+    def __init__(self, table: WindowedTable, palette: Palette, compact: bool) -> None:
+        self.table, self.palette, self.compact = table, palette, compact
+        self._cells: dict[int, list[str]] = {}
+        self.styles = _WindowStyles(self)
+
+    def __len__(self) -> int:
+        return len(self.table.rows)
+
+    def __getitem__(self, r: int) -> list[str]:
+        cells = self._cells.get(r)
+        if cells is None:
+            row = [cell_text(v) for v in self.table.rows[r]]
+            if self.compact:
+                row = [row[1]] + [
+                    compact_cell(cell, c == 2) for c, cell in enumerate(row) if c >= 2
+                ]
+            cells = self._cells[r] = row
+        return cells
+
+    def __iter__(self):
+        return (self[r] for r in range(len(self)))
+
+    def column(self, c: int) -> list[str]:
+        if c == (0 if self.compact else 1):
+            return list(self.table.names)
+        return [row[c] for row in self]
+
+    def style_row(self, r: int) -> list[Style | None]:
+        cells = self[r]  # formats the row, and so its marks
+        skip = 1 if self.compact else 0
+        marks = self.table.marks
+        return [
+            self.palette.style(m) if (m := marks.get((r, c + skip))) else None
+            for c in range(len(cells))
+        ]
+
+
+class _WindowStyles:
+    def __init__(self, rows: WindowRows) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, r: int) -> list[Style | None]:
+        return self._rows.style_row(r)
