@@ -136,9 +136,10 @@ def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.Dat
     cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
     size = np.add.reduceat(count, np.flatnonzero(cut))
     parts = [frame.slice(int(a), int(b)) for a, b in zip(start[cut], size, strict=True)]
-    # One chunk: a single slice of merged rows keeps their thousands of chunks (concat
+    # Few chunks: a single slice of merged rows would keep thousands of them (concat
     # returns it as it is), and each select over it then cost 15 ms a column.
-    return pl.concat(parts).rechunk()
+    part = pl.concat(parts)
+    return part.rechunk() if part.n_chunks() > 16 else part
 
 
 def _rows(start: np.ndarray, count: np.ndarray) -> np.ndarray:
