@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 
 import numpy as np
 import polars as pl
@@ -30,6 +31,7 @@ from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.summary import BootstrapData, duplicate_metrics
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
+from tuibench.util.worker import in_worker
 
 
 def spliced(
@@ -64,7 +66,8 @@ def spliced(
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
     _splice_rows(out, old, sub, keys[edge], touched, gid, source)
-    out.duplicates = duplicate_metrics(out.iterations, rs.metrics)
+    # Needed by the comparison's summary only: in a worker, beside the U tests.
+    out._duplicates = in_worker(duplicate_metrics, out.iterations, rs.metrics)
     out._boot = BootstrapData.build(out.iterations, out._a, gid)
     return out
 
@@ -76,6 +79,16 @@ class GrownAnalysis(Analysis):
     _old_row: np.ndarray  # per row: its row in the previous analysis, -1 when analysed again
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
+    _duplicates: Future
+
+    @property  # computed in a worker (`spliced`)
+    def duplicates(self) -> pl.DataFrame:
+        return self._duplicates.result()
+
+    @duplicates.setter
+    def duplicates(self, value: pl.DataFrame) -> None:
+        self._duplicates = Future()
+        self._duplicates.set_result(value)
 
     def _utest_against(self, r: int) -> np.ndarray:
         if r not in self._utest_p and r in self._old_p:
