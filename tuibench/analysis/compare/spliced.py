@@ -66,6 +66,13 @@ def spliced(
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
     _splice_rows(out, old, sub, keys[edge], touched, gid, source)
+    # The U tests against the references a comparison was made for start now, in a
+    # worker (the screen asks for one of them), beside the rest.
+    out._patching = {
+        r: in_worker(out._patched_p, r)
+        for r, name in enumerate(rs.system_names)
+        if r in old._utest_p and name in old._shifts
+    }
     # Needed by the comparison's summary only: in a worker, beside the U tests.
     out._duplicates = in_worker(duplicate_metrics, out.iterations, rs.metrics)
     out._boot = BootstrapData.build(out.iterations, out._a, gid)
@@ -80,6 +87,7 @@ class GrownAnalysis(Analysis):
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
     _duplicates: Future
+    _patching: dict[int, Future]  # `_patched_p` by reference position, started early
 
     @property  # computed in a worker (`spliced`)
     def duplicates(self) -> pl.DataFrame:
@@ -92,14 +100,20 @@ class GrownAnalysis(Analysis):
 
     def _utest_against(self, r: int) -> np.ndarray:
         if r not in self._utest_p and r in self._old_p:
-            rows = self._changed_rows(r)
-            p = self._old_p[r].copy()
-            a = self._a
-            x = gather_reference(a, r, self.rs.system_names[r])
-            ref = np.where(x.exists, x.ref, -1)[rows]
-            p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
-            self._utest_p[r] = p
+            pending = self._patching.pop(r, None)
+            self._utest_p[r] = pending.result() if pending is not None else self._patched_p(r)
         return super()._utest_against(r)
+
+    def _patched_p(self, r: int) -> np.ndarray:
+        """The previous analysis's U tests against system r, the changed pairs' computed
+        again."""
+        rows = self._changed_rows(r)
+        p = self._old_p[r].copy()
+        a = self._a
+        x = gather_reference(a, r, self.rs.system_names[r])
+        ref = np.where(x.exists, x.ref, -1)[rows]
+        p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
+        return p
 
     def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
         if reference not in self._shifts and reference in self._old_shifts:
