@@ -30,7 +30,7 @@ import polars as pl
 from tuibench.model.results import ResultSet
 
 NAMES = ("system", "benchmark", "metric")
-SLICE_ROWS = 256  # rows per run from which copying runs as slices beats a gather
+SLICE_ROWS = 1 << 16  # rows of a run copied as a slice; shorter runs are gathered
 CHUNKS = 8  # merges whose pieces the merged rows may keep as separate chunks
 
 
@@ -119,20 +119,29 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
 
 def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
     """The rows of the iterations at `start` (`count` rows each), in that order: runs of
-    iterations that follow one another in `both` are one slice (a gather of every row took
-    four times as long), unless the runs are short."""
+    iterations that follow one another in `both` are one slice when long (a gather of
+    every row took four times as long); the short runs between two long ones are one
+    gather (thousands of slices cost 10 us each, and every later pass over a frame of
+    thousands of chunks paid for them: a select 15 ms a column)."""
     cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
     lo = start[cut]
     n = np.add.reduceat(count, np.flatnonzero(cut)) if len(count) else count
-    if len(n) * SLICE_ROWS > both.height:  # many short runs: one gather costs less
-        first = np.r_[0, np.cumsum(n)[:-1]]
-        rows = np.repeat(lo - first, n) + np.arange(int(n.sum()))
-        return both[pl.Series(rows.astype(np.uint32 if len(rows) < 1 << 32 else np.int64))]
-    parts = [both.slice(int(a), int(b)) for a, b in zip(lo, n, strict=True)]
-    if not parts:
+    if not len(n):
         return both.clear()
+    long = n >= SLICE_ROWS
+    # Pieces: each long run, and each stretch of short runs between them.
+    piece = np.cumsum(np.r_[True, long[1:] | long[:-1]]) - 1
+    parts = []
+    for k in np.flatnonzero(np.r_[True, piece[1:] != piece[:-1]]):
+        if long[k]:
+            parts.append(both.slice(int(lo[k]), int(n[k])))
+            continue
+        runs = piece == piece[k]
+        a, b = lo[runs], n[runs]
+        rows = np.repeat(a - np.r_[0, np.cumsum(b)[:-1]], b) + np.arange(int(b.sum()))
+        parts.append(both[pl.Series(rows.astype(np.uint32 if len(both) < 1 << 32 else np.int64))])
     # The slices stay views of the loaded rows (no copy of ten million rows, no memory
-    # twice); each merge adds about as many pieces again, so now and then one copy.
+    # twice); each merge adds pieces again, so now and then one copy.
     merged = pl.concat(parts, rechunk=False)
     return merged.rechunk() if merged.n_chunks() > CHUNKS * len(parts) + 64 else merged
 

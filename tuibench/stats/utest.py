@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 
@@ -15,9 +16,18 @@ EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values a
 
 
 def _block_sort(
-    values: np.ndarray, labels: np.ndarray, starts: np.ndarray, counts: np.ndarray
+    values: np.ndarray,
+    labels: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    runs: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Sort every block's values in place of the block; the labels follow their values."""
+    """Sort every block's values in place of the block; the labels follow their values.
+    `runs`: each block is a few runs sorted already, which a stable sort (timsort) merges
+    in linear time, 3-4 times faster than sorting afresh (and far slower on shuffled
+    values). Equal values' labels may come in another order: no statistic depends on it
+    (tied runs are counted as wholes)."""
+    kind: Literal["stable"] | None = "stable" if runs else None
     out = np.empty(len(values), dtype=np.float64)
     lab = np.empty(len(values), dtype=labels.dtype)
     for n in np.unique(counts[counts > 0]):
@@ -27,7 +37,7 @@ def _block_sort(
             part = idx[lo : lo + step]
             where = rows_of(starts, part, int(n))
             block = values[where].reshape(len(part), n)
-            within = np.argsort(block, axis=1)
+            within = np.argsort(block, axis=1, kind=kind)
             out[where] = np.take_along_axis(block, within, axis=1).ravel()
             tags = labels[where].reshape(len(part), n)
             lab[where] = np.take_along_axis(tags, within, axis=1).ravel()
@@ -60,13 +70,16 @@ class RankedBlocks:
         starts: np.ndarray,
         counts: np.ndarray,
         nlabels: int,
+        runs: bool = False,
     ) -> RankedBlocks:
+        """`runs`: every block is a few sorted runs (`_block_sort`)."""
         values = np.asarray(values, dtype=np.float64)
         starts = np.asarray(starts, dtype=np.int64)
         counts = np.asarray(counts, dtype=np.int64)
         nb, s = len(starts), nlabels
         small = np.int8 if s < 128 else np.int64
-        v, lab = _block_sort(values, np.asarray(labels).astype(small, copy=False), starts, counts)
+        lab = np.asarray(labels).astype(small, copy=False)
+        v, lab = _block_sort(values, lab, starts, counts, runs)
         cell = cls._cells(nb, s, counts, lab)
         n = np.bincount(cell, minlength=nb * s).reshape(nb, s).astype(np.float64)
 

@@ -180,8 +180,11 @@ class Analysis:
     def _iterations(self) -> pl.DataFrame:
         samples = self.rs.samples
         it_keys = [*GROUP, "iteration"]
-        ids, starts = rle_groups(samples, it_keys)
-        counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
+        if self._known is not None and self._known.counts is not None:
+            starts, counts = self._known.spans()  # a part's: known (spliced.py)
+        else:
+            ids, starts = rle_groups(samples, it_keys)
+            counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
         keys = keys.join(
             self.rs.metrics.select(*METRIC, "mean_kind"),

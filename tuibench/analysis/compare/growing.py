@@ -48,6 +48,9 @@ class Known:
     # Only some groups, whose rows compare/spliced.py puts among others: no ranking of
     # the metrics' samples, duplicates or summary runs (they span every group).
     part: bool = False
+    # A part's iterations' sample counts, in order (its samples are the iterations one
+    # after another): no pass over the samples to find where each begins.
+    counts: np.ndarray | None = None
 
     def fits(self, options: AnalysisOptions, iterations: int) -> bool:
         """Whether its figures are those `options` give (trimmed iterations: all samples'
@@ -58,6 +61,12 @@ class Known:
             and len(self.source) == iterations
             and set(FIGURES) <= set(self.iterations.columns)  # kept (`keep_figures`)
         )
+
+    def spans(self) -> tuple[np.ndarray, np.ndarray]:
+        """First sample and count of every iteration of the part (`counts`)."""
+        assert self.counts is not None
+        counts = np.asarray(self.counts, dtype=np.int64)
+        return np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64), counts
 
 
 def iteration_figures(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 
 import numpy as np
 import polars as pl
@@ -31,6 +32,7 @@ from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.summary import BootstrapData
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
+from tuibench.util.worker import in_worker
 
 
 def spliced(
@@ -57,7 +59,7 @@ def spliced(
     sub = Analysis(
         ResultSet(part, rs.metrics, rs.systems, notes=rs.notes),
         options,
-        Known(old.iterations, source[inside], old.options, part=True),
+        Known(old.iterations, source[inside], old.options, part=True, counts=count[inside]),
         keep_figures=True,
     )
     out = GrownAnalysis.__new__(GrownAnalysis)
@@ -66,7 +68,15 @@ def spliced(
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
     _splice_rows(out, old, sub, keys[edge], touched, gid, source)
-    out.duplicates = duplicate_metrics(out.iterations, rs.metrics)
+    # The U tests against the references a comparison was made for start now, in a
+    # worker (the screen asks for one of them), beside the rest.
+    out._patching = {
+        r: in_worker(out._patched_p, r)
+        for r, name in enumerate(rs.system_names)
+        if r in old._utest_p and name in old._shifts
+    }
+    # Needed by the comparison's summary only: in a worker, beside the U tests.
+    out._duplicates = in_worker(duplicate_metrics, out.iterations, rs.metrics)
     out._boot = BootstrapData.build(out.iterations, out._a, gid)
     return out
 
@@ -78,17 +88,34 @@ class GrownAnalysis(Analysis):
     _old_row: np.ndarray  # per row: its row in the previous analysis, -1 when analysed again
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
+    _duplicates: Future
+    _patching: dict[int, Future]  # `_patched_p` by reference position, started early
+
+    @property  # computed in a worker (`spliced`)
+    def duplicates(self) -> pl.DataFrame:
+        return self._duplicates.result()
+
+    @duplicates.setter
+    def duplicates(self, value: pl.DataFrame) -> None:
+        self._duplicates = Future()
+        self._duplicates.set_result(value)
 
     def _utest_against(self, r: int) -> np.ndarray:
         if r not in self._utest_p and r in self._old_p:
-            rows = self._changed_rows(r)
-            p = self._old_p[r].copy()
-            a = self._a
-            x = gather_reference(a, r, self.rs.system_names[r])
-            ref = np.where(x.exists, x.ref, -1)[rows]
-            p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
-            self._utest_p[r] = p
+            pending = self._patching.pop(r, None)
+            self._utest_p[r] = pending.result() if pending is not None else self._patched_p(r)
         return super()._utest_against(r)
+
+    def _patched_p(self, r: int) -> np.ndarray:
+        """The previous analysis's U tests against system r, the changed pairs' computed
+        again."""
+        rows = self._changed_rows(r)
+        p = self._old_p[r].copy()
+        a = self._a
+        x = gather_reference(a, r, self.rs.system_names[r])
+        ref = np.where(x.exists, x.ref, -1)[rows]
+        p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
+        return p
 
     def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
         if reference not in self._shifts and reference in self._old_shifts:
@@ -122,7 +149,9 @@ class GrownAnalysis(Analysis):
         labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
         bn = n[rows] + rn
         bstart = np.r_[0, np.cumsum(bn)[:-1]].astype(np.int64)
-        u, tie = stats.RankedBlocks.build(values, labels, bstart, bn, 2).against(1)
+        # Both sides are sorted already: the ranking merges them.
+        ranked = stats.RankedBlocks.build(values, labels, bstart, bn, 2, runs=True)
+        u, tie = ranked.against(1)
         n1, n2 = n[rows].astype(np.float64), rn.astype(np.float64)
         return stats.mwu_pvalue(u[:, 0], n1, n2, tie[:, 0])
 
@@ -136,7 +165,10 @@ def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.Dat
     cut = np.r_[True, start[1:] != start[:-1] + count[:-1]]
     size = np.add.reduceat(count, np.flatnonzero(cut))
     parts = [frame.slice(int(a), int(b)) for a, b in zip(start[cut], size, strict=True)]
-    return pl.concat(parts, rechunk=True)
+    # Few chunks: a single slice of merged rows would keep thousands of them (concat
+    # returns it as it is), and each select over it then cost 15 ms a column.
+    part = pl.concat(parts)
+    return part.rechunk() if part.n_chunks() > 16 else part
 
 
 def _rows(start: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -177,17 +209,20 @@ def _splice_rows(
         "_s": s_id[order],
         "_row": np.arange(nrow, dtype=np.int64),
     }
-    both = pl.concat([old.groups[pl.Series(old_rows)], sub.groups], how="vertical_relaxed")
-    out.groups = both[pl.Series(order)].with_columns(
+    # Each row's place among old's rows followed by sub's: one gather of each.
+    at = np.r_[old_rows, len(old_row_of_group) + np.arange(len(sub_groups))][order]
+    both = pl.concat([old.groups, sub.groups], how="vertical_relaxed")
+    out.groups = both[pl.Series(at)].with_columns(
         pl.Series(k, v, dtype=pl.Int64) for k, v in fixed.items()
     )
-    out._a = {k: np.r_[old._a[k][old_rows], sub._a[k]][order] for k in old._a}
+    out._a = {k: np.concatenate([old._a[k], sub._a[k]])[at] for k in old._a}
     out._a.update(fixed)
     out._old_row = np.r_[old_rows, np.full(len(sub_groups), -1)][order]
     # Every row's samples, sorted: slices of the two analyses' arrays, in the rows' order.
-    start = np.r_[old._row_start[old_rows], sub._row_start + len(old._sorted)][order]
-    n = np.r_[old._row_n[old_rows], sub._row_n][order]
-    out._sorted = _joined(np.concatenate([old._sorted, sub._sorted]), start, n)
+    start = np.r_[old._row_start, sub._row_start][at]
+    n = np.r_[old._row_n, sub._row_n][at]
+    new = (at >= len(old_row_of_group)).astype(np.int8)
+    out._sorted = _joined((old._sorted, sub._sorted), new, start, n)
     out._row_start = np.r_[0, np.cumsum(n)[:-1]].astype(np.int64)
     out._row_n = n
     s = max(1, len(out.rs.system_names))
@@ -200,7 +235,7 @@ def _splice_rows(
     blocks = np.bincount(fixed["_m"], weights=n, minlength=nm).astype(np.int64)
     bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
     out._ranked = _Later(  # type: ignore[assignment]  # has the Future's `result`
-        lambda: stats.RankedBlocks.build(out._sorted, labels, bstarts, blocks, s)
+        lambda: stats.RankedBlocks.build(out._sorted, labels, bstarts, blocks, s, runs=True)
     )
 
 
@@ -212,14 +247,20 @@ def _metric_ids(metrics: pl.DataFrame, keys: np.ndarray) -> np.ndarray:
     return np.searchsorted(b * wide + m, keys[:, 1] * wide + keys[:, 2]).astype(np.int64)
 
 
-def _joined(values: np.ndarray, start: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """values[start[i] : start[i] + n[i]] one after the other, runs that follow one another
-    copied as one slice."""
+def _joined(sources: tuple[np.ndarray, ...], which: np.ndarray, start, n) -> np.ndarray:
+    """sources[which[i]][start[i] : start[i] + n[i]] one after the other, runs that
+    follow one another in one source copied as one slice (no copy of the sources
+    joined first: 90 MB at 10^7 samples)."""
     if not len(n):
-        return values[:0].copy()
-    cut = np.r_[True, start[1:] != start[:-1] + n[:-1]]
+        return sources[0][:0].copy()
+    cut = np.r_[True, (which[1:] != which[:-1]) | (start[1:] != start[:-1] + n[:-1])]
     lo, size = start[cut], np.add.reduceat(n, np.flatnonzero(cut))
-    return np.concatenate([values[a : a + b] for a, b in zip(lo, size, strict=True)])
+    out = np.empty(int(size.sum()), dtype=np.result_type(*sources))
+    at = 0
+    for k, a, b in zip(which[cut], lo, size, strict=True):
+        out[at : at + b] = sources[k][a : a + b]
+        at += b
+    return out
 
 
 def _shifts(sorted_: np.ndarray, start: np.ndarray, n: np.ndarray, x, rows: np.ndarray):
