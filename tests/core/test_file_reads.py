@@ -143,3 +143,23 @@ def test_a_result_that_cannot_be_decoded_is_read_again(results, reads, cache_fol
     rs = load([results])
     assert sorted(reads) == every_file(results)
     same(rs, fresh(results))
+
+
+def test_the_explorers_first_load_reads_only_changed_files_unless_the_cache_is_off(
+    results, monkeypatch
+):
+    """The explorer loads through incremental.Loader: its first load uses the reads an
+    earlier process kept, and with the cache off (--no-cache) trusts none of them."""
+    from tuibench.ingest.incremental import Loader
+
+    load([results])  # keeps every file's read
+    go = results / "go" / "bench.txt"
+    extra = "BenchmarkDecode-8 \t 1000000\t 1060 ns/op\t 0 B/op\t 0 allocs/op\n"
+    go.write_text(go.read_text().replace("PASS\n", extra + "PASS\n"))
+    loader = Loader([results])
+    same(loader.load(), fresh(results))
+    assert loader.read_count == 1  # the Go file alone
+    monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
+    off = Loader([results])
+    same(off.load(), fresh(results))
+    assert off.read_count > 1  # every file its reader's

@@ -90,12 +90,14 @@ class Loader:
         stored = load_cache.key(found)
         rs = load_cache.get(stored) if stored is not None and self.result is None else None
         if rs is None:
-            # A first load reads what an earlier process kept of unchanged files.
-            kept = file_reads.KeptReads(found, read_file) if self.result is None else None
+            # A first load reads what an earlier process kept of unchanged files, where the
+            # cache may be used at all (`key` is None with --no-cache).
+            first = self.result is None and stored is not None
+            kept = file_reads.KeptReads(found, read_file) if first else None
             rs = self._load_found(found, progress, seen, reader=kept.read if kept else None)
             if stored is not None:
                 load_cache.put(stored, rs, len(found.units))
-            if kept is not None and stored is not None:
+            if kept is not None:
                 self.read_count = kept.read_count
                 if load_cache.worth_storing(rs, len(found.units)):
                     kept.store()
