@@ -17,6 +17,7 @@ from tuibench.ingest.load import load
 from tuibench.ingest.reuse import cache, load_cache
 from tuibench.model.options import AnalysisOptions, ViewOptions
 from tuibench.tui.view import reopen as reopen_module
+from tuibench.tui.view.reloads import Reloads
 from tuibench.tui.view.reopen import Deferred, Reopen, ResultsChanged
 from tuibench.tui.view.session import Session
 from tuibench.tui.view.state import ViewState
@@ -38,8 +39,9 @@ def open_once(root: Path, options: AnalysisOptions = OPTIONS, every_reference: b
     """What the explorer's loading thread does: (reopen, rs, analysis, session)."""
     reopen = Reopen([root], options)
     restored = reopen.restored()
-    rs, analysis = restored or (reopen.load(), None)
-    analysis = analysis or Analysis(rs, options)
+    reloads = Reloads([root])
+    rs, analysis = restored or (reloads.load(found=reopen.found), None)
+    analysis = analysis or reloads.analyse(rs, options)
     state = ViewState.first(rs.default_reference, options, ViewOptions())
     session = Session(rs, analysis, state)
     session.install(state, session.prepare(state, session.compute(state)))

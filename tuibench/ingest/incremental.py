@@ -57,12 +57,17 @@ class Loader:
         self._digests: dict[tuple, tuple] = {}  # (path, identity) -> size, digest of start
 
     def load(
-        self, progress: Progress | None = None, complete: Mapping[str, int] | None = None
+        self,
+        progress: Progress | None = None,
+        complete: Mapping[str, int] | None = None,
+        found: Discovery | None = None,
     ) -> ResultSet:
         """The results as they are now; unchanged files are not read again. `complete`:
-        while watching, the files known complete and their sizes (as `load.load`)."""
-        found = discover(self.paths)
-        found.units = only_complete(found.units, complete)
+        while watching, the files known complete and their sizes (as `load.load`).
+        `found`: the paths' discovery with `complete` applied, when made just before."""
+        if found is None:
+            found = discover(self.paths)
+            found.units = only_complete(found.units, complete)
         key = load_cache.identity(found)
         if complete is not None and key is not None:  # sizes to read up to count too
             key += repr([getattr(u.path, "size", None) for u in found.units]).encode()

@@ -15,6 +15,7 @@ from pathlib import Path
 from tuibench.analysis.compare import Analysis
 from tuibench.analysis.compare.spliced import spliced
 from tuibench.ingest.appending import Growth, Iterations
+from tuibench.ingest.discover import Discovery
 from tuibench.ingest.incremental import Loader
 from tuibench.ingest.load import Progress
 from tuibench.model.options import AnalysisOptions
@@ -29,11 +30,15 @@ class Reloads:
         self._growth: Growth | None = None  # how the last load grew from the analysed one
 
     def load(
-        self, progress: Progress | None = None, complete: Mapping[str, int] | None = None
+        self,
+        progress: Progress | None = None,
+        complete: Mapping[str, int] | None = None,
+        found: Discovery | None = None,
     ) -> ResultSet:
-        """The results as they are now (unchanged files are not read again)."""
+        """The results as they are now (unchanged files are not read again); `found`: a
+        discovery of them just made (`Loader.load`)."""
         before = self.loader.result
-        rs = self.loader.load(progress, complete)
+        rs = self.loader.load(progress, complete, found)
         growth, last = self.loader.growth, self.analysis
         self._growth = None
         if growth is not None and last is not None and last.rs is before:

@@ -32,7 +32,6 @@ from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.stored import Restored, complete, parts
 from tuibench.ingest import load as loading
 from tuibench.ingest.discover import Discovery, discover
-from tuibench.ingest.load import Progress
 from tuibench.ingest.reuse import cache, load_cache
 from tuibench.ingest.watch import only_complete
 from tuibench.model.options import AnalysisOptions
@@ -128,9 +127,6 @@ class Reopen:
             return self._decode(payload)
         except Exception:  # passed the checksum yet unreadable (a bug): compute as without
             return None
-
-    def load(self, progress: Progress | None = None) -> ResultSet:
-        return loading.load_discovered(self.found, progress)  # looked up now: tests slow it
 
     def store_first(self, rs: ResultSet, analysis: Analysis, session: Session | None) -> None:
         """Write the screen's entry with what `analysis` has computed (the first

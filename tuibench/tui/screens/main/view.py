@@ -210,7 +210,7 @@ class MainView(Screen):
             early = read_ahead.take(self.paths, self.options)
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
-            rs, analysis = restored or (reloads.load(progress, complete), None)
+            rs, analysis = restored or (reloads.load(progress, complete, reopen.found), None)
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
