@@ -34,15 +34,21 @@ def _ttest_power(d: np.ndarray, n: np.ndarray, alpha: float) -> np.ndarray:
     return 1 - nctdtr(df, nc, crit) + far
 
 
+def _shipped_or_solved(shipped: Path, solve, alpha: float, power: float):
+    """(table, its scalar) of (alpha, power): the shipped file's for the defaults (the
+    scalar first, then the table), else solved."""
+    if (alpha, power) == (DEFAULT_ALPHA, POWER):
+        data = np.load(shipped)
+        table = data[1:]
+        table.flags.writeable = False
+        return table, float(data[0])
+    return solve(alpha, power)
+
+
 @lru_cache(maxsize=16)
 def _effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """The table of (alpha, power): shipped for the defaults, else solved (once)."""
-    if (alpha, power) == (DEFAULT_ALPHA, POWER):
-        shipped = np.load(SHIPPED_TABLE)
-        table = shipped[1:]
-        table.flags.writeable = False
-        return table, float(shipped[0])
-    return solve_effect_table(alpha, power)
+    return _shipped_or_solved(SHIPPED_TABLE, solve_effect_table, alpha, power)
 
 
 def solve_effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
@@ -139,12 +145,8 @@ def _normal_nc(za: float, power: float) -> float:
 
 @lru_cache(maxsize=16)
 def _nc_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
-    if (alpha, power) == (DEFAULT_ALPHA, POWER):
-        shipped = np.load(SHIPPED_NC_TABLE)
-        table = shipped[1:]
-        table.flags.writeable = False
-        return table, float(shipped[0])
-    return solve_noncentrality_table(alpha, power)
+    """The noncentralities of (alpha, power): shipped for the defaults, else solved."""
+    return _shipped_or_solved(SHIPPED_NC_TABLE, solve_noncentrality_table, alpha, power)
 
 
 def detectable_noncentrality(df: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
