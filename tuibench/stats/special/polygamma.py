@@ -27,40 +27,48 @@ def _shifted(x: np.ndarray, power: int, sign: float) -> tuple[np.ndarray, np.nda
     return x, acc
 
 
-def digamma(x):
-    """psi(x) for x > 0 (NaN elsewhere)."""
+def _evaluated(x, power: int, sign: float, tail) -> np.ndarray:
+    """A polygamma function at x > 0 (NaN elsewhere): the recurrence's terms
+    sign / x^power, then `tail(z)`, its asymptotic series at z >= _UP."""
     (x,) = _floats(x)
     shape, x = x.shape, x.ravel()
     with np.errstate(invalid="ignore", divide="ignore"):
-        z, acc = _shifted(np.where(x > 0, x, np.nan), 1, -1.0)
-        w = 1 / (z * z)
-        series = w * (-1 / 12 + w * (1 / 120 + w * (-1 / 252 + w * (1 / 240 + w * -1 / 132))))
-        out = np.log(z) - 0.5 / z + series + acc
+        z, acc = _shifted(np.where(x > 0, x, np.nan), power, sign)
+        out = tail(z) + acc
     return _out(out, shape)
+
+
+def _digamma_tail(z: np.ndarray) -> np.ndarray:
+    w = 1 / (z * z)
+    series = w * (-1 / 12 + w * (1 / 120 + w * (-1 / 252 + w * (1 / 240 + w * -1 / 132))))
+    return np.log(z) - 0.5 / z + series
+
+
+def _trigamma_tail(z: np.ndarray) -> np.ndarray:
+    w = 1 / (z * z)
+    series = w * (1 / 6 + w * (-1 / 30 + w * (1 / 42 + w * (-1 / 30 + w * 5 / 66))))
+    return (1 + 0.5 / z + series) / z
+
+
+def _tetragamma_tail(z: np.ndarray) -> np.ndarray:
+    w = 1 / (z * z)
+    series = w * (1 / 2 + w * (-1 / 6 + w * (1 / 6 + w * (-3 / 10 + w * 5 / 6))))
+    return -(1 + 1 / z + series) / (z * z)
+
+
+def digamma(x):
+    """psi(x) for x > 0 (NaN elsewhere)."""
+    return _evaluated(x, 1, -1.0, _digamma_tail)
 
 
 def trigamma(x):
     """psi'(x) for x > 0 (NaN elsewhere)."""
-    (x,) = _floats(x)
-    shape, x = x.shape, x.ravel()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z, acc = _shifted(np.where(x > 0, x, np.nan), 2, 1.0)
-        w = 1 / (z * z)
-        series = w * (1 / 6 + w * (-1 / 30 + w * (1 / 42 + w * (-1 / 30 + w * 5 / 66))))
-        out = (1 + 0.5 / z + series) / z + acc
-    return _out(out, shape)
+    return _evaluated(x, 2, 1.0, _trigamma_tail)
 
 
 def tetragamma(x):
     """psi''(x) for x > 0 (NaN elsewhere)."""
-    (x,) = _floats(x)
-    shape, x = x.shape, x.ravel()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z, acc = _shifted(np.where(x > 0, x, np.nan), 3, -2.0)
-        w = 1 / (z * z)
-        series = w * (1 / 2 + w * (-1 / 6 + w * (1 / 6 + w * (-3 / 10 + w * 5 / 6))))
-        out = -(1 + 1 / z + series) / (z * z) + acc
-    return _out(out, shape)
+    return _evaluated(x, 3, -2.0, _tetragamma_tail)
 
 
 def trigamma_inverse(y):
