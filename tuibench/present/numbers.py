@@ -175,7 +175,9 @@ def _per_metric(values: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray
     has = count > 0
     lo = np.where(has, start + (count - 1) // 2, 0)
     hi = np.where(has, start + count // 2, 0)
-    typical = np.where(has, (mag[lo] + mag[hi]) / 2 if len(mag) else np.nan, np.nan)
+    # The midpoint as lo + half the gap: a sum of two magnitudes near the float maximum
+    # overflows, and halving each first loses the smallest subnormals.
+    typical = np.where(has, mag[lo] + (mag[hi] - mag[lo]) / 2 if len(mag) else np.nan, np.nan)
     ok = np.isfinite(values)
     v, g = _sorted_within(values[ok], ids[ok])
     keep = np.r_[True, (g[1:] != g[:-1]) | (v[1:] != v[:-1])] if len(v) else v.astype(bool)
