@@ -35,7 +35,11 @@ from tuibench.stats.power import (
     iterations_needed,
 )
 from tuibench.stats.samples.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
-from tuibench.stats.samples.digits import printed_quantum, significant_digits
+from tuibench.stats.samples.digits import (
+    iteration_rounding,
+    printed_quantum,
+    significant_digits,
+)
 from tuibench.stats.samples.per_iteration import (
     ITERATION_VALUES,
     iteration_means,
@@ -89,6 +93,7 @@ __all__ = [
     "hodges_lehmann",
     "iteration_means",
     "iteration_medians",
+    "iteration_rounding",
     "iteration_values",
     "iterations_needed",
     "moderate",

@@ -43,7 +43,7 @@ from tuibench.analysis.compare.columns import (
 )
 from tuibench.analysis.compare.comparison import Comparison
 from tuibench.analysis.compare.decide import decide, gain_expr
-from tuibench.analysis.compare.duplicates import duplicate_metrics
+from tuibench.analysis.compare.duplicates import DIGITS, duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
     join_notes,
@@ -261,18 +261,12 @@ class Analysis:
 
     @staticmethod
     def _rounding_of(values: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        """How far printing may have moved each iteration's mean, relative: half a unit of
-        the last digit (the smallest among its first three samples: a trailing zero hides a
-        digit of a tenth of the values) over its smallest sample. Bounds a sample's error
-        when a producer prints a fixed number of decimals (Go's MB/s) or of significant
-        digits, and so the error of a mean, arithmetic or harmonic (`duplicate_metrics`)."""
-        q = np.full(len(starts), np.inf)
-        for k in range(3):
-            has = counts > k
-            q[has] = np.fmin(q[has], stats.printed_quantum(values[starts[has] + k]))
-        low = np.abs(stats.segment_min(np.abs(values), starts, counts))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return 0.5 * q / low
+        """How far printing may have moved each iteration's mean, relative
+        (`stats.iteration_rounding`). Bounds a sample's error when a producer prints a fixed
+        number of decimals (Go's MB/s) or of significant digits, and so the error of a mean,
+        arithmetic or harmonic (`duplicate_metrics`, which floors it at 10^-DIGITS: below
+        that only a bound is computed)."""
+        return stats.iteration_rounding(values, starts, counts, 10.0**-DIGITS)
 
     # -- step 2: centre, interval and noise per system ------------------------------------
     def _sample_moments(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tuibench.stats.moments import segment_min
+
 MAX_DIGITS = 17  # a float64 printed in full
 SKIP = 12  # digits most values are first tested beyond (`_more_digits_than`)
 
@@ -78,3 +80,33 @@ def printed_quantum(x: np.ndarray) -> np.ndarray:
         exponent = np.floor(np.log10(np.abs(x)))
         q = 10.0 ** (exponent - significant_digits(x) + 1)
     return np.where(np.isfinite(x) & (x != 0), q, np.nan)
+
+
+def iteration_rounding(
+    values: np.ndarray, starts: np.ndarray, counts: np.ndarray, finest: float
+) -> np.ndarray:
+    """How far printing may have moved each iteration's mean, relative: half a unit of the
+    last digit (the smallest among its first three samples: a trailing zero hides a digit
+    of a tenth of the values) over its smallest sample (`values[starts[i]:][:counts[i]]`).
+
+    Below `finest` only a bound is given: an iteration whose first sample certainly has
+    more than SKIP digits moved by at most 10^-SKIP of that sample over its smallest one,
+    and when that is under half of `finest` it stands for the exact figure (the digits of
+    every sample of a million iterations of full-precision values took most of the time)."""
+    n = len(starts)
+    q = np.full(n, np.inf)
+    low = np.abs(segment_min(np.abs(values), starts, counts))
+    first = np.flatnonzero(counts > 0)
+    x0 = np.abs(values[starts[first]])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bound = 0.5 * 10.0**-SKIP * x0 / low[first]
+        coarse = _more_digits_than(x0, np.floor(np.log10(x0)), SKIP) & (bound < 0.5 * finest)
+    exact = np.ones(n, dtype=bool)
+    exact[first[coarse]] = False
+    for k in range(3):
+        has = exact & (counts > k)
+        q[has] = np.fmin(q[has], printed_quantum(values[starts[has] + k]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = 0.5 * q / low
+    out[first[coarse]] = bound[coarse]
+    return out
