@@ -189,8 +189,17 @@ def t_quantile(q: float, df: np.ndarray) -> np.ndarray:
     df = np.asarray(df, dtype=np.float64)
     out = np.full(df.shape, np.nan)
     ok = df >= 1
-    out[ok] = special.stdtrit(df[ok], q)
+    out[ok] = _stdtrit(df[ok], q)
     return out
+
+
+def _stdtrit(df: np.ndarray, q: float) -> np.ndarray | float:
+    """`special.stdtrit`, solved once when every df is the same (as when every metric has
+    as many iterations): the same number, each element's steps being the same. Only then:
+    with several values, how many are solved at once moves the last bit."""
+    if len(df) > 1 and (df == df[0]).all():
+        return float(special.stdtrit(df[:1], q)[0])
+    return special.stdtrit(df, q)
 
 
 def t_interval(
