@@ -46,6 +46,7 @@ from tuibench.analysis.compare.decide import decide, gain_expr
 from tuibench.analysis.compare.duplicates import DIGITS, duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
+    group_lists,
     join_notes,
     notes,
     rle_groups,
@@ -413,12 +414,7 @@ class Analysis:
             ),
         )
         # Each group's iterations are contiguous: grouped by its id, not hashed by its names.
-        values_list = (
-            it.select(pl.Series("_gid", gid), "value")
-            .group_by("_gid", maintain_order=True)
-            .agg(pl.col("value").alias("iteration_values"))
-            .with_columns(pl.Series("samples", s_counts, dtype=pl.Int64))
-        )
+        values_list = group_lists("iteration_values", it["value"], gstarts)
         frame = (
             keys.with_columns(
                 pl.Series("iterations", c["k"].astype(np.int64)),
@@ -445,7 +441,7 @@ class Analysis:
                 *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
                 note.alias("_note"),
             )
-            .with_columns(values_list["iteration_values"], values_list["samples"])
+            .with_columns(values_list, pl.Series("samples", s_counts, dtype=pl.Int64))
             # Rows by metric in natural order, then by system: every table's order (the
             # Enum codes are that order, `_row_layout`); names leave the core as strings.
             .pipe(lambda f: f[order])
