@@ -223,19 +223,14 @@ def _assemble(
         k: enums[k].categories for k in lookalikes.KINDS
     }
     problems.extend(lookalikes.problems(runs, categories, paths))
-    df, changed = _one_unit_per_metric(df, runs, paths, problems)
+    df, changed = _one_unit_per_metric(df, _metric_runs(runs), paths, problems)
     df, dropped = _without_duplicates(df, runs, paths, problems)
     if changed or dropped:  # rare: rows converted or left out, so the runs moved
         starts, runs = _runs(df)
         runs = runs.cast(enums)  # type: ignore[arg-type]  # as above
-    metrics = _catalogue(runs, overrides, problems)
-    per_file = runs.group_by("_file").agg(
-        c("n").sum(),
-        c("benchmark").n_unique(),
-        pl.struct("benchmark", "metric").n_unique().alias("metrics"),
-        pl.struct("system", "iteration").n_unique().alias("iterations"),
-    )
-    file_stats = {r[0]: r[1:] for r in per_file.iter_rows()}
+    by_metric = _metric_runs(runs)
+    metrics = _catalogue(by_metric, overrides, problems)
+    file_stats = _file_stats(runs, by_metric)
 
     keys = [*group, "iteration"]
     unnumbered = df["sample"].null_count()
@@ -266,6 +261,46 @@ def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
         pl.Series("n", np.diff(np.r_[starts, df.height]))
     )
     return starts, runs
+
+
+def _metric_runs(runs: pl.DataFrame) -> pl.DataFrame:
+    """The first of every run of `runs` that share all their keys but the iteration: one a
+    metric and file, what the catalogue and the units need (runs are one an iteration)."""
+    new = _changes(runs.select(k for k in RUN_KEYS if k != "iteration"))
+    new[:1] = True
+    return runs.filter(pl.Series(new))
+
+
+def _file_stats(runs: pl.DataFrame, by_metric: pl.DataFrame) -> dict:
+    """Per file: samples, benchmarks, metrics and iterations (systems' iterations). Pairs
+    are counted as one integer each where they fit: distinct structs of 2,000,000 runs took
+    0.5 s at 200,000 metrics."""
+    c = pl.col
+    names = by_metric.group_by("_file").agg(
+        c("benchmark").n_unique(), _pair(by_metric, "benchmark", "metric").alias("metrics")
+    )
+    counts = runs.group_by("_file").agg(
+        c("n").sum(), _pair(runs, "system", "iteration").alias("iterations")
+    )
+    per_file = counts.join(names, on="_file")
+    per_file = per_file.select("_file", "n", "benchmark", "metrics", "iterations")
+    return {r[0]: r[1:] for r in per_file.iter_rows()}
+
+
+def _pair(df: pl.DataFrame, a: str, b: str) -> pl.Expr:
+    """How many distinct (a, b) pairs, for integer or Enum columns: a * span + b when no
+    value is null and every pair fits in 62 bits (then pairs and keys are one to one); as
+    structs otherwise."""
+    x, y = (df[k].to_physical() for k in (a, b))
+    if not len(x) or x.null_count() or y.null_count():
+        return pl.struct(a, b).n_unique()
+    lo, hi, top = int(y.min()), int(y.max()), int(x.max())  # type: ignore[arg-type]
+    if int(x.min()) < 0 or (hi - lo + 1) * (top + 1) >= 1 << 62:  # type: ignore[arg-type]
+        return pl.struct(a, b).n_unique()
+    key = pl.col(a).to_physical().cast(pl.Int64) * (hi - lo + 1) + (
+        pl.col(b).to_physical().cast(pl.Int64) - lo
+    )
+    return key.n_unique()
 
 
 def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
