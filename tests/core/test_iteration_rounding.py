@@ -64,20 +64,3 @@ def test_wide_spread_zero_nan_infinity_and_empty_iterations():
     counts = [4, 4, 4, 4, 0, 6, 1, 2, 5, 10]
     got, _ = check(values, counts)
     assert np.isnan(got[4])  # an empty iteration has no figure
-
-
-def test_segment_min_of_even_segments_as_of_any():
-    rng = np.random.default_rng(6)
-    values = rng.normal(0, 1, 3000)
-    values[[5, 700, 2999]] = np.nan
-    for width in (1, 3, 8):
-        n = 3000 // width
-        starts, counts = spans([width] * n)
-        got = stats.segment_min(values, starts, counts)
-        want = [np.min(values[s : s + c]) for s, c in zip(starts, counts, strict=True)]
-        np.testing.assert_array_equal(got, want)
-    # Uneven, or with a gap: the general path, with the same answers.
-    starts, counts = np.array([0, 3, 7]), np.array([3, 3, 3])
-    np.testing.assert_array_equal(
-        stats.segment_min(values, starts, counts), [np.min(values[s : s + 3]) for s in starts]
-    )

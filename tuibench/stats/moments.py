@@ -74,6 +74,8 @@ def segment_sums(
 
 
 def _sums(x: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    if (k := _even_width(starts, counts, len(x))) is not None:
+        return _strided_sum(x, len(counts), k)
     out = np.zeros(len(counts))
     has = counts > 0
     if not has.any():
@@ -154,6 +156,16 @@ def _strided_min(x: np.ndarray, n: int, k: int) -> np.ndarray:
     for j in range(1, k):
         np.minimum(out, x[j : n * k : k], out=out)
     return out
+
+
+def _strided_sum(x: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Sum of each of the n segments of width k (at most 8) tiling x, added as `reduceat`
+    adds them, so to the same bits: the first value plus the sum of the others, which
+    numpy adds one by one from -0.0 below 8 values (its pairwise summation's base case)."""
+    rest = np.full(n, -0.0)
+    for j in range(1, k):
+        rest += x[j : n * k : k]
+    return x[0 : n * k : k] + rest
 
 
 def group_sums(flags: np.ndarray, group: np.ndarray, ngroups: int) -> np.ndarray:
