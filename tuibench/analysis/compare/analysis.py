@@ -163,12 +163,15 @@ class Analysis:
         clock = time.perf_counter()
         self.iterations = self._iterations()
         self.timings["iterations"] = time.perf_counter() - clock
+        whole = known is None or not known.part  # a part's rows are spliced (spliced.py)
+        # Duplicate metrics need only the iterations' plain means: in a worker, beside.
+        dup = in_worker(duplicate_metrics, self.iterations, self.rs.metrics) if whole else None
         clock = time.perf_counter()
         self.groups = self._groups()
         self.timings["systems and u-test layout"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        if known is None or not known.part:  # a part's rows are spliced (spliced.py)
-            self.duplicates = duplicate_metrics(self.iterations, self.rs.metrics)
+        if dup is not None:
+            self.duplicates = dup.result()
             self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed, nor the iterations'
@@ -556,16 +559,20 @@ class Analysis:
         options = self.options_for(options)
         alpha, fdr, threshold = options.alpha, options.fdr, options.threshold
         x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
+        # The costliest steps in workers, beside the others (the second core).
+        shift_job = None
+        if reference not in self._shifts:  # the costliest step: kept per reference
+            rows_at = (self.sorted_rows(), self._row_start, self._row_n)
+            shift_job = in_worker(utest_shift, x, *rows_at)
+        med_job = in_worker(with_median_values, x)  # the same test on per-iteration medians
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
-        if reference not in self._shifts:  # the costliest step: kept per reference
-            self._shifts[reference] = utest_shift(
-                x, self.sorted_rows(), self._row_start, self._row_n
-            )
-        shift = self._shifts[reference]
         pw = power(x, w, alpha, threshold)
-        med = with_median_values(x)  # the same test on per-iteration medians
+        if shift_job is not None:
+            self._shifts[reference] = shift_job.result()
+        shift = self._shifts[reference]
+        med = med_job.result()
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
