@@ -19,6 +19,8 @@ import re
 import numpy as np
 import polars as pl
 
+from tuibench.util.worker import in_worker
+
 # Besides LF and CRLF, str.splitlines ends a line at these (U+0085, U+2028 and U+2029 as
 # UTF-8) and at a CR alone: the line-by-line reader would then split a record in two.
 _CONTROL_LINE_ENDS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
@@ -36,17 +38,19 @@ NUMBERS = ("value", "iteration", "sample")
 def read(data: bytes) -> pl.DataFrame | None:
     """The records of `data` (UTF-8, no lead before the first record), one column per key
     with lowercased names, or None when the line-by-line reader must read it."""
-    if not _plain_lines(data):
+    # polars parses in a worker while this thread scans the bytes (each scan holds the
+    # GIL, polars does not): the checks cost no time beside the parse.
+    first = in_worker(_parsed, data, 100)
+    plain = _plain_lines(data)
+    keys = (data.count(b'":'), data.count(b'":null')) if plain else (0, 0)
+    df = first.result()
+    if not plain:
         return None
-    for rows in (100, None):  # the types of the first rows, else of all rows (3x slower)
-        try:
-            df = pl.read_ndjson(data, infer_schema_length=rows)
-        except (pl.exceptions.PolarsError, OverflowError, ValueError):
-            continue
-        if _every_key_read(df, data):
-            break
-    else:
-        return None
+    # The types of the first rows, else of all rows (3x slower).
+    if df is None or not _every_key_read(df, *keys):
+        df = _parsed(data, None)
+        if df is None or not _every_key_read(df, *keys):
+            return None
     names = [c.lower() for c in df.columns]
     if len(set(names)) < len(names) or any(n.startswith(("__", "\x00")) for n in names):
         return None
@@ -76,15 +80,25 @@ def _plain_lines(data: bytes) -> bool:
     return _BLANK_LINE.search(data) is None
 
 
-def _every_key_read(df: pl.DataFrame, data: bytes) -> bool:
+def _parsed(data: bytes, rows: int | None) -> pl.DataFrame | None:
+    """polars' reading of `data`, its types from the first `rows` rows (None: all); None
+    where it refuses."""
+    try:
+        return pl.read_ndjson(data, infer_schema_length=rows)
+    except (pl.exceptions.PolarsError, OverflowError, ValueError):
+        return None
+
+
+def _every_key_read(df: pl.DataFrame, keys: int, explicit_nulls: int) -> bool:
     """Whether every key of every record is one value of the frame: polars leaves out keys
     its first rows do not have, and keeps the first of a key given twice in a record (the
     line-by-line reader, the last). Each key is written `"key":`; each cell holds a value of
     one, unless null, and a null is either no key or an explicit `"key":null`. So the keys
-    are all read when the count of `":` is that of the cells less their nulls plus that of
-    `":null`; a `":` within a text, or a blank before a colon, declines the file."""
+    are all read when the count of `":` (`keys`) is that of the cells less their nulls
+    plus that of `":null` (`explicit_nulls`); a `":` within a text, or a blank before a
+    colon, declines the file."""
     nulls = sum(df.null_count().row(0))
-    return data.count(b'":') == df.height * df.width - nulls + data.count(b'":null')
+    return keys == df.height * df.width - nulls + explicit_nulls
 
 
 def _as_read(df: pl.DataFrame, name: str) -> bool:
