@@ -298,7 +298,7 @@ def report_json_parts(cmp: Comparison, problems: list[Problem]) -> Iterable[byte
     """`report_json`'s UTF-8 text in pieces, to be written one after the other. polars
     writes the rows itself (NaN and infinities as null): turning 20,000 rows into Python
     dicts first took three times as long. At 200,000 metrics the rows are 480 MB: made
-    ROWS_AT_ONCE at a time, in a thread of their own while the caller writes the ones
+    ROWS_AT_ONCE at a time, in threads of their own while the caller writes the ones
     before (never decoded, joined or encoded again: each a copy, and 1 s)."""
     summary = in_worker(cmp.summary)  # in numpy, beside the rows' conversion
     parts = json_lines_parts(
@@ -350,7 +350,8 @@ def _ndjson(frame: pl.DataFrame) -> str:
     return b"".join(_ndjson_parts(frame)).decode()
 
 
-ROWS_AT_ONCE = 20_000  # rows made into JSON by one call (about 24 MB at 200,000 metrics)
+ROWS_AT_ONCE = 5_000  # rows made into JSON by one call (6 MB at 200,000 metrics: blocks of
+# 24 MB were fresh pages each time, 80,000 page faults for the 480 MB document)
 _NEXT_ROW = b",\n    "
 
 
