@@ -10,16 +10,19 @@ def lexsort_order(cols: list[np.ndarray]) -> np.ndarray:
     order): one stable sort of an integer made of all the keys when they are integers whose
     ranges fit in 62 bits together (7x faster than lexsort at 2,000,000 rows)."""
     n = len(cols[0])
-    fallback = [np.arange(n), *reversed(cols)]
     if not n or any(c.dtype.kind not in "iu" or c.dtype == np.uint64 for c in cols):
-        return np.lexsort(fallback)
+        return _lexsort(cols)
     key = np.zeros(n, dtype=np.int64)
     size = 1
     for c in cols:
         lo, hi = int(c.min()), int(c.max())
         size *= hi - lo + 1
         if size >= 1 << 62:
-            return np.lexsort(fallback)
+            return _lexsort(cols)
         key *= hi - lo + 1
         key += (c.astype(np.int64) - lo) if lo else c
     return np.argsort(key, kind="stable")
+
+
+def _lexsort(cols: list[np.ndarray]) -> np.ndarray:
+    return np.lexsort([np.arange(len(cols[0])), *reversed(cols)])
