@@ -350,7 +350,7 @@ def _one_unit_per_metric(
 ) -> tuple[pl.DataFrame, bool]:
     """Convert a metric measured in several time or size units (ms here, s there) to one
     unit; a metric whose units do not convert is set aside as a problem, never compared."""
-    if runs["unit"].drop_nulls().n_unique() < 2:  # the common case: nothing to convert
+    if not _several_units(runs):  # the common case: nothing to convert
         return df, False
     per_metric = (
         runs.filter(pl.col("unit").is_not_null())
@@ -395,6 +395,19 @@ def _one_unit_per_metric(
             pl.col("_unit").fill_null(pl.col("unit")).alias("unit"),
         ).drop("_factor", "_unit")
     return df, True
+
+
+def _several_units(runs: pl.DataFrame) -> bool:
+    """Whether some metric is given in two units, on the codes (grouping the names took
+    0.2 s at 200,000 metrics of one unit each)."""
+    given = runs.filter(pl.col("unit").is_not_null())
+    if given["unit"].n_unique() < 2:
+        return False
+    b, m, u = (given[k].to_physical().to_numpy() for k in ("benchmark", "metric", "unit"))
+    metric = b.astype(np.int64) * (int(m.max()) + 1) + m
+    order = lexsort_order([metric, u])
+    metric, u = metric[order], u[order]
+    return bool(((metric[1:] == metric[:-1]) & (u[1:] != u[:-1])).any())
 
 
 def _name_enums(runs: pl.DataFrame, order: list[str]) -> dict[str, pl.Enum]:
