@@ -58,16 +58,26 @@ class BootstrapData:
         row_of_group = np.empty(len(g), dtype=np.int64)
         row_of_group[g] = np.arange(len(g))
         row = row_of_group[gid] if len(g) else np.zeros(0, np.int64)
-        label = (
-            it.select((pl.col("iteration").rank("dense").over("system") - 1).cast(pl.Int64))
-            .to_series()
-            .to_numpy()
-        )
+        label = _dense_labels(it)
         v = it["value"].to_numpy()
-        hmean = a["mean_kind"][row] == "hmean" if len(row) else np.zeros(0, bool)
+        hmean = (a["mean_kind"] == "hmean")[row] if len(row) else np.zeros(0, bool)
         with np.errstate(divide="ignore"):
             y = np.where(hmean, 1.0 / v, v)
         return cls(row, label, y)
+
+
+def _dense_labels(it: pl.DataFrame) -> np.ndarray:
+    """Each iteration's dense rank among its system's iterations (0..L-1): from a table of
+    the iterations each system has when it is small, else by polars' rank."""
+    s, i = (it[k].to_physical().to_numpy() for k in ("system", "iteration"))
+    if len(i) and i.dtype.kind == "i" and it["system"].null_count() == 0:
+        lo, span, systems = int(i.min()), int(i.max()) - int(i.min()) + 1, int(s.max()) + 1
+        if span * systems <= 1 << 24:
+            present = np.zeros((systems, span), dtype=bool)
+            present[s, i - lo] = True
+            return (np.cumsum(present, axis=1) - 1)[s, i - lo].astype(np.int64)
+    dense = pl.col("iteration").rank("dense").over("system") - 1
+    return it.select(dense.cast(pl.Int64)).to_series().to_numpy()
 
 
 @dataclass
