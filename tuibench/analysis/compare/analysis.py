@@ -47,6 +47,7 @@ from tuibench.analysis.compare.duplicates import DIGITS, duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
     group_lists,
+    harmonic,
     join_notes,
     notes,
     rle_groups,
@@ -190,13 +191,7 @@ class Analysis:
             ids, starts = rle_groups(samples, it_keys)
             counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
-        keys = keys.join(
-            self.rs.metrics.select(*METRIC, "mean_kind"),
-            on=METRIC,
-            how="left",
-            maintain_order="left",
-        )
-        hmean = (keys["mean_kind"] == "hmean").to_numpy()
+        hmean = harmonic(keys, self.rs.metrics)
         values = samples["value"].to_numpy()
         kind = self.options.iteration_value
         if self._known is not None and self._known.fits(self.options, len(starts)):
@@ -235,7 +230,7 @@ class Analysis:
         self._values = values  # the analysed samples, iteration after iteration
         self._it_starts, self._it_counts = starts, counts
         # The value of every iteration joins them in `_with_values`.
-        return keys.drop("mean_kind").with_columns(
+        return keys.with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
             pl.Series("rounding", self._rounding(), dtype=pl.Float64),
             pl.Series("median", median, dtype=pl.Float64),
@@ -251,7 +246,7 @@ class Analysis:
         )
         self._hmean_it, self._raw, self._values = hmean, (values, starts, counts), values
         self._it_starts, self._it_counts = starts, counts
-        return keys.drop("mean_kind").with_columns(
+        return keys.with_columns(
             pl.Series("samples", counts, dtype=pl.Int64),
             *(pl.Series(k, got[k], dtype=pl.Float64) for k in ("rounding", "median", "mean_raw")),
             *(

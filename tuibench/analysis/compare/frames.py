@@ -15,6 +15,30 @@ def rle_groups(df: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarra
     return ids, starts
 
 
+def harmonic(keys: pl.DataFrame, metrics: pl.DataFrame) -> np.ndarray:
+    """Whether each row's metric (benchmark, metric) is an Hmean one in the catalogue
+    `metrics` (one row a metric): on the names' codes when both hold them as the same
+    Enums (a join of 2,000,000 iterations took 0.2 s), else by a join."""
+    names = ("benchmark", "metric")
+    coded = all(
+        isinstance(keys.schema[k], pl.Enum) and keys.schema[k] == metrics.schema[k] for k in names
+    )
+    if not coded or not len(keys) or not len(metrics):
+        kinds = keys.select(*names).join(
+            metrics.select(*names, "mean_kind"), on=list(names), how="left", maintain_order="left"
+        )
+        return (kinds["mean_kind"] == "hmean").fill_null(False).to_numpy()
+    b, m = (keys[k].to_physical().to_numpy().astype(np.int64) for k in names)
+    cb, cm = (metrics[k].to_physical().to_numpy().astype(np.int64) for k in names)
+    width = max(int(m.max()), int(cm.max())) + 1
+    at = cb * width + cm
+    order = np.argsort(at, kind="stable")
+    at = at[order]
+    pos = np.minimum(np.searchsorted(at, b * width + m), len(at) - 1)
+    flag = (metrics["mean_kind"] == "hmean").fill_null(False).to_numpy()[order]
+    return (at[pos] == b * width + m) & flag[pos]
+
+
 def group_lists(name: str, values: pl.Series, starts: np.ndarray) -> pl.Series:
     """Each group's values as a list: groups are contiguous runs of `values` from `starts`.
     When every group has as many, a reshape (no hashing of group ids: 0.4 s at 400,000
