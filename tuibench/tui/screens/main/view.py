@@ -104,6 +104,9 @@ class MainView(Screen):
         self._computing = False  # one worker at a time; it starts the next when it is done
         self.stop_loading = threading.Event()
         self.loader: threading.Thread | None = None
+        # Set once the first frame with results is drawn: the work ahead waits for it, so
+        # that it does not take the interpreter from that frame.
+        self.first_shown = threading.Event()
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
@@ -227,6 +230,9 @@ class MainView(Screen):
             return
         # Work ahead, while the first screen is read: later switches stay cheap. What fails
         # here (a restored analysis whose files changed) is said by the key that needs it.
+        while not self.first_shown.wait(0.1):
+            if self.stop_loading.is_set():
+                return
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
@@ -263,7 +269,8 @@ class MainView(Screen):
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
-        self.start_watching()
+        # After the frame this handler makes: the watcher's imports would delay it.
+        self.call_after_refresh(self._after_first_frame)
         if message.error or message.rs is None:
             self._show_failure(Text(f"Loading failed: {message.error}"))
             return
@@ -304,6 +311,10 @@ class MainView(Screen):
         # which otherwise stall a reference switch now and then for 100 ms or more. Once
         # the first frame with results is out: the collection takes 50 ms or more.
         self.set_timer(FREEZE_AFTER, _freeze_loaded)
+
+    def _after_first_frame(self) -> None:
+        self.first_shown.set()
+        self.start_watching()
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:
