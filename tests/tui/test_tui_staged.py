@@ -91,3 +91,20 @@ def test_status_words_join_what_is_asked_and_what_is_prepared():
     assert status_words(shown, None, "preparing") == "preparing …"
     assert status_words(shown, asked) == "comparing against tuned …"
     assert status_words(shown, asked, "preparing") == "comparing against tuned, preparing …"
+
+
+async def test_the_loader_turns_the_collector_on_again(make_app, loaded):
+    """The command line pauses the garbage collector while the libraries load; the loading
+    thread turns it on once it has its modules."""
+    import gc
+
+    from tuibench import process_settings
+
+    process_settings.pause_collection()
+    try:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await loaded(pilot)
+            assert gc.isenabled()
+    finally:
+        gc.enable()

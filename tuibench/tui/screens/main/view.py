@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import importlib
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,13 @@ NARROW = 100  # below this width the tables take the whole width while they have
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
 # in a worker
+LOADING_MODULES = (
+    "tuibench.ingest.load",
+    "tuibench.tui.view.read_ahead",
+    "tuibench.tui.view.reloads",
+    "tuibench.tui.view.reopen",
+    "tuibench.tui.view.session",
+)
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
 
 
@@ -200,7 +208,18 @@ class MainView(Screen):
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
 
+    @staticmethod
+    def _imports() -> None:
+        """What loading and the first screen need, imported at once; then the collector
+        runs again (the command line pauses it while the libraries load)."""
+        try:
+            for name in LOADING_MODULES:
+                importlib.import_module(name)
+        finally:
+            gc.enable()
+
     def _load(self) -> None:
+        self._imports()
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
