@@ -8,8 +8,8 @@ iterations x 3 samples, 30 M samples; `--scale 0.2`: 200,000 metrics), written t
 temporary folder. Each measurement is a child process of its own, so that its peak
 resident memory (GNU time's, or the explorer's own high-water mark) is its own:
 - the explorer, headless (`App.run_test()`): seconds from start to the first screen
-  (loaded, analysed, tree and answer made), and the peak until the other references'
-  U tests are ready;
+  (loaded, analysed, tree and answer made) and the peak until then; then the same once
+  its work ahead (the other references' U tests, done after the first screen) ended;
 - `tuibench report PATH --format json --output FILE`: wall time and peak.
 Targets (issue: fast on every input shape): the explorer within 3x the report's time,
 its peak under 4 GB.
@@ -46,10 +46,10 @@ async def main(path):
         while not app.main.loaded:
             await pilot.pause(0.2)
         await pilot.pause()
-        first = time.perf_counter() - t0
+        first, at_first = time.perf_counter() - t0, peak()
         while app.main.loader is not None and app.main.loader.is_alive():
             await pilot.pause(0.2)
-        print(f"{first:.1f} {peak():.0f}")
+        print(f"{first:.1f} {at_first:.0f} {time.perf_counter() - t0:.1f} {peak():.0f}")
 
 asyncio.run(main(sys.argv[1]))
 """
@@ -73,10 +73,11 @@ def main() -> None:
             cwd=tmp,
             check=True,
         )
-        first, peak = (float(x) for x in out.stdout.split()[-2:])
+        first, at_first, ahead, peak = (float(x) for x in out.stdout.split()[-4:])
         print(
             f"explorer: {first:7.1f} s to the first screen ({first / wall:.2f}x the report)  "
-            f"peak {peak:6.0f} MB"
+            f"peak {at_first:6.0f} MB\n"
+            f"          {ahead:7.1f} s to the end of its work ahead            peak {peak:6.0f} MB"
         )
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 

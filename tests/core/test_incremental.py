@@ -147,3 +147,21 @@ def test_a_changed_neighbour_reads_the_file_again(tmp_path):
     assert loader.read_count == 2
     same(after, fresh(root))
     assert set(after.metrics["better"].drop_nulls()) == {"lower"}  # the yaml was read again
+
+
+def test_reads_past_the_budget_are_read_again(results, monkeypatch):
+    """Readers' rows past `KEPT_ROWS` are not kept: a full reload reads those files again,
+    and still gives what a fresh load gives."""
+    from tuibench.ingest import incremental
+
+    loader = Loader([results])
+    loader.load()
+    kept_all = len(loader._reads)
+    monkeypatch.setattr(incremental, "KEPT_ROWS", 0)
+    loader = Loader([results])
+    loader.load()
+    assert kept_all > 0 and not loader._reads
+    os.remove(results / "5.8-vanilla" / "iter-1" / "stream.tsv")
+    after = loader.load()
+    assert loader.read_count == kept_all - 1  # every file left, none kept
+    same(after, fresh(results))

@@ -156,3 +156,21 @@ def test_a_changed_neighbour_is_a_new_key(tmp_path, monkeypatch):
     )
     yaml.write_text(text)  # udpstream: lower is better
     same(load([root]), fresh(root))
+
+
+def test_an_entry_in_parts_is_the_entry_joined(tmp_path):
+    """`put` of parts (bytes and buffers, written one after another) stores exactly what
+    `put` of the joined bytes stores, and is read back whole."""
+    import numpy as np
+
+    values = np.arange(5, dtype=np.float64)
+    parts = [b"head", memoryview(b"middle"), values.data]
+    joined = b"head" + b"middle" + values.tobytes()
+    store = cache.Store(tmp_path)
+    assert store.put("t", cache.digest("parts"), parts)
+    assert store.put("t", cache.digest("joined"), joined)
+    assert store.get("t", cache.digest("parts")) == joined
+    header = cache._HEADER.size
+    got = [p.read_bytes()[header:] for p in sorted(tmp_path.glob("*.tbc"))]
+    assert got == [joined, joined]
+    assert not cache.Store(tmp_path, max_bytes=len(joined)).put("t", cache.digest(2), parts)

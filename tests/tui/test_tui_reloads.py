@@ -158,3 +158,21 @@ def test_reload_shows_what_a_fresh_load_shows(results, change):
         assert_frame_equal(got.full_rows(), want.full_rows(), check_exact=True)
     again = reloaded.reload([str(results)], reloaded.state)  # nothing new: the same analysis
     assert again.analysis is reloaded.analysis
+
+
+def test_figures_not_kept_past_the_bound(results, monkeypatch):
+    """Past `FIGURES_KEPT_UP_TO` samples the iterations' figures are not kept: a reload of
+    grown results analyses everything again, with a fresh analysis's numbers."""
+    from tuibench.tui.view import reloads
+
+    monkeypatch.setattr(reloads, "FIGURES_KEPT_UP_TO", 0)
+    session = first_session(results)
+    assert "median" not in session.analysis.iterations.columns
+    new_iteration(results)
+    reloaded = session.reload([str(results)], session.state)
+    assert reloaded.reloads.loader.growth is not None  # the files merged, not the analysis
+    assert not isinstance(reloaded.analysis, GrownAnalysis)
+    fresh = afresh(results, reloaded.state)
+    assert_frame_equal(reloaded.cmp.full_rows(), fresh.cmp.full_rows(), check_exact=True)
+    doc = [b"".join(map(bytes, report_json_parts(s.cmp, s.rs.problems))) for s in (reloaded, fresh)]
+    assert doc[0] == doc[1]

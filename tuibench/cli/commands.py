@@ -293,6 +293,7 @@ def explore(args: argparse.Namespace) -> int:
     # 10 ms makes escape act at once. The user's ESCDELAY wins.
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
     options = analysis_options(args)
+    process_settings.pause_collection()  # until the loading thread has its modules
     from tuibench.tui.view import read_ahead
 
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads

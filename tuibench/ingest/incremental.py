@@ -40,6 +40,15 @@ from tuibench.model.results import ResultSet
 
 # Reader problems that depend on this machine's memory at the time: read such files again.
 _MACHINE = load_cache.MACHINE
+# Readers' rows kept in memory for the next full load, at most: about 44 bytes a row (at a
+# million metrics, 30 M samples in one file, 1.3 GB beside the samples). A file past the
+# budget is read again by a full reload; a merged one reads only the new files anyway.
+KEPT_ROWS = 5_000_000
+
+
+def _rows(result: ReadResult) -> int:
+    data = result.data
+    return len(data) if isinstance(data, Columns) else data.height
 
 
 class Loader:
@@ -147,6 +156,7 @@ class Loader:
         kept: dict[tuple, ReadResult] = {}
         self.read_count = 0
         forget = near is None
+        budget = [KEPT_ROWS if forget else KEPT_ROWS - sum(map(_rows, self._reads.values()))]
         near = load_cache.neighbours(found) if near is None else near
 
         def read(path: Path) -> ReadResult:
@@ -158,10 +168,14 @@ class Loader:
             if result is None:
                 result = (reader or read_file)(path)
                 self.read_count += 1
-            if ident is not None and not any(
-                m in p.reason for p in result.problems for m in _MACHINE
+            rows = _rows(result)
+            if (
+                ident is not None
+                and rows <= budget[0]
+                and not any(m in p.reason for p in result.problems for m in _MACHINE)
             ):
                 kept[k] = result
+                budget[0] -= rows
             seen.read(path, result)
             return result
 

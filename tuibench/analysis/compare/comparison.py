@@ -97,8 +97,8 @@ class Comparison:
         cache = self.source.cache if self.source is not None else {}
         key = ("summary", self.options.trust_single_iteration)
         if key not in cache:
-            cache[key] = summarise(
-                self.full_rows(),
+            cache[key] = summarise(  # the source's rows when it has them: no join
+                self.source.rows if self.source is not None else self.full_rows(),
                 self.reference,
                 self.systems,
                 self.source,

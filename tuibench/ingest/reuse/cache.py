@@ -21,6 +21,7 @@ import secrets
 import struct
 import time
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 MAGIC = b"TBCACHE\x01"
@@ -121,19 +122,27 @@ class Store:
             os.utime(path)  # used now: dropped last
         return payload
 
-    def put(self, kind: str, key: bytes, payload: bytes) -> bool:
+    def put(self, kind: str, key: bytes, payload: bytes | Sequence[bytes | memoryview]) -> bool:
         """Store atomically (a temporary file renamed), then drop the oldest entries past
-        the bound. False when the folder cannot be written or the entry alone is too big."""
-        if len(payload) + _HEADER.size > self.max_bytes:
+        the bound. False when the folder cannot be written or the entry alone is too big.
+        `payload` may be its parts in order (written one after another: a large entry is
+        never joined in memory)."""
+        parts = [payload] if isinstance(payload, bytes) else payload
+        size = sum(memoryview(p).nbytes for p in parts)
+        if size + _HEADER.size > self.max_bytes:
             return False
-        header = _HEADER.pack(MAGIC, code_version(), key, len(payload), zlib.crc32(payload))
+        crc = 0
+        for p in parts:
+            crc = zlib.crc32(p, crc)
+        header = _HEADER.pack(MAGIC, code_version(), key, size, crc)
         path = self._path(kind, key)
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         try:
             self.where.mkdir(mode=0o700, parents=True, exist_ok=True)
             with open(tmp, "xb") as fh:
                 fh.write(header)
-                fh.write(payload)
+                for p in parts:
+                    fh.write(p)
             os.replace(tmp, path)
         except OSError:
             with contextlib.suppress(OSError):

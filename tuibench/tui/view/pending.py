@@ -33,3 +33,10 @@ def pending_words(shown: ViewState, asked: ViewState | None) -> str:
     if len(words) < len(changed):  # options of the comparison (α, FDR, threshold, ...), %
         words.append("recomputing")
     return ", ".join(words) + " …"
+
+
+def status_words(shown: ViewState, asked: ViewState | None, ahead: str = "") -> str:
+    """The header's words: what is asked and not shown yet, then `ahead`, what the loading
+    thread still prepares after the first screen ("" when neither)."""
+    words = [w for w in (pending_words(shown, asked).removesuffix(" …"), ahead) if w]
+    return ", ".join(words) + " …" if words else ""

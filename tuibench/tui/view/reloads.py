@@ -21,6 +21,11 @@ from tuibench.ingest.load import Progress
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 
+# Samples up to which every iteration's figures are kept for a reload to reuse (48 bytes
+# an iteration: at a million metrics, 10 M iterations, 0.5 GB). Past it a reload analyses
+# everything again (`spliced` needs them).
+FIGURES_KEPT_UP_TO = 12_000_000
+
 
 class Reloads:
     def __init__(self, paths: Sequence[str | Path]) -> None:
@@ -55,7 +60,9 @@ class Reloads:
         if g is not None and last is not None and rs is g.rs:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
-        self.analysis = grown or Analysis(rs, options, keep_figures=True)
-        if rs is self.loader.result:  # the next merge finds the iterations here
+        keep = rs.samples.height <= FIGURES_KEPT_UP_TO
+        self.analysis = grown or Analysis(rs, options, keep_figures=keep)
+        # The next merge finds the iterations here (without the figures: in the samples).
+        if rs is self.loader.result and "samples" in self.analysis.iterations.columns:
             self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
         return self.analysis

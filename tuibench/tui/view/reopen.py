@@ -163,7 +163,7 @@ class Reopen:
             self.stored = cache.Store().put(KIND, self.key, payload)
 
     # -- bytes: a JSON part, the ResultSet without samples, frames, then arrays ----------
-    def _encode(self, rs: ResultSet, analysis: Analysis) -> bytes | None:
+    def _encode(self, rs: ResultSet, analysis: Analysis) -> list[bytes | memoryview] | None:
         bare = load_cache.encode(_without_samples(rs))
         if bare is None:
             return None
@@ -176,13 +176,18 @@ class Reopen:
             "frames": list(frames),
             "arrays": [[k, a.dtype.str, list(a.shape)] for k, a in arrays.items()],
         }
-        chunks = [json.dumps(doc).encode(), bare]
+        # The parts in order, never joined nor copied (at 200,000 metrics the entry is
+        # 360 MB: joining it took 0.9 GB more at the explorer's peak).
+        chunks: list[bytes | memoryview] = [json.dumps(doc).encode(), bare]
         for f in frames.values():
             buf = io.BytesIO()
             f.write_ipc(buf, compression="uncompressed")
-            chunks.append(buf.getvalue())
-        chunks += [np.ascontiguousarray(a).tobytes() for a in arrays.values()]
-        return b"".join(_LEN.pack(len(c)) + c for c in chunks)
+            chunks.append(buf.getbuffer())
+        chunks += [np.ascontiguousarray(a).reshape(-1).view(np.uint8).data for a in arrays.values()]
+        out: list[bytes | memoryview] = []
+        for c in chunks:
+            out += [_LEN.pack(memoryview(c).nbytes), c]
+        return out
 
     def _decode(self, payload: bytes | memoryview) -> tuple[ResultSet, Analysis]:
         view = memoryview(payload)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import importlib
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,7 @@ from tuibench.model.set_aside import set_aside_line
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
-from tuibench.tui.view.pending import pending_words
+from tuibench.tui.view.pending import status_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -53,6 +54,14 @@ NARROW = 100  # below this width the tables take the whole width while they have
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
 # in a worker
+LOADING_MODULES = (
+    "tuibench.ingest.load",
+    "tuibench.tui.view.read_ahead",
+    "tuibench.tui.view.reloads",
+    "tuibench.tui.view.reopen",
+    "tuibench.tui.view.session",
+)
+AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
 
 
 def _freeze_loaded() -> None:
@@ -75,6 +84,14 @@ class Loaded(Message):
         session: Session | None = None,
     ) -> None:
         self.rs, self.analysis, self.error, self.session = rs, analysis, error, session
+        super().__init__()
+
+
+class WorkingAhead(Message):
+    """The loading thread's work after the first screen started ("" once it ended)."""
+
+    def __init__(self, words: str) -> None:
+        self.words = words
         super().__init__()
 
 
@@ -104,6 +121,10 @@ class MainView(Screen):
         self._computing = False  # one worker at a time; it starts the next when it is done
         self.stop_loading = threading.Event()
         self.loader: threading.Thread | None = None
+        # Set once the first frame with results is drawn: the work ahead waits for it, so
+        # that it does not take the interpreter from that frame.
+        self.first_shown = threading.Event()
+        self.ahead = ""  # what the loading thread still works ahead on, in words
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
@@ -187,7 +208,18 @@ class MainView(Screen):
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
 
+    @staticmethod
+    def _imports() -> None:
+        """What loading and the first screen need, imported at once; then the collector
+        runs again (the command line pauses it while the libraries load)."""
+        try:
+            for name in LOADING_MODULES:
+                importlib.import_module(name)
+        finally:
+            gc.enable()
+
     def _load(self) -> None:
+        self._imports()
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
@@ -227,12 +259,21 @@ class MainView(Screen):
             return
         # Work ahead, while the first screen is read: later switches stay cheap. What fails
         # here (a restored analysis whose files changed) is said by the key that needs it.
+        while not self.first_shown.wait(0.1):
+            if self.stop_loading.is_set():
+                return
+        # Said where it takes long enough to matter: a switch meanwhile computes its own.
+        said = self.large and len(rs.system_names) > 1
+        if said:
+            self.post_message(WorkingAhead(AHEAD_WORDS))
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options)
             analysis.prepare_references(stop=self.stop_loading.is_set)
             reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
+        if said:
+            self.post_message(WorkingAhead(""))
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
@@ -263,7 +304,8 @@ class MainView(Screen):
 
     def on_loaded(self, message: Loaded) -> None:
         self.loaded = True
-        self.start_watching()
+        # After the frame this handler makes: the watcher's imports would delay it.
+        self.call_after_refresh(self._after_first_frame)
         if message.error or message.rs is None:
             self._show_failure(Text(f"Loading failed: {message.error}"))
             return
@@ -304,6 +346,14 @@ class MainView(Screen):
         # which otherwise stall a reference switch now and then for 100 ms or more. Once
         # the first frame with results is out: the collection takes 50 ms or more.
         self.set_timer(FREEZE_AFTER, _freeze_loaded)
+
+    def on_working_ahead(self, message: WorkingAhead) -> None:
+        self.ahead = message.words
+        self._update_status()
+
+    def _after_first_frame(self) -> None:
+        self.first_shown.set()
+        self.start_watching()
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:
@@ -389,7 +439,8 @@ class MainView(Screen):
             status.show(self.results_label, [], None, len(self.problems), self.palette)
             return
         s = session.state
-        pending = pending_words(s, self._asked)  # a worker computes it: say what comes
+        # A worker computes it, or the loader works ahead: say what comes.
+        pending = status_words(s, self._asked, self.ahead)
         status.show(
             self.results_label,
             ([("", pending)] if pending else []) + s.status(),
