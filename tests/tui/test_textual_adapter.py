@@ -202,3 +202,25 @@ def test_a_resize_forgets_before_the_drivers_own_handler(monkeypatch):
 async def test_a_driver_knows_its_app():
     app = Recording()
     assert textual_adapter.driver_app(linux_driver.LinuxDriver(app)) is app
+
+
+async def test_the_app_appends_the_cursor_move_the_driver_drops(monkeypatch):
+    """Textual moves the cursor outright after each update's segments; the update left
+    it there already, so the driver drops that move (only that, only then)."""
+    from rich.control import Control
+
+    from tuibench.tui.terminal.driver import PromptEscapeDriver
+
+    assert "renderable.render_segments(console)" in inspect.getsource(App._display)
+    assert "Control.move_to(" in inspect.getsource(App._display)
+    written: list[str] = []
+    driver = PromptEscapeDriver(Recording())
+    driver.shown = TerminalCopy()
+    monkeypatch.setattr(linux_driver.LinuxDriver, "write", lambda _, data: written.append(data))
+    driver.shown.tail = Control.move_to(4, 2).segment.text
+    driver.write("ab\x1b[C" + "\x1b[3;5H")
+    driver.write("\x1b[3;5H")  # the tail is for one write only
+    driver.shown.tail = "\x1b[3;5H"
+    driver.write("\x1b[?2026l")  # not the update: kept whole, the tail dropped
+    driver.write("\x1b[3;5H")
+    assert written == ["ab\x1b[C", "\x1b[3;5H", "\x1b[?2026l", "\x1b[3;5H"]

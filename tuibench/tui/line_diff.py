@@ -49,6 +49,10 @@ class TerminalCopy:
         self.cursor: object = None  # where the last update left the (hidden) cursor
         self.look: sgr.Look | None = None  # the SGR look the last update left; None: unknown
         self.size: object = None  # of the last whole-screen update
+        # set by the driver: the terminal's line feed only moves down; it erases in colour
+        self.line_feed = self.erase = False
+        # the absolute move the app appends to an update that moved the cursor there already
+        self.tail: str | None = None
 
     def forget(self) -> None:
         # may run in a signal handler: one assignment, read by the next `changes`
@@ -100,6 +104,12 @@ class TerminalCopy:
     def sgr_look(self) -> sgr.Look | None:
         """The SGR look the terminal is in, as far as known."""
         return None if self._stale else self.look
+
+    def terminal(self, cursor: tuple[int, int]) -> sgr.Terminal:
+        """How the next update starts (the cursor where the last one left it, when known)
+        and that it leaves the cursor at `cursor`."""
+        start = None if self._stale else self.cursor
+        return sgr.Terminal(start, cursor, self.line_feed, self.erase)  # type: ignore[arg-type]
 
     def _look(self, style: Style | None) -> tuple[sgr.Look, sgr.Look]:
         """What of a style reaches the terminal (not its meta, not colours the terminal

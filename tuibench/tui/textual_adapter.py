@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rich.color import ColorSystem
+from rich.control import Control
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.drivers import linux_driver
 from textual.geometry import Region
@@ -135,8 +136,13 @@ class ChangedCells(CompositorUpdate):
         self.width = width
 
     def render_segments(self, console) -> str:
-        out, look = sgr.render(self.runs, self.copy.sgr_look(), self.width)
+        """The changed cells, the cursor left where the app puts it after them (with the
+        absolute move it appends: `copy.tail`, which the driver drops)."""
+        x, y = self.cursor
+        terminal = self.copy.terminal((x, y))
+        out, look = sgr.render(self.runs, self.copy.sgr_look(), self.width, terminal)
         self.copy.commit(self.rows, self.cursor, look)
+        self.copy.tail = Control.move_to(x, y).segment.text
         return out
 
 
@@ -170,7 +176,7 @@ def changed_cells(app, copy: TerminalCopy, update):
         copy.size = update.region.size
     width = copy.size.width if copy.size is not None else None  # type: ignore[attr-defined]
     runs, rows = copy.changes(pieces(update), color_system(app.console), width)
-    cursor = app.cursor_position
+    cursor = tuple(app.screen.outer_size.clamp_offset(app.cursor_position))  # as _display
     if not runs and cursor == copy.cursor:
         return None
     return ChangedCells(copy, runs, rows, cursor, width)
