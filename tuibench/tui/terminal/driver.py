@@ -15,10 +15,12 @@ Fewer bytes per cursor move and blank: the output's line feed only moves down (O
 while the explorer runs: `\n` is one byte where `ESC[B` is three), and where terminfo says
 the terminal erases in the background colour set (`bce`), blanks are erased (ECH, EL)
 rather than written. The app moves the cursor to its place after every update, outright;
-the update already left it there, so that move is dropped (`TerminalCopy.tail`)."""
+the update already left it there, so that move is dropped (`TerminalCopy.tail`). Garbage
+is collected once the screen has settled (idle_gc.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import curses
 import selectors
@@ -29,6 +31,7 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from tuibench.tui import textual_adapter
 from tuibench.tui.line_diff import TerminalCopy
+from tuibench.tui.terminal.idle_gc import IdleCollector
 from tuibench.tui.textual_adapter import use_input_selector
 
 
@@ -43,6 +46,7 @@ class PromptEscapeDriver(LinuxDriver):
     shown: TerminalCopy | None = None
 
     _oflag: int | None = None  # the output terminal's, before ONLCR was turned off
+    _idle: IdleCollector | None = None  # garbage collected once the screen settled
 
     def start_application_mode(self) -> None:
         if self.shown is None:
@@ -51,6 +55,8 @@ class PromptEscapeDriver(LinuxDriver):
         super().start_application_mode()
         self.shown.line_feed = self._line_feed_only()
         self.shown.erase = self._erases_in_colour()
+        with contextlib.suppress(RuntimeError):  # no loop: nothing to collect after
+            self._idle = IdleCollector(asyncio.get_running_loop())
         textual_adapter.forget_on_resize(self.shown.forget)
         textual_adapter.show_changes_only(textual_adapter.driver_app(self), self.shown)
 
@@ -61,6 +67,9 @@ class PromptEscapeDriver(LinuxDriver):
         if self.shown is not None:
             self.shown.forget()
         super().stop_application_mode()
+        if self._idle is not None:
+            self._idle.stop()
+            self._idle = None
         if self._oflag is not None:
             with contextlib.suppress(termios.error, OSError):
                 attrs = termios.tcgetattr(self._output())
@@ -74,6 +83,8 @@ class PromptEscapeDriver(LinuxDriver):
             if data.endswith(shown.tail):  # the update moved the cursor there already
                 data = data[: -len(shown.tail)]
             shown.tail = None
+        if self._idle is not None:
+            self._idle.activity()
         super().write(data)
 
     def _output(self) -> int:
