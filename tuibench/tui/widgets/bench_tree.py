@@ -269,6 +269,12 @@ class BenchTree(TreeHooks, Tree[Node]):
         node = self.cursor_node
         return node.data if node is not None and node.data is not None else Node()
 
+    def beside_cursor(self, step: int) -> Node | None:
+        """The node `step` lines below the cursor (above: negative), if there is one."""
+        line = self.cursor_line + step
+        node = self.get_node_at_line(line) if line >= 0 else None
+        return None if node is None else node.data
+
     def select(self, key: Node) -> None:
         """Put the cursor on `key`, or on its nearest ancestor that is shown."""
         self._reveal(key)
