@@ -87,7 +87,7 @@ async def test_the_groups_beside_the_tree_cursor_are_summarised_while_it_rests(
     make_app, loaded, monkeypatch
 ):
     """j or k onto a group finds its summary made: it was made while the cursor rested on
-    the line beside it (with the tree focused; a metric needs none)."""
+    the line beside it (a metric needs none)."""
     from tuibench.tui.widgets import detail_pane
     from tuibench.tui.widgets.bench_tree import BenchTree
 

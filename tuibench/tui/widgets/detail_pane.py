@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from tuibench.tui.view.session import Session
 
 WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
-# seconds the tree's cursor rests before the summaries of the groups beside it are made
-WARM_AFTER = 0.25
+# seconds the tree's cursor rests before the summaries of the groups beside it are made:
+# less than the gap between keys of a person reading as they go (a key typed during it
+# waits for it, and is then most often the one it made ready)
+WARM_AFTER = 0.15
 
 
 class DetailPane(VerticalScroll):
@@ -128,15 +130,15 @@ class DetailPane(VerticalScroll):
         self._warming = self.set_timer(WARM_AFTER, lambda: self._warm(node, session, 1))
 
     def _warm(self, node: Node, session: Session, step: int) -> None:
-        """While the tree's cursor rests on `node`, the summary of the group on the line
-        below it (then above) is made and its first rows formatted: `j` or `k` onto it then
-        only draws. On 20,000 metrics that is 10-15 ms of a key's 40-60 (the summary of
-        2,000 metrics), spent here one group at a time so that a key typed meanwhile waits
-        for one at most."""
+        """While the tree's cursor rests on `node` (focused or not: tab comes back to it),
+        the summary of the group on the line below it (then above) is made and its first
+        rows formatted: `j` or `k` onto it then only draws. On 20,000 metrics that is 10-15
+        ms of a key's 40-60 (the summary of 2,000 metrics), spent here one group at a time
+        so that a key typed meanwhile waits for one at most."""
         self._warming = None
         trees = self.screen.query(BenchTree)
         tree = trees.first() if trees else None
-        if tree is None or self.node != node or self.app.focused is not tree:
+        if tree is None or self.node != node:
             return
         if tree.current == node:
             beside = tree.beside_cursor(step)
