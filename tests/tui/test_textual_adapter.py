@@ -87,9 +87,13 @@ def test_tree_hooks_override_steps_tree_still_takes():
         ("_invalidate", ["self"]),
         ("_toggle_node", ["self", "node"]),
         ("_refresh_node", ["self", "node"]),
+        ("_render_line", ["self", "y", "x1", "x2", "base_style"]),
     ):
         assert _parameters(getattr(Tree, name)) == parameters, name
         assert _calls(Tree, name), name  # Tree's own code still goes through it
+    # render_line as TreeHooks repeats it: the style, the scroll offset, the width
+    line = inspect.getsource(Tree.render_line)
+    assert "self.rich_style" in line and "y + scroll_y" in line and "scroll_x + width" in line
     assert "_tree._invalidate()" in inspect.getsource(TreeNode)  # adding a node invalidates
     assert _parameters(TreeNode.line.fget) == ["self"]
 

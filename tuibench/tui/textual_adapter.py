@@ -97,7 +97,28 @@ class TreeHooks:
       add its children only then).
     - Moving the cursor repaints the old and new node's own line only, not their subtrees:
       the guides beside the subtree do not change with the cursor.
+    - A paint takes the tree's style once, not once a line (Tree.render_line asks for it
+      at each line, and its background walks every ancestor: a third of a whole tree's
+      paint).
     """
+
+    _paint_style: Any = None  # the tree's style during a paint
+
+    def render_lines(self, crop: Region) -> Any:
+        self._paint_style = self.rich_style  # type: ignore[attr-defined]
+        try:
+            return super().render_lines(crop)  # type: ignore[misc]
+        finally:
+            self._paint_style = None
+
+    def render_line(self, y: int) -> Any:
+        style = self._paint_style
+        if style is None:
+            return super().render_line(y)  # type: ignore[misc]
+        # as Tree.render_line, with the style of this paint
+        scroll_x, scroll_y = self.scroll_offset  # type: ignore[attr-defined]
+        width = self.size.width  # type: ignore[attr-defined]
+        return self._render_line(y + scroll_y, scroll_x, scroll_x + width, style)  # type: ignore[attr-defined]
 
     def batching(self) -> bool:
         return False
