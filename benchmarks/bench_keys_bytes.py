@@ -263,6 +263,9 @@ def explorer(
             for i in range(repeat):
                 for k in before:
                     term.press(k)
+                # what the keys before began has ended (a screen that paints 100 ms after
+                # its first byte, `?` on a busy machine, would count in the key's bytes)
+                term.settle(quiet=0.5)
                 samples.append(term.press(key))
                 if dump:
                     tag = "".join(c if c.isalnum() else "_" for c in name)
