@@ -30,6 +30,9 @@ WIDE = 110  # from this width on, the per-iteration table and the plot stand sid
 # less than the gap between keys of a person reading as they go (a key typed during it
 # waits for it, and is then most often the one it made ready)
 WARM_AFTER = 0.15
+# ... on sets up to this many comparison rows (metrics x systems): beyond, a summary's
+# cost was not measured, and a key typed meanwhile would wait for it
+WARM_UP_TO = 200_000
 
 
 class DetailPane(VerticalScroll):
@@ -127,7 +130,9 @@ class DetailPane(VerticalScroll):
             self._show_summary(node, session, palette)
         if self._warming is not None:
             self._warming.stop()
-        self._warming = self.set_timer(WARM_AFTER, lambda: self._warm(node, session, 1))
+            self._warming = None
+        if len(session.metrics) * len(session.systems) < WARM_UP_TO:
+            self._warming = self.set_timer(WARM_AFTER, lambda: self._warm(node, session, 1))
 
     def _warm(self, node: Node, session: Session, step: int) -> None:
         """While the tree's cursor rests on `node` (focused or not: tab comes back to it),
