@@ -3,6 +3,7 @@ Prints figures only.
 
     python benchmarks/bench_keys_bytes.py [--repeat 5] [--only sample|wide]
                                           [--sizes 80x24,120x40] [--escdelay MS]
+                                          [--keys NAME,...] [--dump DIR]
 
 Runs `tuibench` on the master side of a pseudo-terminal of the given size (TERM
 xterm-256color), as over SSH: every byte it writes is what a slow link carries. Sets:
@@ -20,7 +21,8 @@ bytes written per byte of those cells' text (UTF-8: a box-drawing character is 3
 changed cell; the time to the first byte (when the key visibly
 acts), and the time to the last byte. Then the bytes written in 5 s of idling. Beside it,
 where installed, `less`, `vim` and `htop` doing the same one-line move (j; htop: the down
-arrow) at the same size.
+arrow) at the same size. `--keys` measures only the named steps (`filter letter`, `v`,
+...); `--dump DIR` writes what each measured press wrote to DIR, one file a press.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ class Pty:
         self.out = bytearray()
         self.last = time.monotonic()  # when the last byte arrived
         self.first_after: float | None = None
+        self.written = b""  # what the last press wrote
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -163,6 +166,7 @@ class Pty:
                 return 0, float("nan"), float("nan"), 0, 0
         with self._lock:
             written = len(self.out) - before
+            self.written = bytes(self.out[before:])
             first, last = self.first_after, self.last
         return written, (first or start) - start, last - start, *changed(shown, self.cells())
 
@@ -242,7 +246,9 @@ STEPS = [
 ]
 
 
-def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
+def explorer(
+    path: Path, cols: int, rows: int, repeat: int, env: dict, keys=None, dump=None
+) -> None:
     term = Pty([sys.executable, "-m", "tuibench", str(path)], cols, rows, env)
     try:
         # loaded (the status line names the reference), first screen drawn, and the
@@ -251,11 +257,21 @@ def explorer(path: Path, cols: int, rows: int, repeat: int, env: dict) -> None:
         term.settle(timeout=120, quiet=3.0)
         # n runs through changes; escape then returns: start each step from the answer
         for name, before, key, after in STEPS:
+            if keys and name not in keys:
+                continue
             samples = []
-            for _ in range(repeat):
+            for i in range(repeat):
                 for k in before:
                     term.press(k)
+                # what the keys before began has ended (a screen that paints 100 ms after
+                # its first byte, `?` on a busy machine, would count in the key's bytes)
+                term.settle(quiet=0.5)
                 samples.append(term.press(key))
+                if dump:
+                    tag = "".join(c if c.isalnum() else "_" for c in name)
+                    (Path(dump) / f"{cols}x{rows}-{path.name}-{tag}-{i}.bin").write_bytes(
+                        term.written
+                    )
                 for k in after:
                     term.press(k)
                 if name == "n":
@@ -294,9 +310,12 @@ def main() -> None:
     p.add_argument("--only", choices=["sample", "wide"])
     p.add_argument("--sizes", default="80x24,120x40")
     p.add_argument("--escdelay", help="ESCDELAY (ms) for the explorer; default: its own")
+    p.add_argument("--keys", help="only these steps, by name, comma-separated")
+    p.add_argument("--dump", help="a folder to write each measured press's output to")
     args = p.parse_args()
     env = {} if args.escdelay is None else {"ESCDELAY": args.escdelay}
     sizes = [tuple(map(int, s.split("x"))) for s in args.sizes.split(",")]
+    keys = set(args.keys.split(",")) if args.keys else None
     with tempfile.TemporaryDirectory() as tmp:
         sets = []
         if args.only in (None, "sample"):
@@ -309,7 +328,9 @@ def main() -> None:
         for cols, rows in sizes:
             for name, path in sets:
                 print(f"tuibench on {name} at {cols}x{rows}:")
-                explorer(path, cols, rows, args.repeat, env)
+                explorer(path, cols, rows, args.repeat, env, keys, args.dump)
+            if keys:  # the others do only j
+                continue
             print(f"others at {cols}x{rows}:")
             others(cols, rows, args.repeat, text)
 

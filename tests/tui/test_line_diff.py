@@ -71,12 +71,15 @@ def random_piece(rng: random.Random, width: int = WIDTH - 1) -> tuple[int, int, 
     return x, rng.randrange(HEIGHT), segments
 
 
-def run_both(rng: random.Random, updates: int = 12, new_pieces=None):
+def run_both(rng: random.Random, updates: int = 12, new_pieces=None, shortcuts=False):
+    """`shortcuts`: the terminal takes line feeds as such and erases in colour, and each
+    update starts where the one before left the cursor and leaves it somewhere."""
     new_pieces = new_pieces or (lambda: [random_piece(rng) for _ in range(rng.randrange(1, 6))])
     console = Console(color_system="256", force_terminal=True, width=WIDTH)
     full_screen, full = emulator()
     diff_screen, diff = emulator()
     copy = TerminalCopy()
+    copy.line_feed = copy.erase = shortcuts
     written = whole_bytes = 0
     pieces = [(0, y, [Segment(" " * WIDTH)]) for y in range(HEIGHT)]
     for n in range(updates):
@@ -85,17 +88,22 @@ def run_both(rng: random.Random, updates: int = 12, new_pieces=None):
         data = whole(pieces, console)
         full.feed(data)
         runs, rows = copy.changes(pieces, COLORS, WIDTH)
-        out, look = sgr.render(runs, copy.sgr_look())
-        copy.commit(rows, None, look)
+        cursor = (rng.randrange(WIDTH), rng.randrange(HEIGHT))
+        terminal = copy.terminal(cursor) if shortcuts else None
+        out, look = sgr.render(runs, copy.sgr_look(), WIDTH if shortcuts else None, terminal)
+        copy.commit(rows, cursor if shortcuts else None, look)
         diff.feed(out.encode())
+        if shortcuts:
+            assert (diff_screen.cursor.x, diff_screen.cursor.y) == cursor
         written, whole_bytes = written + len(out), whole_bytes + len(data)
         assert shown(diff_screen) == shown(full_screen), f"after update {n}"
     return written, whole_bytes
 
 
+@pytest.mark.parametrize("shortcuts", [False, True])
 @pytest.mark.parametrize("seed", range(60))
-def test_the_screen_is_as_if_every_update_were_written_whole(seed):
-    written, whole_bytes = run_both(random.Random(seed))
+def test_the_screen_is_as_if_every_update_were_written_whole(seed, shortcuts):
+    written, whole_bytes = run_both(random.Random(seed), shortcuts=shortcuts)
     assert written <= whole_bytes
 
 
@@ -122,12 +130,59 @@ def shifted_lines(rng: random.Random, lines: dict) -> list:
     return pieces
 
 
+@pytest.mark.parametrize("shortcuts", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_lines_moved_sideways_by_the_terminal_show_as_written_whole(seed):
+def test_lines_moved_sideways_by_the_terminal_show_as_written_whole(seed, shortcuts):
     rng = random.Random(seed)
     lines: dict = {}
-    written, whole_bytes = run_both(rng, 16, lambda: shifted_lines(rng, lines))
+    written, whole_bytes = run_both(rng, 16, lambda: shifted_lines(rng, lines), shortcuts)
     assert written <= whole_bytes
+
+
+@pytest.mark.parametrize("line_feed", [False, True])
+def test_every_cursor_move_lands_where_asked(line_feed):
+    """Each form (up/down, line feeds, back spaces, carriage return, column absolute,
+    outright) from every cell to every cell of a screen: the emulator's cursor lands."""
+    width, height = 120, 12
+    screen = pyte.Screen(width, height)
+    stream = pyte.ByteStream(screen)
+    forms = set()
+    for ay in range(height):
+        for ax in (0, 1, 3, 9, 10, 57, 100, 119):
+            for y in range(height):
+                for x in (0, 1, 2, 5, 8, 9, 10, 11, 60, 99, 119):
+                    stream.feed(f"\x1b[{ay + 1};{ax + 1}H".encode())
+                    step = sgr.move((ax, ay), x, y, line_feed)
+                    stream.feed(step.encode())
+                    assert (screen.cursor.x, screen.cursor.y) == (x, y), repr(step)
+                    forms.update(c for c in "\n\r\bABCDGH" if c in step)
+    assert forms >= set("\r\bABCDGH") | ({"\n"} if line_feed else set())
+    assert sgr.move((5, 3), 5, 4, line_feed=True) == "\n"
+    assert sgr.move((100, 0), 5, 0) == "\x1b[6G"
+    assert sgr.move((70, 2), 0, 3, line_feed=True) == "\n\r"
+
+
+def test_blanks_are_erased_where_shorter():
+    """Trailing blanks of a piece: erased (ECH; EL at the right edge) in the background
+    set, the cursor moved on past them when more follows; a few are written."""
+    copy = TerminalCopy()
+    copy.erase = copy.line_feed = True
+    blue = Style(bgcolor="blue")
+    line = [Segment("ab" + " " * 12, blue), Segment("cd", Style(color="red")), Segment(" " * 6)]
+    runs, _ = copy.changes([(0, 0, line)], COLORS, 22)
+    out, _ = sgr.render(runs, None, 22, copy.terminal((0, 1)))
+    assert out == "\x1b[1;1H\x1b[0;44mab\x1b[12X\x1b[12C\x1b[0;31mcd\x1b[K\n\r"
+    screen, stream = emulator()
+    stream.feed(b"\x1b[45m" + b"x" * WIDTH + out.encode())
+    theirs, their_stream = emulator()
+    console = Console(color_system="256", force_terminal=True, width=WIDTH)
+    their_stream.feed(whole([(0, 0, line)], console))
+    # (the cells past the update's 22 are the emulator's, not the update's)
+    assert [shown(screen)[0, x] for x in range(22)] == [shown(theirs)[0, x] for x in range(22)]
+    # an underline shows on blanks: written
+    copy.forget()
+    runs, _ = copy.changes([(0, 0, [Segment("a" + " " * 10, Style(underline=True))])], COLORS)
+    assert "X" not in sgr.render(runs, None, None, copy.terminal((0, 0)))[0]
 
 
 def test_a_line_whose_end_moved_is_moved_by_the_terminal():

@@ -87,9 +87,13 @@ def test_tree_hooks_override_steps_tree_still_takes():
         ("_invalidate", ["self"]),
         ("_toggle_node", ["self", "node"]),
         ("_refresh_node", ["self", "node"]),
+        ("_render_line", ["self", "y", "x1", "x2", "base_style"]),
     ):
         assert _parameters(getattr(Tree, name)) == parameters, name
         assert _calls(Tree, name), name  # Tree's own code still goes through it
+    # render_line as TreeHooks repeats it: the style, the scroll offset, the width
+    line = inspect.getsource(Tree.render_line)
+    assert "self.rich_style" in line and "y + scroll_y" in line and "scroll_x + width" in line
     assert "_tree._invalidate()" in inspect.getsource(TreeNode)  # adding a node invalidates
     assert _parameters(TreeNode.line.fget) == ["self"]
 
@@ -202,3 +206,25 @@ def test_a_resize_forgets_before_the_drivers_own_handler(monkeypatch):
 async def test_a_driver_knows_its_app():
     app = Recording()
     assert textual_adapter.driver_app(linux_driver.LinuxDriver(app)) is app
+
+
+async def test_the_app_appends_the_cursor_move_the_driver_drops(monkeypatch):
+    """Textual moves the cursor outright after each update's segments; the update left
+    it there already, so the driver drops that move (only that, only then)."""
+    from rich.control import Control
+
+    from tuibench.tui.terminal.driver import PromptEscapeDriver
+
+    assert "renderable.render_segments(console)" in inspect.getsource(App._display)
+    assert "Control.move_to(" in inspect.getsource(App._display)
+    written: list[str] = []
+    driver = PromptEscapeDriver(Recording())
+    driver.shown = TerminalCopy()
+    monkeypatch.setattr(linux_driver.LinuxDriver, "write", lambda _, data: written.append(data))
+    driver.shown.tail = Control.move_to(4, 2).segment.text
+    driver.write("ab\x1b[C" + "\x1b[3;5H")
+    driver.write("\x1b[3;5H")  # the tail is for one write only
+    driver.shown.tail = "\x1b[3;5H"
+    driver.write("\x1b[?2026l")  # not the update: kept whole, the tail dropped
+    driver.write("\x1b[3;5H")
+    assert written == ["ab\x1b[C", "\x1b[3;5H", "\x1b[?2026l", "\x1b[3;5H"]

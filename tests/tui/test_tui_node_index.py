@@ -61,3 +61,16 @@ def test_no_metric_makes_a_root_alone():
     index = NodeIndex([])
     assert index.shape(np.zeros(0, dtype=np.int64)).children(Node()) == []
     assert index.counts(np.zeros(0, bool), np.zeros(0, bool))[Node()] == (0, 0)
+
+
+def test_counts_are_the_same_only_when_every_count_is():
+    index = NodeIndex(METRICS)
+    worse = np.array([True, False, True, False, False, True])
+    better = np.array([False, True, False, False, True, False])
+    counts = index.counts(worse, better)
+    assert counts.same_as(index.counts(worse.copy(), better.copy()))
+    flipped = better.copy()
+    flipped[3] = True  # one metric more got better: its groups' counts change
+    assert not counts.same_as(index.counts(worse, flipped))
+    assert not counts.same_as(NodeIndex(METRICS).counts(worse, better))  # other nodes
+    assert not counts.same_as({})

@@ -78,9 +78,10 @@ def summary(cmp: Comparison, title: str = "") -> tables.Table:
     bounds = np.append(starts, rows.height)
     by_key = metric_scales(rows)
     best = best_systems(cmp)
-    keys = zip(*(rows[c].gather(starts).to_list() for c in ("benchmark", "metric")), strict=True)
+    heads = rows.select("benchmark", "metric")[starts]  # the two columns, not every one
+    keys = zip(heads["benchmark"].to_list(), heads["metric"].to_list(), strict=True)
     scales = [by_key[k] for k in keys]
-    names = _names(rows[starts.tolist()], scales)
+    names = _names(heads, scales)
     table = WindowedTable(  # as summary_table makes it
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *cmp.systems],
@@ -103,7 +104,7 @@ def summary(cmp: Comparison, title: str = "") -> tables.Table:
 
     lazy = LazyRows(len(starts), fill)
     table.rows = lazy
-    _measure(table, cmp, scales, best)
+    _measure(table, cmp, scales, best, bounds)
     return table
 
 
@@ -111,9 +112,10 @@ def _names(heads: pl.DataFrame, scales: list[Scale]) -> list[str]:
     """The metric column's cells, `scale.named(f"{benchmark} {metric}")` as drawn, joined by
     polars (a loop over two thousand names was a fifth of the table's cost)."""
     suffix = {sc: sc.named("") for sc in dict.fromkeys(scales)}  # ` (µs)` or ''
-    names = heads.select(
-        pl.concat_str("benchmark", pl.lit(" "), "metric", pl.Series([suffix[sc] for sc in scales]))
-    ).to_series()
+    units = set(suffix.values())
+    # one unit for all (the usual case): a literal, not a column made of a Python list
+    tail = pl.lit(units.pop()) if len(units) == 1 else pl.Series([suffix[sc] for sc in scales])
+    names = heads.select(pl.concat_str("benchmark", pl.lit(" "), "metric", tail)).to_series()
     if names.str.contains(r"[^ -~]").any():  # beyond printable ASCII: escape what needs it
         return [printable(name) for name in names.to_list()]
     return names.to_list()
@@ -139,17 +141,20 @@ def _notes(cmp: Comparison, best: bool) -> list[str]:
     return tables._summary_notes(cmp, unknown, single, False, best)
 
 
-def _measure(table: WindowedTable, cmp: Comparison, scales: list[Scale], best) -> None:
+def _measure(
+    table: WindowedTable, cmp: Comparison, scales: list[Scale], best, bounds: np.ndarray
+) -> None:
     """Each column's width, full and compact, from the extremes of what it shows: per
     system and kind of change cell (direction known, significant, single), the widest value
-    and the widest change; a value's width grows with its magnitude for a given scale."""
+    and the widest change; a value's width grows with its magnitude for a given scale.
+    `bounds`: each metric's first row, then the number of rows."""
     rows = cmp.rows
     kinds = rows["mean_kind"].unique().to_list()
     label = max([0, *(len(tables.MEAN_LABEL.get(k, k) or "") for k in kinds)])
     shared = list(dict.fromkeys(scales))  # the few distinct scales
     index = {scale: i for i, scale in enumerate(shared)}
     per_metric = np.array([index[sc] for sc in scales], dtype=np.int64)
-    counts = np.diff(np.append(_metric_starts(rows), rows.height))
+    counts = np.diff(bounds)
     trusted = cmp.options.trust_single_iteration
     gain = (pl.col("better").is_in(["lower", "higher"]).fill_null(False)) & (cmp.percent == "gain")
     size = pl.when(gain).then(pl.col("gain")).otherwise(pl.col("change")).fill_nan(None)

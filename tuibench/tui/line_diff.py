@@ -23,9 +23,10 @@ from tuibench.tui import sgr
 
 # A cell nobody knows: never equal to a real one, so it is always written.
 UNKNOWN = (None, None)
-# Unchanged cells between two changed runs of a line are written again when there are at
-# most this many: a cursor move costs 6 to 10 bytes.
+# Unchanged cells between two changed runs of a line are written again when that takes no
+# more bytes than moving over them (ESC [ n C) and no change of colours: at most GAP cells.
 GAP = 6
+MOVE_BYTES = 4
 # A line's end that moved sideways by up to this many cells (a word of the footer grew) is
 # moved by the terminal (insert or delete characters: 3 to 5 bytes), not written again,
 # when that saves more than SHIFT_COST cells.
@@ -49,6 +50,10 @@ class TerminalCopy:
         self.cursor: object = None  # where the last update left the (hidden) cursor
         self.look: sgr.Look | None = None  # the SGR look the last update left; None: unknown
         self.size: object = None  # of the last whole-screen update
+        # set by the driver: the terminal's line feed only moves down; it erases in colour
+        self.line_feed = self.erase = False
+        # the absolute move the app appends to an update that moved the cursor there already
+        self.tail: str | None = None
 
     def forget(self) -> None:
         # may run in a signal handler: one assignment, read by the next `changes`
@@ -100,6 +105,12 @@ class TerminalCopy:
     def sgr_look(self) -> sgr.Look | None:
         """The SGR look the terminal is in, as far as known."""
         return None if self._stale else self.look
+
+    def terminal(self, cursor: tuple[int, int]) -> sgr.Terminal:
+        """How the next update starts (the cursor where the last one left it, when known)
+        and that it leaves the cursor at `cursor`."""
+        start = None if self._stale else self.cursor
+        return sgr.Terminal(start, cursor, self.line_feed, self.erase)  # type: ignore[arg-type]
 
     def _look(self, style: Style | None) -> tuple[sgr.Look, sgr.Look]:
         """What of a style reaches the terminal (not its meta, not colours the terminal
@@ -157,11 +168,25 @@ def _changed(old: list[Cell], new: list[Cell]) -> list[tuple[int, int]]:
         return [(0, len(new))]
     runs: list[list[int]] = []
     for i in compress(range(len(new)), differ):
-        if runs and i - runs[-1][1] <= GAP:
+        if runs and i - runs[-1][1] <= GAP and _written_through(new, runs[-1][1], i):
             runs[-1][1] = i + 1
         else:
             runs.append([i, i + 1])
     return [(start, stop) for start, stop in runs]
+
+
+def _written_through(cells: list[Cell], start: int, stop: int) -> bool:
+    """Whether the unchanged cells [start, stop) cost no more written again than moved
+    over: their text's bytes at most a move's, in the look of the cell before them."""
+    look = cells[start - 1][1]
+    size = 0
+    for text, seen in cells[start:stop]:
+        if seen != look and not (
+            seen[0] is None and look[0] is not None and sgr.shows_as(look, seen)
+        ):
+            return False
+        size += len(text) if text.isascii() else len(text.encode())
+    return size <= MOVE_BYTES
 
 
 def _shifted(old: list[Cell], new: list[Cell]) -> tuple[tuple[int, str] | None, list[Cell]]:

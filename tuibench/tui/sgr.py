@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
@@ -44,6 +45,19 @@ SHOWN_ON_BLANK = sum(
     1 << ATTRIBUTES.index(name)
     for name in ("underline", "reverse", "strike", "underline2", "frame", "encircle", "overline")
 )
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """What an update may count on besides the looks: where the cursor is (`start`) and
+    where to leave it (`end`), None when unknown or wherever; whether a line feed only
+    moves down (`line_feed`: no CR added on the way) and whether erased cells take the
+    background set (`erase`: ECH and EL, the terminal's `bce`)."""
+
+    start: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
+    line_feed: bool = False
+    erase: bool = False
 
 
 def look(style: Style | None, color_system: ColorSystem) -> Look:
@@ -111,6 +125,7 @@ def render(
     runs: Iterable[tuple[int, int, list[tuple[str, Look]] | str]],
     now: Look | None,
     width: int | None = None,
+    terminal: Terminal | None = None,
 ) -> tuple[str, Look | None]:
     """Runs of (text, look) at (x, y), or a control sequence to send at (x, y), from the
     look `now` the terminal has (None: unknown); and the look it has after them. No reset
@@ -118,9 +133,11 @@ def render(
 
     The pieces go out row by row, or look by look (one switch of colours per look, a
     cursor move per piece) when that is shorter; `width` (the screen's, when known) lets
-    the cursor move relative to where the text left it."""
+    the cursor move relative to where the text left it; `terminal` says where the cursor
+    starts and ends and which shorter forms it takes."""
     runs = list(runs)
-    best = _write(runs, now, width)
+    terminal = terminal or Terminal()
+    best = _write(runs, now, width, terminal)
     if len(runs) > 1 and _apart(runs):
         controls = [run for run in runs if isinstance(run[2], str)]
         items = [
@@ -134,7 +151,7 @@ def render(
             order.setdefault(item[3], len(order))
         grouped = sorted(items, key=lambda item: (order[item[3]], item[1], item[0]))
         pieces = [(x, y, [(text, look)]) for x, y, text, look in grouped]
-        other = _write(controls + pieces, now, width)
+        other = _write(controls + pieces, now, width, terminal)
         if len(other[0]) < len(best[0]):
             best = other
     return best
@@ -163,16 +180,16 @@ def _placed(x: int, pieces: list[tuple[str, Look]]) -> list[tuple[int, str, Look
     return placed
 
 
-def _write(runs, now: Look | None, width: int | None) -> tuple[str, Look | None]:
+def _write(runs, now: Look | None, width: int | None, terminal: Terminal):
     out: list[str] = []
-    at: tuple[int, int] | None = None  # where the cursor is, when known
+    at = terminal.start  # where the cursor is, when known
     for x, y, pieces in runs:
-        out.append(move(at, x, y))
+        out.append(move(at, x, y, terminal.line_feed))
         if isinstance(pieces, str):
             out.append(pieces)
             at = (x, y)  # inserting and deleting characters leave the cursor
             continue
-        for text, to in pieces:
+        for i, (text, to) in enumerate(pieces):
             if to[0] is None:  # a blank: any foreground
                 to = (0, (), to[2], None) if now is None else _keeping(now, to)
             out.append(switch(now, to))
@@ -180,28 +197,65 @@ def _write(runs, now: Look | None, width: int | None) -> tuple[str, Look | None]
             if to[3]:
                 link, key = to[3], zlib.crc32(to[3].encode())
                 out.append(f"\x1b]8;id={key};{link}\x1b\\{text}\x1b]8;;\x1b\\")
+            elif terminal.erase:
+                x = _erasing(out, text, to, x, width, last=i == len(pieces) - 1)
+                continue
             else:
                 out.append(text)
             x += len(text) if text.isascii() else cell_len(text)
         # at the right edge the cursor waits to wrap: where it goes next differs by terminal
         at = (x, y) if width is not None and x < width else None
+    if terminal.end is not None:
+        out.append(move(at, *terminal.end, terminal.line_feed))
     return "".join(out), now
 
 
-def move(at: tuple[int, int] | None, x: int, y: int) -> str:
+def _erasing(out: list[str], text: str, look: Look, x: int, width: int | None, last: bool) -> int:
+    """Write `text` from column `x`, its trailing spaces erased (ECH, or EL at the right
+    edge: the terminal fills them with the background set, as a space in `look` shows)
+    when that is shorter; the column the cursor is left at."""
+    spaces = len(text) - len(text.rstrip(" "))
+    if spaces < 4 or look[0] & SHOWN_ON_BLANK:
+        out.append(text)
+        return x + (len(text) if text.isascii() else cell_len(text))
+    head = text[:-spaces]
+    out.append(head)
+    x += len(head) if head.isascii() else cell_len(head)
+    edge = width is not None and x + spaces == width
+    erase = "\x1b[K" if edge else f"\x1b[{spaces}X"
+    skip = "" if last else _csi(spaces, "C")  # ECH leaves the cursor where it is
+    if len(erase) + len(skip) >= spaces:
+        out.append(" " * spaces)
+        return x + spaces
+    out.append(erase + skip)
+    return x if last else x + spaces
+
+
+def move(at: tuple[int, int] | None, x: int, y: int, line_feed: bool = False) -> str:
     """The fewest bytes to move the cursor from `at` (None: unknown) to (x, y): up or down
-    and sideways from where it is when that is shorter than to (x, y) outright."""
+    (line feeds, when the terminal gets them as such: `line_feed`) and sideways (back
+    spaces, carriage return, column absolute) from where it is when that is shorter than
+    to (x, y) outright. Never a line feed below the screen: y is on it."""
     outright = f"\x1b[{y + 1};{x + 1}H"
-    if at is None or not -9 <= y - at[1] <= 9:
+    if at is None:
         return outright
     down = y - at[1]
-    way = "B" if down > 0 else "A"
-    steps = "" if not down else f"\x1b[{way}" if abs(down) == 1 else f"\x1b[{abs(down)}{way}"
+    steps = ""
+    if down > 0:
+        steps = _csi(down, "B")
+        if line_feed and down < len(steps):
+            steps = "\n" * down
+    elif down < 0:
+        steps = _csi(-down, "A")
     dx = x - at[0]
-    if dx > 0:
-        steps += "\x1b[C" if dx == 1 else f"\x1b[{dx}C"
-    elif dx < 0:
-        back = "\b" * -dx if dx >= -3 else f"\x1b[{-dx}D"
-        ahead = "\r" + ("" if not x else "\x1b[C" if x == 1 else f"\x1b[{x}C")
-        steps += min(back, ahead, key=len)
+    if dx:
+        ways = [_csi(dx, "C") if dx > 0 else _csi(-dx, "D")]
+        if dx < 0:
+            ways += ["\b" * -dx, "\r" + (_csi(x, "C") if x else "")]
+        ways.append(f"\x1b[{x + 1}G" if x else "\x1b[G")
+        steps += min(ways, key=len)
     return steps if len(steps) < len(outright) else outright
+
+
+def _csi(n: int, final: str) -> str:
+    return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"

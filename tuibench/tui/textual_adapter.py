@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rich.color import ColorSystem
+from rich.control import Control
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.drivers import linux_driver
 from textual.geometry import Region
@@ -96,7 +97,28 @@ class TreeHooks:
       add its children only then).
     - Moving the cursor repaints the old and new node's own line only, not their subtrees:
       the guides beside the subtree do not change with the cursor.
+    - A paint takes the tree's style once, not once a line (Tree.render_line asks for it
+      at each line, and its background walks every ancestor: a third of a whole tree's
+      paint).
     """
+
+    _paint_style: Any = None  # the tree's style during a paint
+
+    def render_lines(self, crop: Region) -> Any:
+        self._paint_style = self.rich_style  # type: ignore[attr-defined]
+        try:
+            return super().render_lines(crop)  # type: ignore[misc]
+        finally:
+            self._paint_style = None
+
+    def render_line(self, y: int) -> Any:
+        style = self._paint_style
+        if style is None:
+            return super().render_line(y)  # type: ignore[misc]
+        # as Tree.render_line, with the style of this paint
+        scroll_x, scroll_y = self.scroll_offset  # type: ignore[attr-defined]
+        width = self.size.width  # type: ignore[attr-defined]
+        return self._render_line(y + scroll_y, scroll_x, scroll_x + width, style)  # type: ignore[attr-defined]
 
     def batching(self) -> bool:
         return False
@@ -135,8 +157,13 @@ class ChangedCells(CompositorUpdate):
         self.width = width
 
     def render_segments(self, console) -> str:
-        out, look = sgr.render(self.runs, self.copy.sgr_look(), self.width)
+        """The changed cells, the cursor left where the app puts it after them (with the
+        absolute move it appends: `copy.tail`, which the driver drops)."""
+        x, y = self.cursor
+        terminal = self.copy.terminal((x, y))
+        out, look = sgr.render(self.runs, self.copy.sgr_look(), self.width, terminal)
         self.copy.commit(self.rows, self.cursor, look)
+        self.copy.tail = Control.move_to(x, y).segment.text
         return out
 
 
@@ -170,7 +197,7 @@ def changed_cells(app, copy: TerminalCopy, update):
         copy.size = update.region.size
     width = copy.size.width if copy.size is not None else None  # type: ignore[attr-defined]
     runs, rows = copy.changes(pieces(update), color_system(app.console), width)
-    cursor = app.cursor_position
+    cursor = tuple(app.screen.outer_size.clamp_offset(app.cursor_position))  # as _display
     if not runs and cursor == copy.cursor:
         return None
     return ChangedCells(copy, runs, rows, cursor, width)

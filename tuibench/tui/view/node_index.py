@@ -230,3 +230,12 @@ class NodeCounts(Mapping):
 
     def __len__(self) -> int:
         return len(self._ids)
+
+    def same_as(self, other: object) -> bool:
+        """The same counts of the same nodes (a new state that changed none of them)."""
+        return (
+            isinstance(other, NodeCounts)
+            and other._ids is self._ids
+            and np.array_equal(other._worse, self._worse)
+            and np.array_equal(other._better, self._better)
+        )
