@@ -564,16 +564,32 @@ class Analysis:
                 + ", ".join(self.rs.system_names)
             )
         options = self.options_for(options)
-        alpha, fdr, threshold = options.alpha, options.fdr, options.threshold
-        x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
+        rows = self.undecided(reference, options)
+        rows = decide(rows, options.alpha, options.fdr, options.threshold)
+        return self.comparison_of(reference, options, rows)
+
+    @np.errstate(all="ignore")
+    def undecided(
+        self, reference: str, options: AnalysisOptions, only: np.ndarray | None = None
+    ) -> pl.DataFrame:
+        """The rows against `reference` in the tables' order, before `decide`. `only`:
+        those rows only (ascending, with their metrics' reference rows; the shifts against
+        `reference` known), for a comparison spliced from a previous one (spliced.py)."""
+        alpha, threshold = options.alpha, options.threshold
+        a, groups = self._a, self.groups
+        if only is not None:
+            a, groups = {k: v[only] for k, v in a.items()}, groups[pl.Series(only)]
+        r = self.rs.system_names.index(reference)
+        x = gather_reference(a, r, reference)
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
         if reference not in self._shifts:  # the costliest step: kept per reference
+            every = x if only is None else gather_reference(self._a, r, reference)
             self._shifts[reference] = utest_shift(
-                x, self.sorted_rows(), self._row_start, self._row_n
+                every, self.sorted_rows(), self._row_start, self._row_n
             )
-        shift = self._shifts[reference]
+        shift = self._shifts[reference] if only is None else self._shifts[reference][only]
         pw = power(x, w, alpha, threshold)
         med = with_median_values(x)  # the same test on per-iteration medians
         mm_cidiff = mmtests_cidiff(x)
@@ -581,7 +597,7 @@ class Analysis:
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
         # Last: the first time, the ranking for the U tests may still be running (`_pairs`).
         u = utest(x, self._utest_against(x.r), self._pooled, w.p)
-        rows = self.groups.with_columns(
+        rows = groups.with_columns(
             pl.Series("is_reference", x.is_ref),
             pl.Series("change", change),
             pl.Series("ratio", ratio),
@@ -608,7 +624,7 @@ class Analysis:
             pl.Series("_rlo_med", med["ratio_ci_low"]),
             pl.Series("_rhi_med", med["ratio_ci_high"]),
             join_notes(
-                self.groups["_note"],
+                groups["_note"],
                 row_notes(
                     x,
                     w,
@@ -616,10 +632,10 @@ class Analysis:
                     unbounded,
                     pw,
                     alpha,
-                    self.groups["benchmark"],
-                    self.groups["metric"],
+                    groups["benchmark"],
+                    groups["metric"],
                     threshold,
-                    self.groups["_note"]
+                    groups["_note"]
                     .str.contains(DIRECTION_UNKNOWN, literal=True)
                     .fill_null(False)
                     .to_numpy(),
@@ -638,19 +654,13 @@ class Analysis:
         order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
         if not np.array_equal(order, np.arange(len(order))):  # the first system: in order
             rows = rows[order]  # a copy of every column (1.3 GB at a million metrics)
-        rows = decide(
-            rows.with_columns(
-                pl.lit(None, pl.Float64).alias("p_adjusted"),
-                pl.lit(False).alias("significant"),
-                pl.lit("", pl.String).alias("verdict"),
-                pl.lit(None, pl.Boolean).alias("robust"),
-                pl.lit(None, pl.String).alias("note"),
-            ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS),
-            alpha,
-            fdr,
-            threshold,
-        )
-        return self.comparison_of(reference, options, rows)
+        return rows.with_columns(
+            pl.lit(None, pl.Float64).alias("p_adjusted"),
+            pl.lit(False).alias("significant"),
+            pl.lit("", pl.String).alias("verdict"),
+            pl.lit(None, pl.Boolean).alias("robust"),
+            pl.lit(None, pl.String).alias("note"),
+        ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS)
 
     def options_for(self, given: AnalysisOptions | None) -> AnalysisOptions:
         """This analysis's options with the comparison part of `given`."""

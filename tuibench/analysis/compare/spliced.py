@@ -17,6 +17,7 @@ again from the spliced iterations: it is small. The numbers are those of a fresh
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -27,12 +28,17 @@ from tuibench import stats
 from tuibench.analysis.compare.against import gather_reference
 from tuibench.analysis.compare.analysis import Analysis
 from tuibench.analysis.compare.comparison import Comparison
+from tuibench.analysis.compare.decide import decide
 from tuibench.analysis.compare.duplicates import duplicate_metrics
 from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.summary import BootstrapData
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
+
+# A comparison is spliced from a previous one while at most this share of its rows
+# changed (a new iteration of the reference changes every row against it).
+SPLICE_SHARE = 0.5
 
 
 def spliced(
@@ -64,6 +70,8 @@ def spliced(
     )
     out = GrownAnalysis.__new__(GrownAnalysis)
     out.rs, out.options, out.timings, out._known = rs, options, {}, None
+    out._made = weakref.WeakValueDictionary()
+    out._previous = weakref.WeakValueDictionary(getattr(old, "_made", {}))
     at = np.where(inside, old.iterations.height + np.cumsum(inside) - 1, source)
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
@@ -81,11 +89,40 @@ def spliced(
     return out
 
 
-class GrownAnalysis(Analysis):
+class Remembering(Analysis):
+    """An Analysis that remembers the comparisons it made while they are in use: weakly,
+    as long as their holder (the explorer's session) keeps them. A grown analysis splices
+    its own from them (`GrownAnalysis.compare`)."""
+
+    _made: weakref.WeakValueDictionary  # (reference, comparison options) -> Comparison
+
+    def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
+        cmp = super().compare(reference, options)
+        self._remember(cmp)
+        return cmp
+
+    def _remember(self, cmp: Comparison) -> None:
+        if not hasattr(self, "_made"):  # made by Analysis.__init__
+            self._made = weakref.WeakValueDictionary()
+        self._made[cmp.reference, cmp.options.comparison_key()] = cmp
+
+
+class GrownAnalysis(Remembering):
     """An Analysis spliced from a previous one (`spliced`); asks the previous analysis's
-    tests against a reference for the changed pairs only."""
+    tests against a reference for the changed pairs only, and splices a comparison the
+    previous analysis made (and something still holds) from its rows that did not change.
+
+    Per row, a comparison depends only on the row and its metric's reference row (their
+    figures, the U test of the pair, their sample counts). What spans the rows is
+    `decide`'s (the Benjamini-Hochberg adjustment: p_adjusted, and under --fdr every
+    verdict and note that follow), run again over every row here; the counts, the chance
+    figures and the per-system summary are computed from each new Comparison. A variance
+    prior fitted over the suite (stats/variance_prior.py) is used only by the series,
+    computed afresh from each analysis: nothing of it is spliced."""
 
     _old_row: np.ndarray  # per row: its row in the previous analysis, -1 when analysed again
+    _old_nrow: int  # rows of the previous analysis
+    _previous: weakref.WeakValueDictionary  # the previous analysis's comparisons (`_made`)
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
     _duplicates: Future
@@ -127,7 +164,46 @@ class GrownAnalysis(Analysis):
             rows = self._changed_rows(r)
             shift[rows] = _shifts(self._sorted, self._row_start, self._row_n, x, rows)
             self._shifts[reference] = shift
-        return super().compare(reference, options)
+        options = self.options_for(options)
+        before = self._previous.get((reference, options.comparison_key()))
+        decided = self._spliced_rows(before, options) if before is not None else None
+        if decided is None:
+            return super().compare(reference, options)
+        cmp = self.comparison_of(reference, options, decided)
+        self._remember(cmp)
+        return cmp
+
+    def _spliced_rows(self, before: Comparison, options: AnalysisOptions) -> pl.DataFrame | None:
+        """The decided rows of the comparison `before` would be now: its rows that did not
+        change, the others compared again (`undecided`), in the tables' order; None when
+        most rows changed (a whole comparison is then as quick)."""
+        old = before.source.rows if before.source is not None else None
+        if old is None or before.options != options or old.height != self._old_nrow:
+            return None
+        r = self.rs.system_names.index(before.reference)
+        x = gather_reference(self._a, r, before.reference)
+        new = self._old_row < 0
+        changed = new | (x.exists & new[x.ref])
+        if changed.sum() > SPLICE_SHARE * len(changed):
+            return None
+        need = changed.copy()
+        need[x.ref[changed & x.exists]] = True  # each changed row's reference, to gather
+        part = self.undecided(before.reference, options, np.flatnonzero(need))
+        # The tables' order (as `undecided` gives it): each row from the previous rows
+        # (through its row there) or from the part (through its own), one gather.
+        order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
+        at_old = np.empty(old.height, dtype=np.int64)
+        at_old[old["_row"].to_numpy()] = np.arange(old.height)
+        at_part = np.zeros(len(changed), dtype=np.int64)
+        at_part[part["_row"].to_numpy()] = np.arange(part.height)
+        take = np.where(
+            changed[order],
+            old.height + at_part[order],
+            at_old[np.maximum(self._old_row[order], 0)],
+        )
+        rows = pl.concat([old, part.select(old.columns)])[pl.Series(take)]
+        rows = rows.with_columns(pl.Series("_row", order, dtype=pl.Int64))
+        return decide(rows, options.alpha, options.fdr, options.threshold)
 
     def _changed_rows(self, r: int) -> np.ndarray:
         """Rows whose test against system r changes: their own samples or r's changed."""
@@ -218,6 +294,7 @@ def _splice_rows(
     out._a = {k: np.concatenate([old._a[k], sub._a[k]])[at] for k in old._a}
     out._a.update(fixed)
     out._old_row = np.r_[old_rows, np.full(len(sub_groups), -1)][order]
+    out._old_nrow = len(old_row_of_group)
     # Every row's samples, sorted: slices of the two analyses' arrays, in the rows' order.
     start = np.r_[old._row_start, sub._row_start][at]
     n = np.r_[old._row_n, sub._row_n][at]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
-from tuibench.analysis.compare.spliced import spliced
+from tuibench.analysis.compare.spliced import Remembering, spliced
 from tuibench.ingest.appending import Growth, Iterations
 from tuibench.ingest.discover import Discovery
 from tuibench.ingest.incremental import Loader
@@ -55,7 +55,7 @@ class Reloads:
         if g is not None and last is not None and rs is g.rs:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
-        self.analysis = grown or Analysis(rs, options, keep_figures=True)
+        self.analysis = grown or Remembering(rs, options, keep_figures=True)
         if rs is self.loader.result:  # the next merge finds the iterations here
             self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
         return self.analysis
