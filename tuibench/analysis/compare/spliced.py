@@ -189,6 +189,8 @@ class GrownAnalysis(Remembering):
         need = changed.copy()
         need[x.ref[changed & x.exists]] = True  # each changed row's reference, to gather
         part = self.undecided(before.reference, options, np.flatnonzero(need))
+        if not options.fdr:  # a row's significance, verdict and note are its own
+            part = decide(part, options.alpha, options.fdr, options.threshold)
         # The tables' order (as `undecided` gives it): each row from the previous rows
         # (through its row there) or from the part (through its own), one gather.
         order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
@@ -201,9 +203,11 @@ class GrownAnalysis(Remembering):
             old.height + at_part[order],
             at_old[np.maximum(self._old_row[order], 0)],
         )
-        rows = pl.concat([old, part.select(old.columns)])[pl.Series(take)]
-        rows = rows.with_columns(pl.Series("_row", order, dtype=pl.Int64))
-        return decide(rows, options.alpha, options.fdr, options.threshold)
+        both = pl.concat([old, part.select(old.columns)], rechunk=True)  # one chunk: quicker
+        rows = both[pl.Series(take)].with_columns(pl.Series("_row", order, dtype=pl.Int64))
+        if options.fdr:  # significance from adjusted p-values: any verdict may move
+            return decide(rows, options.alpha, options.fdr, options.threshold)
+        return rows.with_columns(_adjusted(rows))
 
     def _changed_rows(self, r: int) -> np.ndarray:
         """Rows whose test against system r changes: their own samples or r's changed."""
@@ -230,6 +234,14 @@ class GrownAnalysis(Remembering):
         u, tie = ranked.against(1)
         n1, n2 = n[rows].astype(np.float64), rn.astype(np.float64)
         return stats.mwu_pvalue(u[:, 0], n1, n2, tie[:, 0])
+
+
+def _adjusted(rows: pl.DataFrame) -> pl.Series:
+    """`decide`'s p_adjusted: Benjamini-Hochberg over every judged row (not the
+    reference, not n/a), from each row's Welch p-value."""
+    judged = ~rows["is_reference"].to_numpy() & ~rows["_na"].to_numpy()
+    p = np.where(judged, rows["p_welch"].fill_null(np.nan).to_numpy(), np.nan)
+    return pl.Series("p_adjusted", stats.bh_adjust(p)).fill_nan(None)
 
 
 def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:
