@@ -211,3 +211,21 @@ def test_t_distribution_values_do_not_depend_on_the_rest_of_the_array():
     for i in range(0, 1000, 9):
         alone = (stdtr(df[i : i + 1], t[i : i + 1]), stats.t_quantile(0.975, df[i : i + 1]))
         assert [a[i] for a in whole] == [b[0] for b in alone]
+
+
+def test_row_samples_spliced_from_pieces():
+    """Rows kept where they were, in another order, with the arrays no row uses let go."""
+    from tuibench.analysis.row_samples import RowSamples
+
+    a = RowSamples.whole(np.arange(10.0), np.array([0, 3, 7]), np.array([3, 4, 3]))
+    b = RowSamples.whole(np.arange(100.0, 105.0), np.array([0, 2]), np.array([2, 3]))
+    c = RowSamples.whole(np.arange(200.0, 201.0), np.array([0]), np.array([1]))
+    got = RowSamples.spliced([a, b, c], np.array([3, 0, 4, 2]))  # c's row left out
+    assert len(got.arrays) == 2
+    rows = [[100, 101], [0, 1, 2], [102, 103, 104], [7, 8, 9]]
+    np.testing.assert_array_equal(got.joined(), np.concatenate(rows))
+    values, first = got.of(np.array([2, 0, 2]), np.array([3, 1, 2]))
+    np.testing.assert_array_equal(values, [102, 103, 104, 100, 102, 103])
+    np.testing.assert_array_equal(first, [0, 3, 4])
+    assert not got.too_scattered()
+    assert RowSamples.spliced([a, b], np.array([3])).too_scattered()  # 15 held for 3

@@ -32,6 +32,7 @@ from tuibench.analysis.compare.decide import decide
 from tuibench.analysis.compare.duplicates import duplicate_metrics
 from tuibench.analysis.compare.growing import Known
 from tuibench.analysis.compare.summary import BootstrapData
+from tuibench.analysis.row_samples import RowSamples
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
@@ -127,6 +128,18 @@ class GrownAnalysis(Remembering):
     _old_shifts: dict[str, np.ndarray]
     _duplicates: Future
     _patching: dict[int, Future]  # `_patched_p` by reference position, started early
+    _samples: RowSamples  # every row's sorted samples, where they are (row_samples.py)
+    _joining: threading.Lock
+
+    @property  # an attribute of Analysis, here joined when first asked for
+    def _sorted(self) -> np.ndarray:  # type: ignore[override]
+        """Every row's sorted samples in one array (rows one after another)."""
+        with self._joining:
+            samples = self._samples
+            if len(samples.arrays) > 1 or not np.array_equal(samples.start, self._row_start):
+                values = samples.joined()
+                self._samples = RowSamples.whole(values, self._row_start, self._row_n)
+            return self._samples.arrays[0]
 
     @property  # computed in a worker (`spliced`)
     def duplicates(self) -> pl.DataFrame:
@@ -162,7 +175,7 @@ class GrownAnalysis(Remembering):
             kept = self._old_row >= 0
             shift[kept] = self._old_shifts[reference][self._old_row[kept]]
             rows = self._changed_rows(r)
-            shift[rows] = _shifts(self._sorted, self._row_start, self._row_n, x, rows)
+            shift[rows] = _shifts(self._samples, x, rows)
             self._shifts[reference] = shift
         options = self.options_for(options)
         before = self._previous.get((reference, options.comparison_key()))
@@ -219,13 +232,12 @@ class GrownAnalysis(Remembering):
     def _pair_p(self, rows: np.ndarray, ref: np.ndarray) -> np.ndarray:
         """The U test's p-value of each row against its reference row `ref` (absent: -1 or
         a row without samples give NaN, as the full ranking does)."""
-        start, n = self._row_start, self._row_n
+        n = self._row_n
         has = ref >= 0
         rn = np.where(has, n[np.maximum(ref, 0)], 0)
-        rs_ = np.where(has, start[np.maximum(ref, 0)], 0)
-        pstart = np.stack([start[rows], rs_], axis=1).ravel()
+        pairs = np.stack([rows, np.maximum(ref, 0)], axis=1).ravel()
         pn = np.stack([n[rows], rn], axis=1).ravel()
-        values = self._sorted[_rows(pstart, pn)]
+        values, _ = self._samples.of(pairs, pn)
         labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
         bn = n[rows] + rn
         bstart = np.r_[0, np.cumsum(bn)[:-1]].astype(np.int64)
@@ -257,14 +269,6 @@ def _slices(frame: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.Dat
     # returns it as it is), and each select over it then cost 15 ms a column.
     part = pl.concat(parts)
     return part.rechunk() if part.n_chunks() > 16 else part
-
-
-def _rows(start: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """The positions start[i] .. start[i] + count[i], one run after the other."""
-    first = np.r_[0, np.cumsum(count)[:-1]].astype(np.int64)
-    out = np.repeat(np.asarray(start, dtype=np.int64) - first, count)
-    out += np.arange(int(np.sum(count)), dtype=np.int64)
-    return out
 
 
 def _splice_rows(
@@ -307,25 +311,36 @@ def _splice_rows(
     out._a.update(fixed)
     out._old_row = np.r_[old_rows, np.full(len(sub_groups), -1)][order]
     out._old_nrow = len(old_row_of_group)
-    # Every row's samples, sorted: slices of the two analyses' arrays, in the rows' order.
-    start = np.r_[old._row_start, sub._row_start][at]
-    n = np.r_[old._row_n, sub._row_n][at]
-    new = (at >= len(old_row_of_group)).astype(np.int8)
-    out._sorted = _joined((old._sorted, sub._sorted), new, start, n)
+    # Every row's samples, sorted: where the two analyses keep them, not copied (until
+    # something needs them in one array: `_sorted`), unless too scattered.
+    kept = old._samples if isinstance(old, GrownAnalysis) else _whole(old)
+    out._samples = RowSamples.spliced([kept, _whole(sub)], at)
+    n = out._samples.n
     out._row_start = np.r_[0, np.cumsum(n)[:-1]].astype(np.int64)
     out._row_n = n
+    out._joining = threading.Lock()
+    if out._samples.too_scattered():
+        out._sorted  # noqa: B018  # joined now, letting the replaced samples go
     s = max(1, len(out.rs.system_names))
     nm = int(fixed["_m"].max()) + 1 if nrow else 0
     cell = fixed["_m"] * s + fixed["_s"]
     out._pooled = np.bincount(cell, weights=n, minlength=nm * s).reshape(nm, s)
     out._utest_p, out._shifts = {}, {}
     out._old_p, out._old_shifts = dict(old._utest_p), dict(old._shifts)
-    labels = np.repeat(fixed["_s"].astype(np.int8 if s < 128 else np.int64), n)
-    blocks = np.bincount(fixed["_m"], weights=n, minlength=nm).astype(np.int64)
+    out._ranked = _Later(lambda: _ranked(out, s, nm))  # type: ignore[assignment]
+
+
+def _ranked(out: GrownAnalysis, s: int, nm: int) -> stats.RankedBlocks:
+    """Every metric's samples ranked (for a reference not asked for before)."""
+    a, n = out._a, out._row_n
+    labels = np.repeat(a["_s"].astype(np.int8 if s < 128 else np.int64), n)
+    blocks = np.bincount(a["_m"], weights=n, minlength=nm).astype(np.int64)
     bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
-    out._ranked = _Later(  # type: ignore[assignment]  # has the Future's `result`
-        lambda: stats.RankedBlocks.build(out._sorted, labels, bstarts, blocks, s, runs=True)
-    )
+    return stats.RankedBlocks.build(out._sorted, labels, bstarts, blocks, s, runs=True)
+
+
+def _whole(analysis: Analysis) -> RowSamples:
+    return RowSamples.whole(analysis._sorted, analysis._row_start, analysis._row_n)
 
 
 def _metric_ids(metrics: pl.DataFrame, keys: np.ndarray) -> np.ndarray:
@@ -336,27 +351,13 @@ def _metric_ids(metrics: pl.DataFrame, keys: np.ndarray) -> np.ndarray:
     return np.searchsorted(b * wide + m, keys[:, 1] * wide + keys[:, 2]).astype(np.int64)
 
 
-def _joined(sources: tuple[np.ndarray, ...], which: np.ndarray, start, n) -> np.ndarray:
-    """sources[which[i]][start[i] : start[i] + n[i]] one after the other, runs that
-    follow one another in one source copied as one slice (no copy of the sources
-    joined first: 90 MB at 10^7 samples)."""
-    if not len(n):
-        return sources[0][:0].copy()
-    cut = np.r_[True, (which[1:] != which[:-1]) | (start[1:] != start[:-1] + n[:-1])]
-    lo, size = start[cut], np.add.reduceat(n, np.flatnonzero(cut))
-    out = np.empty(int(size.sum()), dtype=np.result_type(*sources))
-    at = 0
-    for k, a, b in zip(which[cut], lo, size, strict=True):
-        out[at : at + b] = sources[k][a : a + b]
-        at += b
-    return out
-
-
-def _shifts(sorted_: np.ndarray, start: np.ndarray, n: np.ndarray, x, rows: np.ndarray):
+def _shifts(samples: RowSamples, x, rows: np.ndarray) -> np.ndarray:
     """`against.utest_shift` for some rows only."""
     ref = x.ref[rows]
-    shift, _ = stats.hodges_lehmann(sorted_, start[rows], n[rows], start[ref], n[ref])
-    ref_median = stats.group_medians(sorted_, start[ref], n[ref])
+    values, first = samples.of(np.r_[rows, ref])
+    mine, theirs = first[: len(rows)], first[len(rows) :]
+    shift, _ = stats.hodges_lehmann(values, mine, samples.n[rows], theirs, samples.n[ref])
+    ref_median = stats.group_medians(values, theirs, samples.n[ref])
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = shift / np.abs(ref_median)
     return np.where(x.other[rows] & x.exists[rows] & (ref_median != 0), rel, np.nan)

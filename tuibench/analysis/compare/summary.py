@@ -58,16 +58,24 @@ class BootstrapData:
         row_of_group = np.empty(len(g), dtype=np.int64)
         row_of_group[g] = np.arange(len(g))
         row = row_of_group[gid] if len(g) else np.zeros(0, np.int64)
-        label = (
-            it.select((pl.col("iteration").rank("dense").over("system") - 1).cast(pl.Int64))
-            .to_series()
-            .to_numpy()
-        )
+        label = _dense_ranks(it["system"].to_physical().to_numpy(), it["iteration"].to_numpy())
         v = it["value"].to_numpy()
-        hmean = a["mean_kind"][row] == "hmean" if len(row) else np.zeros(0, bool)
+        hmean = (a["mean_kind"] == "hmean")[row] if len(row) else np.zeros(0, bool)
         with np.errstate(divide="ignore"):
             y = np.where(hmean, 1.0 / v, v)
         return cls(row, label, y)
+
+
+def _dense_ranks(group: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Each key's dense rank (from 0) among its group's keys: one sort, in numpy (a polars
+    rank over the groups used every core for as long at 200,000 iterations)."""
+    order = np.lexsort((key, group))
+    g, k = group[order], key[order]
+    first = np.r_[True, g[1:] != g[:-1]][: len(g)]  # of a group
+    dense = np.cumsum(first | np.r_[True, k[1:] != k[:-1]][: len(g)]) - 1
+    out = np.empty(len(g), dtype=np.int64)
+    out[order] = dense - np.maximum.accumulate(np.where(first, dense, 0))
+    return out
 
 
 @dataclass
