@@ -186,6 +186,26 @@ def test_a_comparison_no_one_holds_is_made_whole(results, monkeypatch):
     same_comparison(got, Analysis(fresh(results), DEFAULT_ANALYSIS).compare("base"))
 
 
+def test_comparisons_held_at_the_reload_are_spliced_when_asked_for_later(results, monkeypatch):
+    """The session that held them is gone once the reload is shown; a switch to one of
+    their references afterwards still splices it."""
+    import gc
+
+    reloads = Reloads([results])
+    rs = reloads.load()
+    analysis = reloads.analyse(rs, DEFAULT_ANALYSIS)
+    held = [analysis.compare(reference) for reference in ("base", "other")]
+    iteration(results, "new", 3)
+    rs = reloads.load()
+    grown = reloads.analyse(rs, DEFAULT_ANALYSIS)
+    del held, analysis
+    gc.collect()
+    computed = compared_rows(monkeypatch)
+    got = grown.compare("other")
+    assert computed[0] < got.rows.height
+    same_comparison(got, Analysis(fresh(results), DEFAULT_ANALYSIS).compare("other"))
+
+
 def test_reloads_in_a_row_splice_from_spliced_comparisons(results):
     reloads = Reloads([results])
     rs = reloads.load()

@@ -72,15 +72,17 @@ def spliced(
     out = GrownAnalysis.__new__(GrownAnalysis)
     out.rs, out.options, out.timings, out._known = rs, options, {}, None
     out._made = weakref.WeakValueDictionary()
-    out._previous = weakref.WeakValueDictionary(getattr(old, "_made", {}))
+    # The previous comparisons still held now (the session being replaced holds them):
+    # kept until asked for again, such as the references the new session switches to.
+    out._previous = dict(getattr(old, "_made", {}))
     at = np.where(inside, old.iterations.height + np.cumsum(inside) - 1, source)
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
     _splice_rows(out, old, sub, keys[edge], touched, gid, source)
-    # The U tests against the references a comparison was made for start now, in a
-    # worker (the screen asks for one of them), beside the rest.
+    # The U tests and shifts against the references a comparison was made for start now,
+    # in a worker (the screen asks for one of them), beside the rest.
     out._patching = {
-        r: in_worker(out._patched_p, r)
+        r: in_worker(out._patched, r)
         for r, name in enumerate(rs.system_names)
         if r in old._utest_p and name in old._shifts
     }
@@ -123,11 +125,11 @@ class GrownAnalysis(Remembering):
 
     _old_row: np.ndarray  # per row: its row in the previous analysis, -1 when analysed again
     _old_nrow: int  # rows of the previous analysis
-    _previous: weakref.WeakValueDictionary  # the previous analysis's comparisons (`_made`)
+    _previous: dict[tuple, Comparison]  # the previous analysis's, until spliced (`_made`)
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
     _duplicates: Future
-    _patching: dict[int, Future]  # `_patched_p` by reference position, started early
+    _patching: dict[int, Future]  # `_patched` by reference position, started early
     _samples: RowSamples  # every row's sorted samples, where they are (row_samples.py)
     _joining: threading.Lock
 
@@ -152,33 +154,53 @@ class GrownAnalysis(Remembering):
 
     def _utest_against(self, r: int) -> np.ndarray:
         if r not in self._utest_p and r in self._old_p:
-            pending = self._patching.pop(r, None)
-            self._utest_p[r] = pending.result() if pending is not None else self._patched_p(r)
+            self._patch(r)
         return super()._utest_against(r)
 
-    def _patched_p(self, r: int) -> np.ndarray:
-        """The previous analysis's U tests against system r, the changed pairs' computed
-        again."""
-        rows = self._changed_rows(r)
-        p = self._old_p[r].copy()
-        a = self._a
-        x = gather_reference(a, r, self.rs.system_names[r])
-        ref = np.where(x.exists, x.ref, -1)[rows]
-        p[a["_m"][rows], a["_s"][rows]] = self._pair_p(rows, ref)
-        return p
+    def _patch(self, r: int) -> None:
+        """Keep the U tests and the shift against system r patched (`_patched`: from the
+        worker started early, or computed now)."""
+        pending = self._patching.pop(r, None)
+        p, shift = pending.result() if pending is not None else self._patched(r)
+        if p is not None:
+            self._utest_p.setdefault(r, p)
+        if shift is not None:
+            self._shifts.setdefault(self.rs.system_names[r], shift)
+
+    def _patched(self, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The previous analysis's U tests' p-values and shifts against system r (None
+        where it had none), those of the pairs where a side changed computed again from
+        one gather of their samples (each pair's two sides one after the other)."""
+        name = self.rs.system_names[r]
+        a, n = self._a, self._row_n
+        x = gather_reference(a, r, name)
+        new = self._old_row < 0
+        rows = np.flatnonzero((new | (x.exists & new[x.ref])) & ~x.is_ref)
+        ref = x.ref[rows]
+        n1, n2 = n[rows], np.where(x.exists[rows], n[ref], 0)  # no reference row: none
+        pn = np.stack([n1, n2], axis=1).ravel()
+        values, first = self._samples.of(np.stack([rows, ref], axis=1).ravel(), pn)
+        p = shift = None
+        if r in self._old_p:
+            # Both sides are sorted already: the ranking merges them.
+            labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
+            ranked = stats.RankedBlocks.build(values, labels, first[0::2], n1 + n2, 2, runs=True)
+            u, tie = ranked.against(1)
+            p = self._old_p[r].copy()
+            p[a["_m"][rows], a["_s"][rows]] = stats.mwu_pvalue(
+                u[:, 0], n1.astype(np.float64), n2.astype(np.float64), tie[:, 0]
+            )
+        if name in self._old_shifts:
+            shift = np.full(len(new), np.nan)
+            shift[~new] = self._old_shifts[name][self._old_row[~new]]
+            shift[rows] = _shifts(values, first[0::2], n1, first[1::2], n2, x.other[rows])
+        return p, shift
 
     def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
         if reference not in self._shifts and reference in self._old_shifts:
-            r = self.rs.system_names.index(reference)
-            x = gather_reference(self._a, r, reference)
-            shift = np.full(len(self._old_row), np.nan)
-            kept = self._old_row >= 0
-            shift[kept] = self._old_shifts[reference][self._old_row[kept]]
-            rows = self._changed_rows(r)
-            shift[rows] = _shifts(self._samples, x, rows)
-            self._shifts[reference] = shift
+            self._patch(self.rs.system_names.index(reference))
         options = self.options_for(options)
-        before = self._previous.get((reference, options.comparison_key()))
+        before = self._previous.pop((reference, options.comparison_key()), None)
         decided = self._spliced_rows(before, options) if before is not None else None
         if decided is None:
             return super().compare(reference, options)
@@ -221,31 +243,6 @@ class GrownAnalysis(Remembering):
         if options.fdr:  # significance from adjusted p-values: any verdict may move
             return decide(rows, options.alpha, options.fdr, options.threshold)
         return rows.with_columns(_adjusted(rows))
-
-    def _changed_rows(self, r: int) -> np.ndarray:
-        """Rows whose test against system r changes: their own samples or r's changed."""
-        a = self._a
-        x = gather_reference(a, r, self.rs.system_names[r])
-        new = self._old_row < 0
-        return np.flatnonzero((new | (x.exists & new[x.ref])) & ~x.is_ref)
-
-    def _pair_p(self, rows: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        """The U test's p-value of each row against its reference row `ref` (absent: -1 or
-        a row without samples give NaN, as the full ranking does)."""
-        n = self._row_n
-        has = ref >= 0
-        rn = np.where(has, n[np.maximum(ref, 0)], 0)
-        pairs = np.stack([rows, np.maximum(ref, 0)], axis=1).ravel()
-        pn = np.stack([n[rows], rn], axis=1).ravel()
-        values, _ = self._samples.of(pairs, pn)
-        labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
-        bn = n[rows] + rn
-        bstart = np.r_[0, np.cumsum(bn)[:-1]].astype(np.int64)
-        # Both sides are sorted already: the ranking merges them.
-        ranked = stats.RankedBlocks.build(values, labels, bstart, bn, 2, runs=True)
-        u, tie = ranked.against(1)
-        n1, n2 = n[rows].astype(np.float64), rn.astype(np.float64)
-        return stats.mwu_pvalue(u[:, 0], n1, n2, tie[:, 0])
 
 
 def _adjusted(rows: pl.DataFrame) -> pl.Series:
@@ -351,16 +348,15 @@ def _metric_ids(metrics: pl.DataFrame, keys: np.ndarray) -> np.ndarray:
     return np.searchsorted(b * wide + m, keys[:, 1] * wide + keys[:, 2]).astype(np.int64)
 
 
-def _shifts(samples: RowSamples, x, rows: np.ndarray) -> np.ndarray:
-    """`against.utest_shift` for some rows only."""
-    ref = x.ref[rows]
-    values, first = samples.of(np.r_[rows, ref])
-    mine, theirs = first[: len(rows)], first[len(rows) :]
-    shift, _ = stats.hodges_lehmann(values, mine, samples.n[rows], theirs, samples.n[ref])
-    ref_median = stats.group_medians(values, theirs, samples.n[ref])
+def _shifts(values, start, n, ref_start, ref_n, other: np.ndarray) -> np.ndarray:
+    """`against.utest_shift` of rows whose samples and reference's are in `values`."""
+    ok = other & (ref_n > 0)
+    shift, _ = stats.hodges_lehmann(values, start[ok], n[ok], ref_start[ok], ref_n[ok])
+    ref_median = stats.group_medians(values, ref_start[ok], ref_n[ok])
+    out = np.full(len(n), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rel = shift / np.abs(ref_median)
-    return np.where(x.other[rows] & x.exists[rows] & (ref_median != 0), rel, np.nan)
+        out[ok] = np.where(ref_median != 0, shift / np.abs(ref_median), np.nan)
+    return out
 
 
 class _Later:
