@@ -4,14 +4,20 @@ After a reload that only added files (`ingest/appending.py`), every figure of a 
 metric whose samples are as they were is the previous analysis's: it depends on that
 group's samples only. So only the groups the new files touch are analysed (an `Analysis`
 of their samples, whose kept iterations are reused too: compare/growing.py) and their rows
-are spliced in among the kept ones, in the order a full analysis gives them. What involves
-two groups is patched where one of them changed: the U test's p-values and the shifts
-against a reference the previous analysis had asked for are computed again for those pairs
-only; another reference ranks every metric afresh (as any analysis does, once).
+are spliced in among the kept ones, in the order a full analysis gives them; their sorted
+samples stay where each analysis keeps them (analysis/row_samples.py). What involves two
+groups is patched where one of them changed: the U test's p-values and the shifts against
+a reference the previous analysis had asked for are computed again for those pairs only;
+another reference ranks every metric afresh (as any analysis does, once).
+
+A comparison the previous analysis made and the explorer still holds is spliced the same
+way (`GrownAnalysis.compare`): only the rows whose own or reference group changed are
+compared again, and what spans every row (`decide`'s adjustment) is computed again.
 
 Everything else that spans groups (the duplicate metrics, the summary's runs) is computed
 again from the spliced iterations: it is small. The numbers are those of a fresh analysis
-(tests/core/test_incremental_growth.py, tests/tui/test_tui_reloads.py).
+(tests/core/test_incremental_growth.py, test_spliced_comparison.py,
+tests/tui/test_tui_reloads.py).
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ def spliced(
     out._made = weakref.WeakValueDictionary()
     # The previous comparisons still held now (the session being replaced holds them):
     # kept until asked for again, such as the references the new session switches to.
-    out._previous = dict(getattr(old, "_made", {}))
+    out._previous = old._held() if isinstance(old, Remembering) else {}
     at = np.where(inside, old.iterations.height + np.cumsum(inside) - 1, source)
     out.iterations = pl.concat([old.iterations, sub.iterations])[pl.Series(at)]
     out._gid = gid
@@ -98,6 +104,7 @@ class Remembering(Analysis):
     its own from them (`GrownAnalysis.compare`)."""
 
     _made: weakref.WeakValueDictionary  # (reference, comparison options) -> Comparison
+    _making = threading.Lock()  # comparisons are made in workers too (other references)
 
     def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
         cmp = super().compare(reference, options)
@@ -105,9 +112,15 @@ class Remembering(Analysis):
         return cmp
 
     def _remember(self, cmp: Comparison) -> None:
-        if not hasattr(self, "_made"):  # made by Analysis.__init__
-            self._made = weakref.WeakValueDictionary()
-        self._made[cmp.reference, cmp.options.comparison_key()] = cmp
+        with self._making:
+            if not hasattr(self, "_made"):  # made by Analysis.__init__
+                self._made = weakref.WeakValueDictionary()
+            self._made[cmp.reference, cmp.options.comparison_key()] = cmp
+
+    def _held(self) -> dict[tuple, Comparison]:
+        """The comparisons made and still held somewhere."""
+        with self._making:
+            return dict(getattr(self, "_made", {}).items())
 
 
 class GrownAnalysis(Remembering):

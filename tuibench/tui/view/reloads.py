@@ -3,7 +3,7 @@
 `Reloads(paths)` keeps an `ingest.incremental.Loader` (only new or changed files are read;
 when the results only grew, the new files' rows are merged into the loaded ones) and the
 last analysis, of which a grown load recomputes only what the new files touch
-(`compare/spliced.py`).
+(`compare/spliced.py`), also in the comparisons the session still holds at the reload.
 Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloads.py).
 """
 
