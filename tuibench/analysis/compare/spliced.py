@@ -237,6 +237,7 @@ class GrownAnalysis(Remembering):
         need = changed.copy()
         need[x.ref[changed & x.exists]] = True  # each changed row's reference, to gather
         part = self.undecided(before.reference, options, np.flatnonzero(need))
+        part = part.filter(pl.Series(changed[part["_row"].to_numpy()]))  # not the references
         if not options.fdr:  # a row's significance, verdict and note are its own
             part = decide(part, options.alpha, options.fdr, options.threshold)
         # The tables' order (as `undecided` gives it): each row from the previous rows
