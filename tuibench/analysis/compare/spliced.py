@@ -92,9 +92,9 @@ def spliced(
         for r, name in enumerate(rs.system_names)
         if r in old._utest_p and name in old._shifts
     }
-    # Needed by the comparison's summary only: in a worker, beside the U tests.
+    # Needed by the comparison's summary only: in workers, beside the U tests.
     out._duplicates = in_worker(duplicate_metrics, out.iterations, rs.metrics)
-    out._boot = BootstrapData.build(out.iterations, out._a, gid)
+    out._pending_boot = in_worker(BootstrapData.build, out.iterations, out._a, gid)
     return out
 
 
@@ -142,6 +142,7 @@ class GrownAnalysis(Remembering):
     _old_p: dict[int, np.ndarray]  # the previous U tests' p-values, by reference position
     _old_shifts: dict[str, np.ndarray]
     _duplicates: Future
+    _pending_boot: Future  # the summary's BootstrapData
     _patching: dict[int, Future]  # `_patched` by reference position, started early
     _samples: RowSamples  # every row's sorted samples, where they are (row_samples.py)
     _joining: threading.Lock
@@ -155,6 +156,10 @@ class GrownAnalysis(Remembering):
                 values = samples.joined()
                 self._samples = RowSamples.whole(values, self._row_start, self._row_n)
             return self._samples.arrays[0]
+
+    @property  # computed in a worker (`spliced`)
+    def _boot(self) -> BootstrapData:  # type: ignore[override]
+        return self._pending_boot.result()
 
     @property  # computed in a worker (`spliced`)
     def duplicates(self) -> pl.DataFrame:
