@@ -206,6 +206,24 @@ def test_comparisons_held_at_the_reload_are_spliced_when_asked_for_later(results
     same_comparison(got, Analysis(fresh(results), DEFAULT_ANALYSIS).compare("other"))
 
 
+@pytest.mark.parametrize("split", [0, 10**9])
+def test_changed_pairs_in_one_thread_or_two(results, monkeypatch, split):
+    """The U tests and shifts of the changed pairs, in halves or whole: the same."""
+    monkeypatch.setattr(spliced_module, "SPLIT_PAIRS", split)
+    reloads = Reloads([results])
+    rs = reloads.load()
+    analysis = reloads.analyse(rs, DEFAULT_ANALYSIS)
+    held = [analysis.compare(reference) for reference in ("base", "new")]
+    iteration(results, "new", 3)
+    iteration(results, "other", 3, benchmarks=6)
+    rs = reloads.load()
+    grown = reloads.analyse(rs, DEFAULT_ANALYSIS)
+    want = Analysis(fresh(results), DEFAULT_ANALYSIS)
+    for reference in ("new", "base"):
+        same_comparison(grown.compare(reference), want.compare(reference))
+    del held
+
+
 def test_reloads_in_a_row_splice_from_spliced_comparisons(results):
     reloads = Reloads([results])
     rs = reloads.load()

@@ -31,7 +31,7 @@ import numpy as np
 import polars as pl
 
 from tuibench import stats
-from tuibench.analysis.compare.against import gather_reference
+from tuibench.analysis.compare.against import Against, gather_reference
 from tuibench.analysis.compare.analysis import Analysis
 from tuibench.analysis.compare.comparison import Comparison
 from tuibench.analysis.compare.decide import decide
@@ -42,6 +42,10 @@ from tuibench.analysis.row_samples import RowSamples
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.util.worker import in_worker
+
+# The changed pairs' U tests and shifts are computed in two threads past this many
+# samples on their changed side (a quarter of a million: 40 ms each).
+SPLIT_PAIRS = 250_000
 
 # A comparison is spliced from a previous one while at most this share of its rows
 # changed (a new iteration of the reference changes every row against it).
@@ -187,32 +191,50 @@ class GrownAnalysis(Remembering):
 
     def _patched(self, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
         """The previous analysis's U tests' p-values and shifts against system r (None
-        where it had none), those of the pairs where a side changed computed again from
-        one gather of their samples (each pair's two sides one after the other)."""
+        where it had none), those of the pairs where a side changed computed again (in two
+        threads when they are many: the comparison waits for them)."""
         name = self.rs.system_names[r]
-        a, n = self._a, self._row_n
+        a = self._a
         x = gather_reference(a, r, name)
         new = self._old_row < 0
         rows = np.flatnonzero((new | (x.exists & new[x.ref])) & ~x.is_ref)
+        want = (r in self._old_p, name in self._old_shifts)
+        halves = [rows]
+        if self._row_n[rows].sum() > SPLIT_PAIRS:
+            halves = np.array_split(rows, 2)
+            other = in_worker(self._pairs_again, x, halves[1], *want)
+        got = [self._pairs_again(x, halves[0], *want)]
+        if len(halves) > 1:
+            got.append(other.result())
+        p = shift = None
+        if want[0]:
+            p = self._old_p[r].copy()
+            p[a["_m"][rows], a["_s"][rows]] = np.concatenate([u for u, _ in got])
+        if want[1]:
+            shift = np.full(len(new), np.nan)
+            shift[~new] = self._old_shifts[name][self._old_row[~new]]
+            shift[rows] = np.concatenate([h for _, h in got])
+        return p, shift
+
+    def _pairs_again(self, x: Against, rows: np.ndarray, utest: bool, shift: bool) -> tuple:
+        """The U test's p-value (if `utest`) and shift (if `shift`) of each row against
+        its reference row, from one gather of their samples (each pair's two sides one
+        after the other)."""
+        n = self._row_n
         ref = x.ref[rows]
         n1, n2 = n[rows], np.where(x.exists[rows], n[ref], 0)  # no reference row: none
         pn = np.stack([n1, n2], axis=1).ravel()
         values, first = self._samples.of(np.stack([rows, ref], axis=1).ravel(), pn)
-        p = shift = None
-        if r in self._old_p:
+        p = h = None
+        if utest:
             # Both sides are sorted already: the ranking merges them.
             labels = np.repeat(np.tile(np.array([0, 1], dtype=np.int8), len(rows)), pn)
             ranked = stats.RankedBlocks.build(values, labels, first[0::2], n1 + n2, 2, runs=True)
             u, tie = ranked.against(1)
-            p = self._old_p[r].copy()
-            p[a["_m"][rows], a["_s"][rows]] = stats.mwu_pvalue(
-                u[:, 0], n1.astype(np.float64), n2.astype(np.float64), tie[:, 0]
-            )
-        if name in self._old_shifts:
-            shift = np.full(len(new), np.nan)
-            shift[~new] = self._old_shifts[name][self._old_row[~new]]
-            shift[rows] = _shifts(values, first[0::2], n1, first[1::2], n2, x.other[rows])
-        return p, shift
+            p = stats.mwu_pvalue(u[:, 0], n1.astype(np.float64), n2.astype(np.float64), tie[:, 0])
+        if shift:
+            h = _shifts(values, first[0::2], n1, first[1::2], n2, x.other[rows])
+        return p, h
 
     def compare(self, reference: str, options: AnalysisOptions | None = None) -> Comparison:
         if reference not in self._shifts and reference in self._old_shifts:
