@@ -208,8 +208,10 @@ def test_comparisons_held_at_the_reload_are_spliced_when_asked_for_later(results
 
 @pytest.mark.parametrize("split", [0, 10**9])
 def test_changed_pairs_in_one_thread_or_two(results, monkeypatch, split):
-    """The U tests and shifts of the changed pairs, in halves or whole: the same."""
+    """The U tests and shifts of the changed pairs, in halves or whole; the iterations
+    taken as slices or gathered: the same."""
     monkeypatch.setattr(spliced_module, "SPLIT_PAIRS", split)
+    monkeypatch.setattr(spliced_module, "SLICED_RUNS", split)
     reloads = Reloads([results])
     rs = reloads.load()
     analysis = reloads.analyse(rs, DEFAULT_ANALYSIS)
@@ -221,6 +223,7 @@ def test_changed_pairs_in_one_thread_or_two(results, monkeypatch, split):
     want = Analysis(fresh(results), DEFAULT_ANALYSIS)
     for reference in ("new", "base"):
         same_comparison(grown.compare(reference), want.compare(reference))
+    assert_frame_equal(grown.iterations, Analysis(fresh(results), keep_figures=True).iterations)
     del held
 
 
