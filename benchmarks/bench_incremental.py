@@ -7,9 +7,12 @@ Default: 10 million samples, one Parquet file per system and iteration (`<system
 80 files of 125,000 samples. Each round times, alternately after a warm-up, a full load of
 the folder (no cache) and a reload after one new `iter-N` file of one system (the new
 file's rows merged into the loaded ones, only its iterations reduced); each also with the
-analysis and the default comparison, i.e. what the explorer's screen needs. Medians, and
-the ratio of every round. Target: the reload within 10 % of a full load's time.
-`--files-per-iteration K` splits each system's iteration into K files (many small files).
+analysis and the default comparison, i.e. what the explorer's screen needs (the screen's
+comparison is held, as the explorer's session holds it, so the reload splices it).
+Medians, the ratio of every round, and the same for the CPU time of all threads (steadier
+than wall times on a shared machine). Target: the reload within 10 % of a full load's
+time. `--files-per-iteration K` splits each system's iteration into K files (many small
+files).
 """
 
 from __future__ import annotations
@@ -108,12 +111,13 @@ def main() -> None:
         generate(root, a.systems, a.benchmarks, a.metrics, a.iterations, a.samples, k)
         extra = root / "sys-1" / f"iter-{a.iterations}" / "results.parquet"
         engine = Reloads([root])
+        held = []  # the comparison on the screen, which the explorer's session holds
 
         def shown():
             """Load and compare as the explorer's screen does (a reload patches the tests
-            against the reference the screen compared)."""
+            against the reference the screen compared, and splices its comparison)."""
             rs = engine.load()
-            engine.analyse(rs, DEFAULT_ANALYSIS).compare(rs.default_reference)
+            held[:] = [engine.analyse(rs, DEFAULT_ANALYSIS).compare(rs.default_reference)]
             return rs
 
         rs = shown()
@@ -122,19 +126,21 @@ def main() -> None:
             f"{len(rs.systems)} systems, in {len(rs.files)} files"
         )
 
-        def full() -> tuple[float, float]:
-            t = time.perf_counter()
+        def full() -> tuple[float, float, float]:
+            t, cpu = time.perf_counter(), time.process_time()
             rs = load([root])
             t_load = time.perf_counter() - t
-            return t_load, t_load + screen(rs)
+            out = (t_load, t_load + screen(rs), time.process_time() - cpu)
+            return out
 
-        def reload() -> tuple[float, float]:
+        def reload() -> tuple[float, float, float]:
             iteration_file(extra, 1, a.iterations, a.benchmarks, a.metrics, a.samples, k)
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             rs = engine.load()
             t_load = time.perf_counter() - t
-            engine.analyse(rs, DEFAULT_ANALYSIS).compare(rs.default_reference)
-            out = (t_load, time.perf_counter() - t)
+            cmp = engine.analyse(rs, DEFAULT_ANALYSIS).compare(rs.default_reference)
+            out = (t_load, time.perf_counter() - t, time.process_time() - cpu)
+            del cmp
             reads.append(engine.loader.read_count)
             merged.append(engine.loader.growth is not None)
             shutil.rmtree(extra.parent)
@@ -148,18 +154,22 @@ def main() -> None:
         for _ in range(a.rounds):
             runs["full"].append(full())
             runs["reload"].append(reload())
-    med = {k: [statistics.median(x[j] for x in v) for j in (0, 1)] for k, v in runs.items()}
+    med = {k: [statistics.median(x[j] for x in v) for j in (0, 1, 2)] for k, v in runs.items()}
     for j, what in enumerate(("load", "load + analysis + comparison")):
         f, r = med["full"][j], med["reload"][j]
         print(
             f"{what}: full {f:.2f} s, reload after one new iteration {r:.2f} s "
             f"({100 * r / f:.0f} % of full; target 10 %)"
         )
+    f, r = med["full"][2], med["reload"][2]
+    print(f"CPU time of all threads, with analysis: full {f:.2f} s, reload {r:.2f} s ({r / f:.0%})")
     print(f"files read by a reader per reload: {sorted(set(reads))}; merged: {set(merged)}")
     spread = {k: [f"{x[1]:.2f}" for x in v] for k, v in runs.items()}
     print(f"rounds (with analysis): {spread}")
     ratios = [r[1] / f[1] for f, r in zip(runs["full"], runs["reload"], strict=True)]
     print(f"reload / full per round: {min(ratios):.0%} to {max(ratios):.0%}")
+    ratios = [r[2] / f[2] for f, r in zip(runs["full"], runs["reload"], strict=True)]
+    print(f"CPU time, reload / full per round: {min(ratios):.0%} to {max(ratios):.0%}")
 
 
 if __name__ == "__main__":

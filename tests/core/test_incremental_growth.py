@@ -211,3 +211,18 @@ def test_while_watching_only_complete_files_are_merged(parquet):
     after = loader.load(complete=complete())
     assert loader.growth is not None
     same(after, fresh(parquet))
+
+
+@pytest.mark.parametrize("high", [3, 1000, 2**40])
+def test_new_iterations_find_their_places_as_a_sort_puts_them(high):
+    """The merge's order (a binary search where the keys pack into one integer, else a
+    sort) is the sort's, also for keys too wide to pack and unsorted input."""
+    rng = np.random.default_rng(high)
+    for trial in range(50):
+        a, b = (rng.integers(-5, high, (int(n), 4)) for n in rng.integers(0, 40, 2))
+        a, b = a[np.lexsort(a.T[::-1])], b[np.lexsort(b.T[::-1])]
+        if trial % 5 == 0:
+            b = b[::-1].copy()
+        both = np.concatenate([a, b])
+        got = both[appending._merged_order(a, b)]
+        np.testing.assert_array_equal(got, both[np.lexsort(both.T[::-1])])

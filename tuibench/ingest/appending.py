@@ -92,7 +92,7 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
         return None
     added = Iterations.of(samples)
     keys = np.concatenate([before.keys, added.keys])
-    order = np.lexsort(keys.T[::-1])
+    order = _merged_order(before.keys, added.keys)
     keys = keys[order]
     if (keys[1:] == keys[:-1]).all(axis=1).any():
         return None  # an iteration loaded already: the same results twice
@@ -115,6 +115,31 @@ def grown(old: ResultSet, before: Iterations, new: ResultSet, position: dict[str
         first_by_name=old.first_by_name,
     )
     return Growth(rs, Iterations(keys, first, count), source)
+
+
+def _merged_order(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The order of the rows of a then b (keys, each sorted) that sorts them: where the
+    keys fit in one integer, each of b's rows finds its place among a's by a binary search
+    (a sort of every loaded iteration again cost 10 ms at 200,000); else a sort."""
+    both = np.concatenate([a, b])
+    if not len(b) or not len(a):
+        return np.lexsort(both.T[::-1])
+    low, high = both.min(axis=0), both.max(axis=0)
+    bits = [int(x).bit_length() for x in high - low]
+    if sum(bits) > 62:
+        return np.lexsort(both.T[::-1])
+    shift = np.cumsum([0, *bits[::-1]])[:-1][::-1]  # the last column lowest
+    packed = ((both - low) << shift).sum(axis=1)
+    ka, kb = packed[: len(a)], packed[len(a) :]
+    if (np.diff(ka) < 0).any() or (np.diff(kb) < 0).any():
+        return np.lexsort(both.T[::-1])
+    at = np.searchsorted(ka, kb, side="right") + np.arange(len(b))  # b's places
+    order = np.empty(len(both), dtype=np.int64)
+    from_a = np.ones(len(both), dtype=bool)
+    from_a[at] = False
+    order[from_a] = np.arange(len(a))
+    order[at] = np.arange(len(a), len(both))
+    return order
 
 
 def _pieces(both: pl.DataFrame, start: np.ndarray, count: np.ndarray) -> pl.DataFrame:

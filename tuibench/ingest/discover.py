@@ -173,7 +173,7 @@ def _one_path(p: Path, found: Discovery) -> None:
                 )
             )
     for d in sorted(systems, key=lambda d: natural_key(d.name)):
-        if _may_enter(d, set(), found) and _new_system_folder(d, found, d.name):
+        if _may_enter(d, set(), found) is not None and _new_system_folder(d, found, d.name):
             _add_system(found, _valid_name(d.name, d, found), d)
 
 
@@ -417,8 +417,9 @@ def _inside(path: str, folder: str) -> bool:
     return os.path.commonpath([path, folder]) == folder
 
 
-def _may_enter(sub: Path, seen: set[str], found: Discovery) -> bool:
-    """False (with a problem) for a link out of the given folders or back up the walk."""
+def _may_enter(sub: Path, seen: set[str], found: Discovery) -> str | None:
+    """The folder's real path; None (with a problem) for a link out of the given folders
+    or back up the walk."""
     real = _real(sub)
     if found.roots and not any(_inside(real, root) for root in found.roots):
         found.problems.append(
@@ -428,21 +429,22 @@ def _may_enter(sub: Path, seen: set[str], found: Discovery) -> bool:
                 "(give that folder as a path to include it)",
             )
         )
-        return False
+        return None
     # A link to this folder or to one above it would walk the same files forever.
     if any(_inside(s, real) for s in seen):
         found.problems.append(
             Problem(str(sub), f"symbolic link loop: points back to {real}; not followed")
         )
-        return False
-    return True
+        return None
+    return real
 
 
 def _walk(d: Path, iteration: int | None, out: list, found: Discovery, seen: set[str]) -> None:
     subdirs, files = _list_dir(d, found)
     out.extend((f, iteration) for f in files)
     for sub in subdirs:
-        if not _may_enter(sub, seen, found):
+        real = _may_enter(sub, seen, found)
+        if real is None:
             continue
         it = iteration
         m = ITER_DIR.match(sub.name)
@@ -457,7 +459,7 @@ def _walk(d: Path, iteration: int | None, out: list, found: Discovery, seen: set
                     )
                 )
                 continue
-        _walk(sub, it, out, found, seen | {_real(sub)})
+        _walk(sub, it, out, found, seen | {real})
 
 
 def _read_system_toml(path: Path, info: SystemInfo, found: Discovery) -> None:

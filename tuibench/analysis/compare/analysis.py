@@ -552,13 +552,29 @@ class Analysis:
                 + ", ".join(self.rs.system_names)
             )
         options = self.options_for(options)
-        alpha, fdr, threshold = options.alpha, options.fdr, options.threshold
-        x = gather_reference(self._a, self.rs.system_names.index(reference), reference)
+        rows = self.undecided(reference, options)
+        rows = decide(rows, options.alpha, options.fdr, options.threshold)
+        return self.comparison_of(reference, options, rows)
+
+    @np.errstate(all="ignore")
+    def undecided(
+        self, reference: str, options: AnalysisOptions, only: np.ndarray | None = None
+    ) -> pl.DataFrame:
+        """The rows against `reference` in the tables' order, before `decide`. `only`:
+        those rows only (ascending, with their metrics' reference rows; the shifts against
+        `reference` known), for a comparison spliced from a previous one (spliced.py)."""
+        alpha, threshold = options.alpha, options.threshold
+        a, groups = self._a, self.groups
+        if only is not None:
+            a, groups = {k: v[only] for k, v in a.items()}, groups[pl.Series(only)]
+        r = self.rs.system_names.index(reference)
+        x = gather_reference(a, r, reference)
         # The costliest steps in workers, beside the others (the second core).
         shift_job = None
         if reference not in self._shifts:  # the costliest step: kept per reference
+            every = x if only is None else gather_reference(self._a, r, reference)
             rows_at = (self.sorted_rows(), self._row_start, self._row_n)
-            shift_job = in_worker(utest_shift, x, *rows_at)
+            shift_job = in_worker(utest_shift, every, *rows_at)
         med_job = in_worker(with_median_values, x)  # the same test on per-iteration medians
         w = welch_test(x)
         change, change_raw = changes(x)
@@ -566,14 +582,14 @@ class Analysis:
         pw = power(x, w, alpha, threshold)
         if shift_job is not None:
             self._shifts[reference] = shift_job.result()
-        shift = self._shifts[reference]
+        shift = self._shifts[reference] if only is None else self._shifts[reference][only]
         med = med_job.result()
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
         # Last: the first time, the ranking for the U tests may still be running (`_pairs`).
         u = utest(x, self._utest_against(x.r), self._pooled, w.p)
-        rows = self.groups.with_columns(
+        rows = groups.with_columns(
             pl.Series("is_reference", x.is_ref),
             pl.Series("change", change),
             pl.Series("ratio", ratio),
@@ -600,7 +616,7 @@ class Analysis:
             pl.Series("_rlo_med", med["ratio_ci_low"]),
             pl.Series("_rhi_med", med["ratio_ci_high"]),
             join_notes(
-                self.groups["_note"],
+                groups["_note"],
                 row_notes(
                     x,
                     w,
@@ -608,10 +624,10 @@ class Analysis:
                     unbounded,
                     pw,
                     alpha,
-                    self.groups["benchmark"],
-                    self.groups["metric"],
+                    groups["benchmark"],
+                    groups["metric"],
                     threshold,
-                    self.groups["_note"]
+                    groups["_note"]
                     .str.contains(DIRECTION_UNKNOWN, literal=True)
                     .fill_null(False)
                     .to_numpy(),
@@ -630,19 +646,13 @@ class Analysis:
         order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
         if not np.array_equal(order, np.arange(len(order))):  # the first system: in order
             rows = rows[order]  # a copy of every column (1.3 GB at a million metrics)
-        rows = decide(
-            rows.with_columns(
-                pl.lit(None, pl.Float64).alias("p_adjusted"),
-                pl.lit(False).alias("significant"),
-                pl.lit("", pl.String).alias("verdict"),
-                pl.lit(None, pl.Boolean).alias("robust"),
-                pl.lit(None, pl.String).alias("note"),
-            ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS),
-            alpha,
-            fdr,
-            threshold,
-        )
-        return self.comparison_of(reference, options, rows)
+        return rows.with_columns(
+            pl.lit(None, pl.Float64).alias("p_adjusted"),
+            pl.lit(False).alias("significant"),
+            pl.lit("", pl.String).alias("verdict"),
+            pl.lit(None, pl.Boolean).alias("robust"),
+            pl.lit(None, pl.String).alias("note"),
+        ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS)
 
     def options_for(self, given: AnalysisOptions | None) -> AnalysisOptions:
         """This analysis's options with the comparison part of `given`."""

@@ -68,16 +68,30 @@ class BootstrapData:
 
 def _dense_labels(it: pl.DataFrame) -> np.ndarray:
     """Each iteration's dense rank among its system's iterations (0..L-1): from a table of
-    the iterations each system has when it is small, else by polars' rank."""
+    the iterations each system has when it is small, else by one sort."""
+    if it["system"].null_count():
+        dense = pl.col("iteration").rank("dense").over("system") - 1
+        return it.select(dense.cast(pl.Int64)).to_series().to_numpy()
     s, i = (it[k].to_physical().to_numpy() for k in ("system", "iteration"))
-    if len(i) and i.dtype.kind == "i" and it["system"].null_count() == 0:
+    if len(i) and i.dtype.kind == "i":
         lo, span, systems = int(i.min()), int(i.max()) - int(i.min()) + 1, int(s.max()) + 1
         if span * systems <= 1 << 24:
             present = np.zeros((systems, span), dtype=bool)
             present[s, i - lo] = True
             return (np.cumsum(present, axis=1) - 1)[s, i - lo].astype(np.int64)
-    dense = pl.col("iteration").rank("dense").over("system") - 1
-    return it.select(dense.cast(pl.Int64)).to_series().to_numpy()
+    return _dense_ranks(s, i)
+
+
+def _dense_ranks(group: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Each key's dense rank (from 0) among its group's keys: one sort, in numpy (a polars
+    rank over the groups used every core for as long at 200,000 iterations)."""
+    order = np.lexsort((key, group))
+    g, k = group[order], key[order]
+    first = np.r_[True, g[1:] != g[:-1]][: len(g)]  # of a group
+    dense = np.cumsum(first | np.r_[True, k[1:] != k[:-1]][: len(g)]) - 1
+    out = np.empty(len(g), dtype=np.int64)
+    out[order] = dense - np.maximum.accumulate(np.where(first, dense, 0))
+    return out
 
 
 @dataclass

@@ -49,6 +49,7 @@ def _betacf(p: np.ndarray, q: np.ndarray, x: np.ndarray, maxiter: int = 400) -> 
     d[d == 0] = _TINY  # Lentz's guard; only an exact zero can occur here
     d = 1 / d
     h = d.copy()
+    done = np.zeros(len(x), dtype=bool)
     for m in range(1, maxiter + 1):
         if not len(idx):
             break
@@ -66,13 +67,16 @@ def _betacf(p: np.ndarray, q: np.ndarray, x: np.ndarray, maxiter: int = 400) -> 
             step = d * c
             h *= step
         step -= 1
-        done = np.abs(step) <= 2 * _EPS
-        # Drop converged values once enough have (the others go on; a converged one
-        # iterated again stays put).
+        # A value is the one of the step it converged at, whatever else is in the array
+        # (iterated again, its last digit may move: a comparison spliced from rows
+        # computed in other arrays must equal one computed whole).
+        first = (np.abs(step) <= 2 * _EPS) & ~done
+        out[idx[first]] = h[first]
+        done |= first
+        # Drop converged values once enough have (the others go on).
         if done.sum() * 4 >= len(idx) or m == maxiter:
-            out[idx[done]] = h[done]
             keep = ~done
-            idx, p, q, pq, x, c, d, h = (v[keep] for v in (idx, p, q, pq, x, c, d, h))
+            idx, p, q, pq, x, c, d, h, done = (v[keep] for v in (idx, p, q, pq, x, c, d, h, done))
     return out
 
 

@@ -3,7 +3,7 @@
 `Reloads(paths)` keeps an `ingest.incremental.Loader` (only new or changed files are read;
 when the results only grew, the new files' rows are merged into the loaded ones) and the
 last analysis, of which a grown load recomputes only what the new files touch
-(`compare/spliced.py`).
+(`compare/spliced.py`), also in the comparisons the session still holds at the reload.
 Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloads.py).
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
-from tuibench.analysis.compare.spliced import spliced
+from tuibench.analysis.compare.spliced import Remembering, spliced
 from tuibench.ingest.appending import Growth, Iterations
 from tuibench.ingest.discover import Discovery
 from tuibench.ingest.incremental import Loader
@@ -61,7 +61,7 @@ class Reloads:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
         keep = rs.samples.height <= FIGURES_KEPT_UP_TO
-        self.analysis = grown or Analysis(rs, options, keep_figures=keep)
+        self.analysis = grown or Remembering(rs, options, keep_figures=keep)
         # The next merge finds the iterations here (without the figures: in the samples).
         if rs is self.loader.result and "samples" in self.analysis.iterations.columns:
             self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))
