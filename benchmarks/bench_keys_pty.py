@@ -199,6 +199,12 @@ class Term:
         self._reader.join(1)
 
 
+# The tree's first metric: the first suite, group and benchmark opened with `right`; and
+# back: `left` goes to the parent, then closes it; `k` to the root, `tab` to the answer.
+RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
+TO_METRIC = [b"\t", b"j", RIGHT, b"j", RIGHT, b"j", RIGHT, b"j"]
+BACK_TO_ANSWER = [*[LEFT] * 6, b"k", b"\t"]
+
 # (name, keys pressed first and not timed, the timed key, keys pressed after, untimed)
 STEPS = [
     ("j (tree)", [b"\t"], b"j", [b"\t"]),
@@ -211,8 +217,8 @@ STEPS = [
     ("f", [], b"f", [b"f"]),
     ("s", [], b"s", [b"s", b"s"]),
     ("v", [], b"v", [b"v"]),
-    ("enter (tree metric)", [b"\t", b"G"], b"\r", [b"\x1b", b"g", b"\t"]),
-    ("escape (after enter)", [b"\t", b"G", b"\r"], b"\x1b", [b"g", b"\t"]),
+    ("enter (tree metric)", TO_METRIC, b"\r", [b"\x1b", *BACK_TO_ANSWER]),
+    ("escape (after enter)", [*TO_METRIC, b"\r"], b"\x1b", BACK_TO_ANSWER),
     ("? (help)", [], b"?", [b"\x1b"]),
     ("/ (filter)", [b"\t"], b"/", [b"\x1b", b"\t"]),
     ("filter letter", [b"\t", b"/"], b"1", [b"\x1b", b"\t"]),
