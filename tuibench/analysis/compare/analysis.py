@@ -209,7 +209,11 @@ class Analysis:
         # Beside the chosen value, always: the median (is the verdict robust?; from the same
         # sort as the fences) and the plain mean of every sample (the untrimmed centre;
         # finding duplicate metrics).
-        low, high, n_low, n_high, n_ext, median = stats.tukey_and_medians(values, starts, counts)
+        # The sort for the fences also leaves each iteration's samples sorted: `_groups`
+        # merges these runs into its groups' order instead of sorting every sample again.
+        self._runs = np.empty(len(values))
+        fences = stats.tukey_and_medians(values, starts, counts, sorted_out=self._runs)
+        low, high, n_low, n_high, n_ext, median = fences
         out = {"outliers_low": n_low, "outliers_high": n_high, "outliers_extreme": n_ext}
         self._hmean_it = hmean
         self._raw = (values, starts, counts)
@@ -350,7 +354,11 @@ class Analysis:
         r_starts, r_counts = _group_spans(raw_it_counts, gid, ng)
         # Every group's samples sorted, once: mmtests' statistics, the medians and the U
         # test's shift (in `_pairs`).
-        self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
+        runs = self.__dict__.pop("_runs", None)  # not when the iterations were known
+        if runs is not None:
+            self._ordered = stats.sort_within(runs, r_starts, r_counts, runs=True)
+        else:
+            self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
         # The rows' order (by metric, then system) needs only the names: the U tests' ranking
         # starts now, in a worker, beside the subselections and the rest of this step.
         self._gid, self._gstarts = gid, gstarts

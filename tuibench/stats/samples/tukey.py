@@ -18,7 +18,10 @@ def tukey(
 
 
 def tukey_and_medians(
-    values: np.ndarray, starts: np.ndarray, counts: np.ndarray
+    values: np.ndarray,
+    starts: np.ndarray,
+    counts: np.ndarray,
+    sorted_out: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Tukey's fences of every group and how many of its samples lie beyond them.
 
@@ -27,7 +30,9 @@ def tukey_and_medians(
     fence, samples below the low mild fence, above the high mild fence, beyond an extreme
     fence on either side), and the median (the mean of the middle two for even counts),
     from one sort of every group. The median always lies inside the mild fences, so removing
-    the samples beyond them never empties a group.
+    the samples beyond them never empties a group. `sorted_out` (as long as `values`, groups
+    covering it): receives every group's samples sorted in place of the group, for a later
+    sort of larger spans made of these runs (`sort_within(..., runs=True)`).
     """
     values = np.asarray(values, dtype=np.float64)
     ng = len(starts)
@@ -39,7 +44,10 @@ def tukey_and_medians(
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):
             part = idx[lo : lo + step]
-            x = np.sort(values[rows_of(starts, part, int(n))].reshape(len(part), n), axis=1)
+            where = rows_of(starts, part, int(n))
+            x = np.sort(values[where].reshape(len(part), n), axis=1)
+            if sorted_out is not None:
+                sorted_out[where] = x.ravel()
             q = []
             for frac in (0.25, 0.75):
                 pos = frac * (n - 1)
