@@ -4,6 +4,7 @@ inside contiguous groups."""
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
+from typing import Literal
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def sort_within(
     """
     starts = np.asarray(starts, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
-    kind = "stable" if runs else None
+    kind: Literal["stable"] | None = "stable" if runs else None
     out = values if runs else np.asarray(values, dtype=np.float64).copy()
     for n in np.unique(counts[counts > 1]):
         idx = np.flatnonzero(counts == n)
