@@ -11,20 +11,9 @@ import pytest
 from tests.core.test_incremental import _new_iteration, fresh, same
 from tuibench.ingest import load as load_module
 from tuibench.ingest.load import load
-from tuibench.ingest.reuse import file_reads, load_cache
+from tuibench.ingest.reuse import file_reads
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-
-
-@pytest.fixture
-def results(tmp_path: Path, monkeypatch) -> Path:
-    """Two mmtests systems in iter-N folders and a Go system; every load stored."""
-    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
-    root = tmp_path / "results"
-    shutil.copytree(DATA / "mmtests-real" / "tsv", root)
-    (root / "go").mkdir()
-    shutil.copy(DATA / "gotest" / "go-bench.txt", root / "go" / "bench.txt")
-    return root
 
 
 @pytest.fixture
@@ -45,57 +34,57 @@ def every_file(folder: Path) -> list[str]:
     return sorted(str(p) for p in folder.rglob("*") if p.is_file())
 
 
-def test_adding_a_system_reads_only_its_files(results, reads):
-    load([results])
-    assert sorted(reads) == every_file(results)  # every file, once
+def test_adding_a_system_reads_only_its_files(stored_results, reads):
+    load([stored_results])
+    assert sorted(reads) == every_file(stored_results)  # every file, once
     reads.clear()
-    shutil.copytree(results / "5.8-patched", results / "5.9")
-    _new_iteration(results / "5.9", 2)
-    rs = load([results])
-    assert sorted(reads) == every_file(results / "5.9")
-    same(rs, fresh(results))
+    shutil.copytree(stored_results / "5.8-patched", stored_results / "5.9")
+    _new_iteration(stored_results / "5.9", 2)
+    rs = load([stored_results])
+    assert sorted(reads) == every_file(stored_results / "5.9")
+    same(rs, fresh(stored_results))
     assert "5.9" in rs.system_names
 
 
-def test_a_changed_file_is_read_again_the_others_not(results, reads):
-    load([results])
+def test_a_changed_file_is_read_again_the_others_not(stored_results, reads):
+    load([stored_results])
     reads.clear()
-    go = results / "go" / "bench.txt"
+    go = stored_results / "go" / "bench.txt"
     extra = "BenchmarkDecode-8 \t 1000000\t 1060 ns/op\t 0 B/op\t 0 allocs/op\n"
     go.write_text(go.read_text().replace("PASS\n", extra + "PASS\n"))
-    rs = load([results])
+    rs = load([stored_results])
     assert reads == [str(go)]
-    same(rs, fresh(results))
+    same(rs, fresh(stored_results))
     assert 1060.0 in rs.samples["value"].to_list()
 
 
-def test_a_file_beside_reads_its_folder_again(results, reads):
+def test_a_file_beside_reads_its_folder_again(stored_results, reads):
     """Readers read files beside theirs: a change in the folder reads its files again."""
-    load([results])
+    load([stored_results])
     reads.clear()
-    (results / "5.8-vanilla" / "iter-1" / "notes.txt").write_text("rerun after reboot\n")
-    rs = load([results])
+    (stored_results / "5.8-vanilla" / "iter-1" / "notes.txt").write_text("rerun after reboot\n")
+    rs = load([stored_results])
     assert reads and all("5.8-vanilla/iter-1" in p for p in reads)
-    same(rs, fresh(results))
+    same(rs, fresh(stored_results))
 
 
-def test_removed_files_are_forgotten(results, reads):
-    load([results])
-    os.remove(results / "5.8-vanilla" / "iter-1" / "stream.tsv")
-    rs = load([results])
-    same(rs, fresh(results))
+def test_removed_files_are_forgotten(stored_results, reads):
+    load([stored_results])
+    os.remove(stored_results / "5.8-vanilla" / "iter-1" / "stream.tsv")
+    rs = load([stored_results])
+    same(rs, fresh(stored_results))
     reads.clear()
     shutil.copy(
         DATA / "mmtests-real" / "tsv" / "5.8-vanilla" / "iter-1" / "stream.tsv",
-        results / "5.8-vanilla" / "iter-1" / "stream.tsv",
+        stored_results / "5.8-vanilla" / "iter-1" / "stream.tsv",
     )
-    load([results])
-    assert str(results / "5.8-vanilla" / "iter-1" / "stream.tsv") in reads
+    load([stored_results])
+    assert str(stored_results / "5.8-vanilla" / "iter-1" / "stream.tsv") in reads
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped"])
-def test_a_bad_entry_reads_every_file(results, reads, cache_folder, damage):
-    load([results])
+def test_a_bad_entry_reads_every_file(stored_results, reads, cache_folder, damage):
+    load([stored_results])
     (entry,) = cache_folder.glob("reads-*.tbc")
     data = bytearray(entry.read_bytes())
     if damage == "truncated":
@@ -106,13 +95,13 @@ def test_a_bad_entry_reads_every_file(results, reads, cache_folder, damage):
     for e in cache_folder.glob("load-*.tbc"):
         e.unlink()
     reads.clear()
-    rs = load([results])
-    assert sorted(reads) == every_file(results)
-    same(rs, fresh(results))
+    rs = load([stored_results])
+    assert sorted(reads) == every_file(stored_results)
+    same(rs, fresh(stored_results))
 
 
-def test_a_file_that_grew_while_read_is_not_kept(results, reads, cache_folder, monkeypatch):
-    go = results / "go" / "bench.txt"
+def test_a_file_that_grew_while_read_is_not_kept(stored_results, reads, cache_folder, monkeypatch):
+    go = stored_results / "go" / "bench.txt"
     real = load_module.read_file  # the fixture's, which counts
 
     def growing(path):
@@ -122,44 +111,46 @@ def test_a_file_that_grew_while_read_is_not_kept(results, reads, cache_folder, m
         return real(path)
 
     monkeypatch.setattr(load_module, "read_file", growing)
-    first = load([results])
+    first = load([stored_results])
     assert any("grew from" in p.reason for p in first.problems)
     monkeypatch.setattr(load_module, "read_file", real)
     for e in cache_folder.glob("load-*.tbc"):
         e.unlink()
     reads.clear()
-    rs = load([results])
+    rs = load([stored_results])
     assert reads == [str(go)]  # read again, whole now
     assert not any("grew from" in p.reason for p in rs.problems)
-    same(rs, fresh(results))
+    same(rs, fresh(stored_results))
 
 
-def test_a_result_that_cannot_be_decoded_is_read_again(results, reads, cache_folder, monkeypatch):
-    load([results])
+def test_a_result_that_cannot_be_decoded_is_read_again(
+    stored_results, reads, cache_folder, monkeypatch
+):
+    load([stored_results])
     for e in cache_folder.glob("load-*.tbc"):
         e.unlink()
     monkeypatch.setattr(file_reads, "_decode", lambda data: 1 / 0)
     reads.clear()
-    rs = load([results])
-    assert sorted(reads) == every_file(results)
-    same(rs, fresh(results))
+    rs = load([stored_results])
+    assert sorted(reads) == every_file(stored_results)
+    same(rs, fresh(stored_results))
 
 
 def test_the_explorers_first_load_reads_only_changed_files_unless_the_cache_is_off(
-    results, monkeypatch
+    stored_results, monkeypatch
 ):
     """The explorer loads through incremental.Loader: its first load uses the reads an
     earlier process kept, and with the cache off (--no-cache) trusts none of them."""
     from tuibench.ingest.incremental import Loader
 
-    load([results])  # keeps every file's read
-    go = results / "go" / "bench.txt"
+    load([stored_results])  # keeps every file's read
+    go = stored_results / "go" / "bench.txt"
     extra = "BenchmarkDecode-8 \t 1000000\t 1060 ns/op\t 0 B/op\t 0 allocs/op\n"
     go.write_text(go.read_text().replace("PASS\n", extra + "PASS\n"))
-    loader = Loader([results])
-    same(loader.load(), fresh(results))
+    loader = Loader([stored_results])
+    same(loader.load(), fresh(stored_results))
     assert loader.read_count == 1  # the Go file alone
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
-    off = Loader([results])
-    same(off.load(), fresh(results))
+    off = Loader([stored_results])
+    same(off.load(), fresh(stored_results))
     assert off.read_count > 1  # every file its reader's

@@ -16,29 +16,18 @@ from tuibench.ingest.reuse import cache, load_cache
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-@pytest.fixture
-def results(tmp_path: Path, monkeypatch) -> Path:
-    """Real mmtests and Go results; every load stored, however small."""
-    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
-    root = tmp_path / "results"
-    shutil.copytree(DATA / "mmtests-real" / "tsv", root)
-    (root / "go").mkdir()
-    shutil.copy(DATA / "gotest" / "go-bench.txt", root / "go" / "bench.txt")
-    return root
-
-
 def entries(folder: Path, kind: str = "load") -> list[Path]:
     return sorted(folder.glob(f"{kind}-*.tbc")) if folder.exists() else []
 
 
-def test_reopen_reads_the_entry(results, cache_folder, monkeypatch):
-    first = load([results])
+def test_reopen_reads_the_entry(stored_results, cache_folder, monkeypatch):
+    first = load([stored_results])
     assert len(entries(cache_folder)) == 1
     calls = []
     monkeypatch.setattr(
         load_cache, "decode", lambda b, real=load_cache.decode: calls.append(1) or real(b)
     )
-    again = load([results])
+    again = load([stored_results])
     assert calls == [1]
     same(again, first)
     # A file's problems are the very objects of the whole list (`inspect` relies on it).
@@ -46,19 +35,19 @@ def test_reopen_reads_the_entry(results, cache_folder, monkeypatch):
     assert all(id(p) in ids for f in again.files for p in f.problems)
 
 
-def test_stale_entry_is_not_read(results, cache_folder):
-    load([results])
-    go = results / "go" / "bench.txt"
+def test_stale_entry_is_not_read(stored_results, cache_folder):
+    load([stored_results])
+    go = stored_results / "go" / "bench.txt"
     go.write_text(go.read_text().replace(" 1043 ns/op", " 9999 ns/op"))
-    rs = load([results])
+    rs = load([stored_results])
     assert 9999.0 in rs.samples["value"].to_list()
-    same(rs, fresh(results))
+    same(rs, fresh(stored_results))
     assert len(entries(cache_folder)) == 2  # the old key's entry ages out
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "foreign"])
-def test_bad_entry_is_ignored_and_rebuilt(results, cache_folder, damage):
-    first = load([results])
+def test_bad_entry_is_ignored_and_rebuilt(stored_results, cache_folder, damage):
+    first = load([stored_results])
     (entry,) = entries(cache_folder)
     data = bytearray(entry.read_bytes())
     if damage == "truncated":
@@ -68,38 +57,38 @@ def test_bad_entry_is_ignored_and_rebuilt(results, cache_folder, damage):
     else:  # written by other code: another version in the header
         data[8] ^= 0xFF
     entry.write_bytes(bytes(data))
-    again = load([results])
+    again = load([stored_results])
     same(again, first)
     assert entry.read_bytes() != bytes(data)  # rebuilt
     assert cache._checked(entry.read_bytes(), bytes.fromhex(entry.stem.split("-")[1]))
 
 
-def test_no_cache_writes_nothing(results, cache_folder):
-    cli.main(["report", "--no-cache", str(results)])
+def test_no_cache_writes_nothing(stored_results, cache_folder):
+    cli.main(["report", "--no-cache", str(stored_results)])
     assert entries(cache_folder, "*") == []
     cache._off = False
-    cli.main(["report", str(results)])
+    cli.main(["report", str(stored_results)])
     assert len(entries(cache_folder)) == 1
 
 
 @pytest.mark.parametrize("parser", ["explorer_parser", "decide_parser"])
-def test_the_explorer_and_decide_take_no_cache_too(parser, results):
-    getattr(cli, parser)().parse_args([str(results), "--no-cache"])
+def test_the_explorer_and_decide_take_no_cache_too(parser, stored_results):
+    getattr(cli, parser)().parse_args([str(stored_results), "--no-cache"])
     assert not cache.enabled()
 
 
-def test_env_turns_it_off(results, cache_folder, monkeypatch):
+def test_env_turns_it_off(stored_results, cache_folder, monkeypatch):
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
-    load([results])
+    load([stored_results])
     assert entries(cache_folder, "*") == []
 
 
-def test_nothing_written_into_the_results(results, monkeypatch):
-    before = sorted(p for p in results.rglob("*"))
-    monkeypatch.setenv("TUIBENCH_CACHE_DIR", str(results / ".cache"))
-    load([results])
-    load([results])
-    assert sorted(p for p in results.rglob("*")) == before
+def test_nothing_written_into_the_results(stored_results, monkeypatch):
+    before = sorted(p for p in stored_results.rglob("*"))
+    monkeypatch.setenv("TUIBENCH_CACHE_DIR", str(stored_results / ".cache"))
+    load([stored_results])
+    load([stored_results])
+    assert sorted(p for p in stored_results.rglob("*")) == before
 
 
 def test_bound_drops_the_oldest(tmp_path):
@@ -135,13 +124,13 @@ def test_leftover_temporary_files_go(tmp_path):
     assert not old.exists() and new.exists()
 
 
-def test_no_home_no_cache(results, monkeypatch):
+def test_no_home_no_cache(stored_results, monkeypatch):
     """Without a home folder (a bare service account) loading works, uncached."""
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.delenv("HOME", raising=False)
     monkeypatch.setattr(Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError)))
     assert not cache.enabled()
-    assert load([results]).samples.height > 0
+    assert load([stored_results]).samples.height > 0
 
 
 def test_a_changed_neighbour_is_a_new_key(tmp_path, monkeypatch):
