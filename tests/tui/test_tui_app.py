@@ -513,6 +513,31 @@ async def test_names_are_never_markup(make_app, loaded):
         assert "web/[bold]render[/]" in str(title)
 
 
+async def test_a_metrics_direction_reads_as_words(tmp_path, loaded, make_system):
+    """The metric's title says which way is better, or that nothing says so: never the
+    `None is better` an unknown direction once read as."""
+    results = tmp_path / "results"
+    rows = [
+        ("b", m, it, 10 + it + shift, u)
+        for it in range(3)
+        for shift in (0, 0.1)
+        for m, u in (("score", ""), ("time", "s"), ("rate", "ops/s"))
+    ]
+    make_system(results, "new", rows)
+    make_system(results, "old", rows)
+    app = TuibenchApp([str(results)])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        for metric, words in (
+            ("score", "direction unknown"),
+            ("time", "lower is better"),
+            ("rate", "higher is better"),
+        ):
+            await goto(pilot, Node.of_metric("b", metric))
+            title = str(app.main.query_one("#pane-title", Static).render())
+            assert words in title and "None" not in title
+
+
 async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
     results = tmp_path / "results"
     rows = [("x/[i]y", "[/i]m", it, 10 + it + shift) for it in range(3) for shift in (0, 0.1)]

@@ -45,6 +45,7 @@ from tuibench.present.tables import (
     P_METHOD,
     SIZE_METHOD,
     centre_method,
+    direction_words,
     fmt_p,
     size_word,
 )
@@ -480,9 +481,7 @@ def _plots_section(metrics: list[_Metric], with_plot: set[int], note: str, cmp: 
 
 
 def _figure(m: _Metric) -> str:
-    direction = {"lower": "lower is better", "higher": "higher is better"}.get(
-        m.better or "", "direction unknown"
-    )
+    direction = direction_words(m.better)
     mean = MEAN_LABEL.get(m.mean_kind or "", m.mean_kind or "")
     ticks = _ticks(m)
     # The axis in the unit its ticks read best in (`(µs)`), the ticks told apart.

@@ -27,6 +27,13 @@ from tuibench.util.text import printable
 MEAN_LABEL = {"amean": "Amean", "hmean": "Hmean"}
 
 
+def direction_words(better: str | None) -> str:
+    """A metric's direction as a reader takes it: never a bare `None is better`."""
+    return {"lower": "lower is better", "higher": "higher is better"}.get(
+        better or "", "direction unknown"
+    )
+
+
 @dataclass
 class Table:
     title: str

@@ -189,10 +189,10 @@ class DetailPane(VerticalScroll):
         title.append(printable(node.benchmark), "bold")
         title.append(" › ", palette.muted)
         title.append(printable(node.metric or ""), "bold")
-        from tuibench.present.tables import MEAN_LABEL
+        from tuibench.present.tables import MEAN_LABEL, direction_words
 
         mean = MEAN_LABEL.get(info["mean_kind"], info["mean_kind"])
-        facts = [info["unit"] or "no unit", f"{info['better']} is better", mean]
+        facts = [info["unit"] or "no unit", direction_words(info["better"]), mean]
         title.append("   " + printable(" · ".join(f for f in facts if f)), palette.muted)
         best = session.best_system(node) if len(session.systems) > 2 else None
         if best is not None:
