@@ -536,6 +536,9 @@ async def test_a_metrics_direction_reads_as_words(tmp_path, loaded, make_system)
             await goto(pilot, Node.of_metric("b", metric))
             title = str(app.main.query_one("#pane-title", Static).render())
             assert words in title and "None" not in title
+        await pilot.press("n")  # nothing got worse or better: said so, in those words
+        said = [str(n.message) for n in app._notifications]
+        assert any("No metric got significantly worse or better" in m for m in said)
 
 
 async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):

@@ -126,7 +126,7 @@ APP_KEYS: list[Key] = [
         "n",
         "next_flagged(1)",
         "Next change",
-        "Go to the next significantly changed metric, regressions first, worst first",
+        "Go to the next metric significantly worse or better, regressions first, worst first",
         show=True,
         group="Navigation",
     ),

@@ -65,7 +65,10 @@ class Navigation(MainView):
             return
         order = session.severity_order()
         if not len(order):
-            self.say("No metric changed significantly against this reference.", timeout=3)
+            # Changes of unknown direction are listed in the answer but are neither.
+            self.say(
+                "No metric got significantly worse or better against this reference.", timeout=3
+            )
             return
         current = self.query_one(DetailPane).node or self.current_node
         key = (current.benchmark, current.metric) if current.metric is not None else None
