@@ -541,6 +541,26 @@ async def test_a_metrics_direction_reads_as_words(tmp_path, loaded, make_system)
         assert any("No metric got significantly worse or better" in m for m in said)
 
 
+async def test_f_with_nothing_significant_names_the_filter(tmp_path, loaded, make_system):
+    """`f` that shows nothing says why: no change at all, or none among the filtered."""
+    results = tmp_path / "results"
+    rows = [("b", m, it, 10 + it + shift) for it in range(3) for shift in (0, 0.1) for m in "xy"]
+    make_system(results, "new", rows)
+    make_system(results, "old", rows)
+    app = TuibenchApp([str(results)])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        assert "No metric changed significantly against this reference." in said
+        await pilot.press("f", "slash", "x", "enter", "f")
+        await pilot.pause()
+        said = [str(n.message) for n in app._notifications]
+        wanted = "No metric matching the filter changed significantly against this reference."
+        assert wanted in said
+
+
 async def test_markup_in_system_and_metric_names(tmp_path, loaded, make_system):
     results = tmp_path / "results"
     rows = [("x/[i]y", "[/i]m", it, 10 + it + shift) for it in range(3) for shift in (0, 0.1)]

@@ -602,7 +602,8 @@ class MainView(Screen):
 
     def _say_if_nothing_significant(self) -> None:
         if not len(self.loaded_session.visible_ids):
-            self.say("No metric changed significantly against this reference.")
+            matching = " matching the filter" if self.loaded_session.state.filter_text else ""
+            self.say(f"No metric{matching} changed significantly against this reference.")
 
     def _compute_failed(self, exc: Exception) -> None:
         self._computing = False
