@@ -34,6 +34,7 @@ EXPLORER = """
 import asyncio, resource, sys, time
 from tuibench import process_settings
 process_settings.return_freed_pages()
+process_settings.return_freed_heap()  # as the explorer's command does
 from tuibench.tui.app import TuibenchApp
 
 def peak():

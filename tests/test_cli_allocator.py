@@ -56,14 +56,16 @@ GLIBC = (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
         ({"GLIBC_TUNABLES": "glibc.malloc.mmap_max=2"}, "False"),
     ],
 )
-def test_report_keeps_freed_heap_unless_the_user_set_malloc(given, want):
-    """`report` serves large arrays from glibc's heap and keeps freed memory, unless the
-    user's environment says how malloc should behave."""
+@pytest.mark.parametrize("setting", ["reuse_freed_heap", "return_freed_heap"])
+def test_malloc_settings_yield_to_the_users(given, want, setting):
+    """`report` serves large arrays from glibc's heap and keeps freed memory; the explorer
+    maps them on their own and returns them when freed; neither where the user's
+    environment says how malloc should behave."""
     from tuibench.process_settings import GLIBC_MALLOC_SETTINGS
 
     unset = (*GLIBC_MALLOC_SETTINGS, "GLIBC_TUNABLES")
     env = {k: v for k, v in os.environ.items() if k not in unset} | given
-    show = "import tuibench.process_settings as c; print(c.reuse_freed_heap())"
+    show = f"import tuibench.process_settings as c; print(c.{setting}())"
     out = subprocess.run(
         [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
     )

@@ -294,6 +294,7 @@ def explore(args: argparse.Namespace) -> int:
     os.environ.setdefault("ESCDELAY", str(ESCDELAY_MS))
     options = analysis_options(args)
     process_settings.pause_collection()  # until the loading thread has its modules
+    process_settings.return_freed_heap()
     from tuibench.tui.view import read_ahead
 
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads
