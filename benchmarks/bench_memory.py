@@ -32,6 +32,8 @@ import polars as pl
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+# Children run as an installed tuibench does: from bytecode written once, not compiled anew.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 CHILD = r"""
 import json, resource, sys, time

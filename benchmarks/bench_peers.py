@@ -36,6 +36,8 @@ from bench_core import alternate, child_run, med
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+# Children run as an installed tuibench does: from bytecode written once, not compiled anew.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 DEBIAN_COMPARE = Path("/usr/share/benchmark/compare.py")  # Debian's libbenchmark-tools
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+# Children run as an installed tuibench does: from bytecode written once, not compiled anew.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def make_files(root: Path, n: int) -> None:

@@ -36,6 +36,8 @@ from bench_core import alternate, child_run, med
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+# Children run as an installed tuibench does: from bytecode written once, not compiled anew.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 METRIC_NAMES = ["time", "latency", "tput", "cpu", "rss", "ipc", "faults", "ctxsw", "p99", "p50"]
 UNITS = ["s", "ms", "ops/s", "s", "MB", "", "count", "count", "ms", "ms"]
