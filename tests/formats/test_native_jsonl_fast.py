@@ -42,6 +42,13 @@ BODIES = {
     "a colon in a text": GOOD + b'{"benchmark":"c\\":","metric":"t","value":1}\n',
     "blanks before colons": GOOD + b'{"benchmark" : "c","metric":"t","value":1}\n',
     "a system column": GOOD.replace(b"{", b'{"system":"s1",'),
+    "a colon in a name": GOOD.replace(b'"b"', b'"b/cpu:4"'),
+    "a colon in a name and a late key": (GOOD * 60).replace(b'"b"', b'"b/cpu:4"')
+    + b'{"benchmark":"c","metric":"t","value":3,"better":"lower"}\n',
+    "blanks before colons and a late key": GOOD * 60
+    + b'{"benchmark" : "c","metric":"t","value":3,"better":"lower"}\n',
+    "explicit nulls and a late key": GOOD * 60
+    + b'{"benchmark":"c","metric":"t","value":null,"unit":null,"better":"lower"}\n',
 }
 
 
@@ -79,6 +86,11 @@ def test_polars_reads_as_the_line_by_line_reader(tmp_path, monkeypatch, name):
         ("a lone surrogate", False),
         ("NaN", False),
         ("a colon in a text", False),
+        ("a colon in a name", True),
+        ("a colon in a name and a late key", True),
+        ("blanks before colons", True),
+        ("blanks before colons and a late key", True),
+        ("explicit nulls and a late key", True),
     ],
 )
 def test_polars_declines_what_it_would_read_otherwise(name, taken):
