@@ -56,6 +56,10 @@ def read(data: bytes) -> pl.DataFrame | None:
     if len(set(names)) < len(names) or any(n.startswith(("__", "\x00")) for n in names):
         return None
     df = df.rename(dict(zip(df.columns, names, strict=True)))
+    # Names coded here (`native._checked` works on the codes) and looked at once per distinct
+    # code: making the text of every row distinct here, then coding it there, hashed it twice.
+    text = [c for c in df.columns if c in NAMES and df.schema[c] == pl.String]
+    df = df.with_columns(pl.col(text).cast(pl.Categorical))
     if not all(_as_read(df, c) for c in df.columns if c in NAMES or c in NUMBERS):
         return None
     return df
@@ -123,13 +127,14 @@ class _Keys:
 
 
 def _as_read(df: pl.DataFrame, name: str) -> bool:
-    """Whether the column holds what the line-by-line reader makes of it."""
+    """Whether the column holds what the line-by-line reader makes of it (names: text,
+    which `read` has coded as Categorical)."""
     dtype = df.schema[name]
     if dtype == pl.Null:
         return True
     if name in NUMBERS:  # a decimal iteration is quoted as written in its problem
         return dtype.is_integer() or (dtype.is_float() and name == "value")
-    if dtype != pl.String:
+    if dtype != pl.Categorical:
         return False
-    distinct = df[name].unique().drop_nulls()
+    distinct = df[name].unique().drop_nulls().cast(pl.String)
     return not distinct.str.contains(_NOT_TEXT.pattern).any()
