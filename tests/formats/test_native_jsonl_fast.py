@@ -31,6 +31,11 @@ BODIES = {
     "a value as text": GOOD + b'{"benchmark":"c","metric":"t","value":" 2.5 "}\n',
     "a key given twice": GOOD + b'{"benchmark":"c","metric":"t","value":1,"value":2}\n',
     "a blank line": GOOD + b"\n  \n" + GOOD,
+    "an empty line": GOOD + b"\n" + GOOD,
+    "an empty line before a bad row": GOOD + b'\n{"benchmark":"","metric":"t","value":1}\n',
+    "a blank CRLF line": GOOD.replace(b"\n", b"\r\n") + b"\t\r\n" + GOOD,
+    "blanks after the last line end": GOOD + b"  ",
+    "a record after blanks on its line": GOOD + b'  {"benchmark":"c","metric":"t","value":1}\n',
     "a CR alone": GOOD.replace(b"\n", b"\r", 1),
     "a line separator in a name": GOOD
     + '{"benchmark":"c\u2028d","metric":"t","value":1}\n'.encode(),
@@ -42,6 +47,13 @@ BODIES = {
     "a colon in a text": GOOD + b'{"benchmark":"c\\":","metric":"t","value":1}\n',
     "blanks before colons": GOOD + b'{"benchmark" : "c","metric":"t","value":1}\n',
     "a system column": GOOD.replace(b"{", b'{"system":"s1",'),
+    "a colon in a name": GOOD.replace(b'"b"', b'"b/cpu:4"'),
+    "a colon in a name and a late key": (GOOD * 60).replace(b'"b"', b'"b/cpu:4"')
+    + b'{"benchmark":"c","metric":"t","value":3,"better":"lower"}\n',
+    "blanks before colons and a late key": GOOD * 60
+    + b'{"benchmark" : "c","metric":"t","value":3,"better":"lower"}\n',
+    "explicit nulls and a late key": GOOD * 60
+    + b'{"benchmark":"c","metric":"t","value":null,"unit":null,"better":"lower"}\n',
 }
 
 
@@ -75,10 +87,19 @@ def test_polars_reads_as_the_line_by_line_reader(tmp_path, monkeypatch, name):
         ("a name given as a float", False),
         ("a key given twice", False),
         ("a blank line", False),
+        ("an empty line", False),
+        ("a blank CRLF line", False),
+        ("blanks after the last line end", False),
+        ("a record after blanks on its line", True),
         ("a line separator in a name", False),
         ("a lone surrogate", False),
         ("NaN", False),
         ("a colon in a text", False),
+        ("a colon in a name", True),
+        ("a colon in a name and a late key", True),
+        ("blanks before colons", True),
+        ("blanks before colons and a late key", True),
+        ("explicit nulls and a late key", True),
     ],
 )
 def test_polars_declines_what_it_would_read_otherwise(name, taken):
