@@ -61,6 +61,15 @@ LOADING_MODULES = (
     "tuibench.tui.view.reopen",
     "tuibench.tui.view.session",
 )
+DIALOG_MODULES = (
+    "tuibench.tui.screens.copy_menu",
+    "tuibench.tui.screens.export_dialog",
+    "tuibench.tui.screens.help",
+    "tuibench.tui.screens.marked",
+    "tuibench.tui.screens.number_input",
+    "tuibench.tui.screens.problems",
+    "tuibench.tui.screens.reference_picker",
+)
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
 
 
@@ -262,6 +271,7 @@ class MainView(Screen):
         while not self.first_shown.wait(0.1):
             if self.stop_loading.is_set():
                 return
+        self._import_dialogs()
         # Said where it takes long enough to matter: a switch meanwhile computes its own.
         said = self.large and len(rs.system_names) > 1
         if said:
@@ -274,6 +284,14 @@ class MainView(Screen):
             reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
         if said:
             self.post_message(WorkingAhead(""))
+
+    @staticmethod
+    def _import_dialogs() -> None:
+        """The dialogs, imported once the first screen is out (not before it: about 20 ms),
+        so that the first key that opens one does not wait for its import."""
+        with contextlib.suppress(Exception):
+            for name in DIALOG_MODULES:
+                importlib.import_module(name)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the
