@@ -279,7 +279,7 @@ class MainView(Screen):
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
-                read_ahead.mark(self.paths, self.options)
+                read_ahead.mark(self.paths, self.options, reopen.size)
             analysis.prepare_references(stop=self.stop_loading.is_set)
             reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
         if said:
