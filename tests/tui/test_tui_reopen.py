@@ -273,10 +273,16 @@ def test_read_ahead_only_when_marked_and_used_only_while_current(results, monkey
     assert read_ahead.take([results], OPTIONS) is None  # taken once
 
 
-async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch, cache_folder):
+@pytest.mark.parametrize("ahead", [True, False])
+async def test_the_explorer_reopens_from_the_cache(
+    make_app, loaded, monkeypatch, cache_folder, ahead
+):
+    """Small results too (no load entry, nothing read ahead): the first screen the same."""
     from tuibench.tui.view import read_ahead
 
-    monkeypatch.setattr(read_ahead, "READ_AHEAD_FROM", 0)  # marked for reading ahead
+    if ahead:
+        monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+        monkeypatch.setattr(read_ahead, "READ_AHEAD_FROM", 0)  # marked for reading ahead
     shown = []
     for _ in range(2):
         app = make_app()
@@ -290,7 +296,9 @@ async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch
     assert not again.needs_samples and again.rs._samples is None
     assert_frame_equal(rows_again, rows, check_exact=True)
     assert text_again == text and any(text)
-    assert entries(cache_folder) and entries(cache_folder, "opened")
+    assert entries(cache_folder)
+    assert bool(entries(cache_folder, "opened")) == ahead
+    assert bool(entries(cache_folder, "load")) == ahead
 
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
