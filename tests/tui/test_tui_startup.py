@@ -42,3 +42,34 @@ async def test_a_failing_load_is_said_on_the_screen(make_app, loaded, monkeypatc
         text = str(app.main.query_one("#loading-text", Static).render())
         assert "Loading failed: ValueError: a reader's bug" in text
         assert app.main.session is None
+
+
+async def test_the_first_load_writes_the_cache_after_the_first_screen(
+    make_app, loaded, monkeypatch, cache_folder
+):
+    from tuibench.ingest.reuse import file_reads, load_cache
+
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)  # worth storing, however small
+    shown_when_written: list[tuple[str, bool]] = []
+    put, store = load_cache.put, file_reads.KeptReads.store
+
+    def put_seen(*args, **kwargs):
+        shown_when_written.append(("load", app.main.first_shown.is_set()))
+        put(*args, **kwargs)
+
+    def store_seen(kept):
+        shown_when_written.append(("reads", app.main.first_shown.is_set()))
+        store(kept)
+
+    monkeypatch.setattr(load_cache, "put", put_seen)
+    monkeypatch.setattr(file_reads.KeptReads, "store", store_seen)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        app.main.loader.join(20)
+    assert shown_when_written == [("load", True), ("reads", True)]
+    assert sorted(p.name.split("-")[0] for p in cache_folder.glob("*.tbc")) == [
+        "load",
+        "reads",
+        "screen",
+    ]

@@ -251,7 +251,8 @@ class MainView(Screen):
             early = read_ahead.take(self.paths, self.options)
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
-            rs, analysis = restored or (reloads.load(progress, complete, reopen.found), None)
+            found = reopen.found  # the cache's entries are written after the first screen
+            rs, analysis = restored or (reloads.load(progress, complete, found, later=True), None)
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
@@ -265,6 +266,8 @@ class MainView(Screen):
             return
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is None:
+            with contextlib.suppress(Exception):
+                reloads.loader.write_unwritten()
             return
         # Work ahead, while the first screen is read: later switches stay cheap. What fails
         # here (a restored analysis whose files changed) is said by the key that needs it.
@@ -277,6 +280,7 @@ class MainView(Screen):
         if said:
             self.post_message(WorkingAhead(AHEAD_WORDS))
         with contextlib.suppress(Exception):
+            reloads.loader.write_unwritten()
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options, reopen.size)
