@@ -121,7 +121,8 @@ class Loader:
             # A first load reads what an earlier process kept of unchanged files, where the
             # cache may be used at all (`key` is None with --no-cache).
             first = self.result is None and stored is not None
-            kept = file_reads.KeptReads(found, read_file) if first else None
+            # Its results are held here anyway (up to KEPT_ROWS): encoded when stored.
+            kept = file_reads.KeptReads(found, read_file, KEPT_ROWS) if first else None
             rs = self._load_found(found, progress, seen, reader=kept.read if kept else None)
             writes = []
             if stored is not None:
