@@ -124,7 +124,7 @@ class Loader:
             # Its results are held here anyway (up to KEPT_ROWS): encoded when stored.
             kept = file_reads.KeptReads(found, read_file, KEPT_ROWS) if first else None
             rs = self._load_found(found, progress, seen, reader=kept.read if kept else None)
-            writes = []
+            writes: list[Callable[[], None]] = []
             if stored is not None:
                 writes.append(functools.partial(load_cache.put, stored, rs, len(found.units)))
             if kept is not None:

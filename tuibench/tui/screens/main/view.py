@@ -279,8 +279,9 @@ class MainView(Screen):
         said = self.large and len(rs.system_names) > 1
         if said:
             self.post_message(WorkingAhead(AHEAD_WORDS))
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # the cache unwritten: the next start loads
             reloads.loader.write_unwritten()
+        with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options, reopen.size)
