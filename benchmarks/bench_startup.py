@@ -11,14 +11,18 @@ PYTHONDONTWRITEBYTECODE, so the warm-up writes it) and files in the page cache.
 - The explorer in a pseudo-terminal of 80x24 (TERM=xterm-256color): the time from starting
   the process to the first frame on the terminal (the first bytes after the alternate screen
   is entered that draw text: the header), and to the first frame that shows results (the
-  header names the reference or counts the systems). Then `q` quits it. Target: first frame under
-  0.3 s.
+  header names the reference or counts the systems), and the CPU time the explorer used
+  up to then (all its threads: a loaded machine inflates it much less). Then `q` quits
+  it. Target: first frame under 0.3 s.
 - For scale: a bare interpreter, importing the libraries a report needs (numpy and polars),
   and with scipy.special, which the statistics no longer import (tuibench.stats.special
   has the t and normal distributions): a line says whether the report or the explorer's
   start imported any scipy module at all (python -X importtime).
 With --baseline DIR, the report and the explorer of another checkout (run with PYTHONPATH=DIR)
 alternate with this one's, for a before/after in the same run.
+With --cache, the load cache is on (a temporary folder per version, so that two versions
+never drop each other's entries): the explorer reopens results it has shown before (the
+warm-up waits until it stored its first screen). Without it the cache is off: a cold start.
 """
 
 from __future__ import annotations
@@ -162,6 +166,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("path", nargs="?", default="sample_runs")
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--cache", action="store_true", help="reopen from the load cache")
     ap.add_argument(
         "--baseline",
         metavar="DIR",
@@ -169,6 +174,9 @@ def main() -> None:
         "report and explorer alternate with this one's in the same rounds",
     )
     a = ap.parse_args()
+    cache_root = tempfile.TemporaryDirectory()  # removed at exit
+    if a.cache:
+        CHILD_ENV.update(TUIBENCH_NO_CACHE="0", TUIBENCH_CACHE_DIR=f"{cache_root.name}/libs")
     py = sys.executable
     a.path = str((REPO / a.path).resolve()) if not Path(a.path).is_absolute() else a.path
     report = [py, "-m", "tuibench", "report", a.path]
@@ -183,17 +191,24 @@ def main() -> None:
             [py, "-c", "import numpy, polars, scipy.special"]
         ),
     }
+    cpu: list[float] = []  # the explorers' CPU seconds to their results, in run order
     for label, env in versions.items():
+        if a.cache:  # each version its own folder
+            env = dict(env or CHILD_ENV, TUIBENCH_CACHE_DIR=f"{cache_root.name}/{len(label)}")
+            explorer(a.path, env, hold=lambda: time.sleep(3))  # stores its first screen
         commands[f"{label}--help"] = lambda env=env: wall([py, "-m", "tuibench", "--help"], env)
         commands[f"{label}report"] = lambda env=env: wall(report, env)
-        commands[f"{label}explorer"] = lambda env=env: explorer(a.path, env)
+        commands[f"{label}explorer"] = lambda env=env: explorer(a.path, env, cpu_out=cpu)
     times: dict[str, list] = {k: [] for k in commands}
     for run in commands.values():  # warm-up: caches, bytecode
         run()
+    cpu.clear()
     for _ in range(a.rounds):
         for name, run in commands.items():
             times[name].append(run())
     print(f"{a.rounds} rounds, alternating; wall time from process start")
+    print("cache on: the explorer reopens" if a.cache else "cache off: cold starts")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     print(scipy_imports(report, a.path))
     if a.baseline:
         print(f"baseline: {a.baseline}")
@@ -205,6 +220,9 @@ def main() -> None:
         ex = times[f"{label}explorer"]
         print(summary(f"{label}explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
         print(summary(f"{label}explorer: first frame with results", [r for _, r in ex]))
+        # CPU time (all threads) to the results: what a loaded machine inflates least
+        mine = cpu[list(versions).index(label) :: len(versions)]
+        print(summary(f"{label}explorer: CPU seconds to its results", mine))
 
 
 if __name__ == "__main__":

@@ -154,3 +154,28 @@ def test_the_explorers_first_load_reads_only_changed_files_unless_the_cache_is_o
     off = Loader([stored_results])
     same(off.load(), fresh(stored_results))
     assert off.read_count > 1  # every file its reader's
+
+
+@pytest.mark.parametrize("later", [False, True])
+def test_reads_held_by_the_explorers_loader_are_kept_as_read_ones_are(
+    stored_results, cache_folder, later
+):
+    """The explorer's Loader holds its reads anyway: they are encoded when stored (after
+    its first screen with `later`), and the entry is the one a plain load writes."""
+    from tuibench.ingest.incremental import Loader
+
+    load([stored_results])
+    (entry,) = cache_folder.glob(f"{file_reads.KIND}-*.tbc")
+    plain = entry.read_bytes()
+    for stored in cache_folder.glob("*.tbc"):  # the load's entry too: read every file
+        stored.unlink()
+    loader = Loader([stored_results])
+    rs = loader.load(later=later)
+    assert entry.exists() != later  # written by the load, or left for later
+    loader.write_unwritten()
+    assert entry.read_bytes() == plain
+    assert loader.unwritten == []
+    same(rs, fresh(stored_results))
+    again = Loader([stored_results])
+    same(again.load(), fresh(stored_results))
+    assert again.read_count == 0  # every file from the kept reads

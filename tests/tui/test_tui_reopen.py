@@ -79,6 +79,23 @@ def test_reopen_restores_without_reading_a_sample(results, cache_folder):
     assert rs.samples.equals(load([results]).samples)  # read when asked for
 
 
+def test_small_results_reopen_from_a_screen_entry_alone(tmp_path, cache_folder):
+    """Below the load cache's thresholds the screen is still stored (reopening skips the
+    analysis), the load is not (reading the files again costs less than its entry), and
+    no read-ahead mark is written for so small an entry."""
+    root = tmp_path / "results"
+    shutil.copytree(DATA, root)
+    reopen, rs, first, _ = open_once(root)
+    assert not isinstance(first, Restored)
+    assert not load_cache.worth_storing(rs, len(reopen.found.units))  # small
+    assert len(entries(cache_folder)) == 1 and not entries(cache_folder, "load")
+    assert 0 < reopen.size < 1 << 20
+    _, rs, again, _ = open_once(root)
+    assert isinstance(again, Restored) and isinstance(rs, Deferred)
+    assert_same_comparisons(again, root, OPTIONS)
+    assert rs.samples.equals(load([root]).samples)  # from the files, when asked for
+
+
 def test_other_comparison_options_are_computed_from_the_entry(results):
     open_once(results)
     options = AnalysisOptions(alpha=0.01, fdr=True, threshold=2.0)
@@ -234,7 +251,10 @@ def test_read_ahead_only_when_marked_and_used_only_while_current(results, monkey
     read_ahead.start([results], OPTIONS)
     assert read_ahead.take([results], OPTIONS) is None  # never stored: nothing read ahead
     open_once(results)
-    read_ahead.mark([results], OPTIONS)
+    read_ahead.mark([results], OPTIONS, read_ahead.READ_AHEAD_FROM - 1)  # too small
+    read_ahead.start([results], OPTIONS)
+    assert read_ahead.take([results], OPTIONS) is None
+    read_ahead.mark([results], OPTIONS, read_ahead.READ_AHEAD_FROM)
     read_ahead.start([str(results)], OPTIONS)
     early = read_ahead.take([results], OPTIONS)
     assert early is not None and early.result()[1] is not None
@@ -253,8 +273,16 @@ def test_read_ahead_only_when_marked_and_used_only_while_current(results, monkey
     assert read_ahead.take([results], OPTIONS) is None  # taken once
 
 
-async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch, cache_folder):
-    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+@pytest.mark.parametrize("ahead", [True, False])
+async def test_the_explorer_reopens_from_the_cache(
+    make_app, loaded, monkeypatch, cache_folder, ahead
+):
+    """Small results too (no load entry, nothing read ahead): the first screen the same."""
+    from tuibench.tui.view import read_ahead
+
+    if ahead:
+        monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)
+        monkeypatch.setattr(read_ahead, "READ_AHEAD_FROM", 0)  # marked for reading ahead
     shown = []
     for _ in range(2):
         app = make_app()
@@ -268,7 +296,9 @@ async def test_the_explorer_reopens_from_the_cache(make_app, loaded, monkeypatch
     assert not again.needs_samples and again.rs._samples is None
     assert_frame_equal(rows_again, rows, check_exact=True)
     assert text_again == text and any(text)
-    assert entries(cache_folder) and entries(cache_folder, "opened")
+    assert entries(cache_folder)
+    assert bool(entries(cache_folder, "opened")) == ahead
+    assert bool(entries(cache_folder, "load")) == ahead
 
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")

@@ -22,6 +22,7 @@ frames of the files read one by one, beside the ResultSet.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -64,16 +65,22 @@ class Loader:
         self._seen: _Seen | None = None  # what the last full or merged load read
         self._iterations: Iterations | None = None  # of `result`, once a merge needed it
         self._digests: dict[tuple, tuple] = {}  # (path, identity) -> size, digest of start
+        self.unwritten: list[Callable[[], None]] = []  # cache writes left for later
+        self._later = False
 
     def load(
         self,
         progress: Progress | None = None,
         complete: Mapping[str, int] | None = None,
         found: Discovery | None = None,
+        later: bool = False,
     ) -> ResultSet:
         """The results as they are now; unchanged files are not read again. `complete`:
         while watching, the files known complete and their sizes (as `load.load`).
-        `found`: the paths' discovery with `complete` applied, when made just before."""
+        `found`: the paths' discovery with `complete` applied, when made just before.
+        `later`: the cache's entries are written by `write_unwritten`, not by the load
+        (the explorer: once its first screen is out)."""
+        self._later = later
         if found is None:
             found = discover(self.paths)
             found.units = only_complete(found.units, complete)
@@ -94,6 +101,13 @@ class Loader:
             del self._digests[k]  # files that went or changed
         return rs
 
+    def write_unwritten(self) -> None:
+        """Write the cache entries a load left for later (an 80 MB entry at 10 M samples:
+        encoding and writing it would delay the explorer's first screen)."""
+        writes, self.unwritten = self.unwritten, []
+        for write in writes:
+            write()
+
     def know_iterations(self, rs: ResultSet, iterations: Iterations) -> None:
         """Where the iterations of `rs` (the last load's) are, when known elsewhere (an
         analysis's table): a merge need not find them in the samples."""
@@ -107,14 +121,19 @@ class Loader:
             # A first load reads what an earlier process kept of unchanged files, where the
             # cache may be used at all (`key` is None with --no-cache).
             first = self.result is None and stored is not None
-            kept = file_reads.KeptReads(found, read_file) if first else None
+            # Its results are held here anyway (up to KEPT_ROWS): encoded when stored.
+            kept = file_reads.KeptReads(found, read_file, KEPT_ROWS) if first else None
             rs = self._load_found(found, progress, seen, reader=kept.read if kept else None)
+            writes: list[Callable[[], None]] = []
             if stored is not None:
-                load_cache.put(stored, rs, len(found.units))
+                writes.append(functools.partial(load_cache.put, stored, rs, len(found.units)))
             if kept is not None:
                 self.read_count = kept.read_count
                 if load_cache.worth_storing(rs, len(found.units)):
-                    kept.store()
+                    writes.append(kept.store)
+            self.unwritten += writes
+            if not self._later:
+                self.write_unwritten()
             self._seen = seen
         else:
             self._seen = None  # nothing read: the next reload loads everything

@@ -26,10 +26,8 @@ from tuibench.tui import worker_pool
 from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.keys import GLOBAL_KEYS, bindings
 from tuibench.tui.notices import say
-from tuibench.tui.screens.help import HelpScreen
 from tuibench.tui.screens.main import MainScreen
 from tuibench.tui.screens.main.view import ResultsShown
-from tuibench.tui.screens.problems import ProblemsScreen
 from tuibench.tui.terminal.quitting import Quitting
 from tuibench.tui.terminal.watch import CHECK_EVERY, input_gone
 from tuibench.tui.textual_adapter import CrashHook, drop_exit_output
@@ -146,9 +144,13 @@ class TuibenchApp(CrashHook, Quitting, TypeAhead):
         self._replay_pending_keys()
 
     def action_show_problems(self) -> None:
+        from tuibench.tui.screens.problems import ProblemsScreen  # on use: not on the first frame
+
         self.push_screen(ProblemsScreen(self.main.problems, self.main.set_aside))
 
     def action_help(self) -> None:
+        from tuibench.tui.screens.help import HelpScreen
+
         main = self.main
         place = main.focus_place() if main.session is not None else None
         self.push_screen(HelpScreen(place, main.key_applies))

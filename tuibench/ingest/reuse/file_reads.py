@@ -10,7 +10,9 @@ A kept result is used only while all of these are the same; the rest of the load
 Small native files parsed in batches (small_files.py) are parsed again: one polars call.
 
 Results are kept as they are read (LZ4 Arrow IPC, a few bytes per sample), so the load's
-readers' frames are not held longer than they were.
+readers' frames are not held longer than they were; except, up to `held_rows` rows, those
+the caller holds anyway (the explorer's Loader keeps its reads for reloads): they are
+encoded only by `store()`, which the explorer calls once its first screen is out.
 """
 
 from __future__ import annotations
@@ -39,13 +41,16 @@ class KeptReads:
     """`read` for `load.load_found`: a kept result when its file is unchanged, else the
     reader's (counted in `read_count`). `store()` writes what this load read."""
 
-    def __init__(self, found: Discovery, read: Callable[[Path], ReadResult]) -> None:
+    def __init__(
+        self, found: Discovery, read: Callable[[Path], ReadResult], held_rows: int = 0
+    ) -> None:
         self._read = read  # the reader of a file not kept
         self.key = cache.digest(KIND, found.roots, found.root)
         self.near = load_cache.neighbours(found)
         self.read_count = 0
         self._old = _decode_index(cache.Store().get(KIND, self.key))
-        self._new: dict[str, tuple[str, bytes]] = {}
+        self._new: dict[str, tuple[str, bytes | ReadResult]] = {}  # a result: not encoded yet
+        self._held = held_rows  # rows that may still be held as read
 
     def _ident(self, path: Path) -> str | None:
         ident = load_cache.file_key(path)
@@ -72,14 +77,26 @@ class KeptReads:
         now = load_cache.file_key(path)
         whole = now is not None and getattr(path, "size", None) in (None, now[0])
         if ident is not None and not machine and whole and ident == self._ident(path):
-            with contextlib.suppress(Exception):  # a frame IPC cannot hold: not kept
-                self._new[name] = (ident, _encode(result))
+            rows = len(result.data)
+            if rows <= self._held:  # the caller holds it anyway: encoded by `store`
+                self._held -= rows
+                self._new[name] = (ident, result)
+            else:
+                with contextlib.suppress(Exception):  # a frame IPC cannot hold: not kept
+                    self._new[name] = (ident, _encode(result))
         return result
 
     def store(self) -> None:
         """Keep the results of this load's files (the files that went are forgotten)."""
-        if self._new and self._new != self._old:
-            cache.Store().put(KIND, self.key, _encode_index(self._new))
+        new: dict[str, tuple[str, bytes]] = {}
+        for name, (ident, kept) in self._new.items():
+            if isinstance(kept, bytes):
+                new[name] = (ident, kept)
+                continue
+            with contextlib.suppress(Exception):  # a frame IPC cannot hold: not kept
+                new[name] = (ident, _encode(kept))
+        if new and new != self._old:
+            cache.Store().put(KIND, self.key, _encode_index(new))
 
 
 def _encode(r: ReadResult) -> bytes:

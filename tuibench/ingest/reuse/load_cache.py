@@ -142,7 +142,12 @@ def worth_storing(rs: ResultSet, units: int) -> bool:
     not depending on this machine."""
     if rs.samples.height < MIN_SAMPLES and units < MIN_FILES:
         return False
-    return not any(m in p.reason for p in rs.problems for m in MACHINE)
+    return not machine_dependent(rs)
+
+
+def machine_dependent(rs: ResultSet) -> bool:
+    """Whether a problem of `rs` depends on this machine (memory), not on the files."""
+    return any(m in p.reason for p in rs.problems for m in MACHINE)
 
 
 # -- ResultSet <-> bytes: a JSON part, then each frame as Arrow IPC, each with its length --

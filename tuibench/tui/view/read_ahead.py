@@ -3,8 +3,9 @@
 The command line starts it before Textual is imported (which is most of the time to the
 first frame); the loading thread takes what it read (`reopen.Reopen.made`) and uses it
 only if the files are still the ones it read. Started only when an "opened" mark says
-these paths had their screen stored with these options (`mark`), so opening other
-results never pays for it. Light on imports: the thread imports the rest.
+these paths had their screen stored with these options in an entry large enough to gain
+from it (`mark`), so opening other results never pays for it. Light on imports: the
+thread imports the rest.
 """
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ from tuibench.ingest.reuse import cache
 from tuibench.model.options import AnalysisOptions
 
 KIND = "opened"
+# Entries from this size on are read ahead. The thread holds the interpreter while it
+# imports and decodes, and Textual's import beside it waits; only reading the file and
+# its checksum leave the interpreter. Measured (benchmarks/HISTORY.md) at 0.14 MB
+# (sample_runs) and 36 MB (20,000 metrics): the results came no sooner and the first
+# frame 0.35-0.5 s later. Smaller entries are read by the loading thread after the app's
+# start.
+READ_AHEAD_FROM = 64 << 20
 
 _early: dict[tuple, Future] = {}  # (paths, options) -> (Reopen, what it restored)
 
@@ -27,9 +35,10 @@ def _key(paths: Sequence[Any], options: AnalysisOptions) -> bytes:
     return cache.digest(KIND, [os.path.realpath(p) for p in paths], options.analysis_key())
 
 
-def mark(paths: Sequence[Any], options: AnalysisOptions) -> None:
-    """Say that the screen of `paths` with `options` is stored (an entry of no payload)."""
-    if cache.enabled():
+def mark(paths: Sequence[Any], options: AnalysisOptions, size: int) -> None:
+    """Say that the screen of `paths` with `options` is stored (an entry of no payload), if
+    its entry of `size` bytes is large enough to be read ahead."""
+    if cache.enabled() and size >= READ_AHEAD_FROM:
         cache.Store().put(KIND, _key(paths, options), b"")
 
 

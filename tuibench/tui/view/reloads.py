@@ -39,11 +39,12 @@ class Reloads:
         progress: Progress | None = None,
         complete: Mapping[str, int] | None = None,
         found: Discovery | None = None,
+        later: bool = False,
     ) -> ResultSet:
         """The results as they are now (unchanged files are not read again); `found`: a
-        discovery of them just made (`Loader.load`)."""
+        discovery of them just made, `later`: the cache written later (`Loader.load`)."""
         before = self.loader.result
-        rs = self.loader.load(progress, complete, found)
+        rs = self.loader.load(progress, complete, found, later)
         growth, last = self.loader.growth, self.analysis
         self._growth = None
         if growth is not None and last is not None and last.rs is before:

@@ -88,6 +88,7 @@ class Reopen:
         if self.load_key is not None:
             self.key = cache.digest(KIND, self.load_key, options.analysis_key())
         self.stored = False
+        self.size = 0  # bytes of the entry read or last written
         self.shown: Comparison | None = None  # the first screen's comparison, kept with it
 
     @classmethod
@@ -123,6 +124,7 @@ class Reopen:
         payload = cache.Store().get(KIND, self.key)
         if payload is None:
             return None
+        self.size = len(payload)
         try:
             return self._decode(payload)
         except Exception:  # passed the checksum yet unreadable (a bug): compute as without
@@ -151,7 +153,9 @@ class Reopen:
     def _worth(self, rs: ResultSet, analysis: Analysis) -> bool:
         if self.key is None or rs.empty or isinstance(analysis, Restored):
             return False
-        return load_cache.worth_storing(rs, len(self.found.units))
+        # Whatever the size (unlike a whole load's entry): reopening skips the analysis and
+        # the first session too, which on small results are most of the load's work.
+        return not load_cache.machine_dependent(rs)
 
     def _put(self, rs: ResultSet, analysis: Analysis) -> None:
         assert self.key is not None
@@ -161,6 +165,7 @@ class Reopen:
             return
         if payload is not None:
             self.stored = cache.Store().put(KIND, self.key, payload)
+            self.size = sum(memoryview(c).nbytes for c in payload) if self.stored else self.size
 
     # -- bytes: a JSON part, the ResultSet without samples, frames, then arrays ----------
     def _encode(self, rs: ResultSet, analysis: Analysis) -> list[bytes | memoryview] | None:

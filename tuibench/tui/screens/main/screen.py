@@ -10,7 +10,7 @@ moving between places is `Navigation`, the series views `SeriesActions`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.binding import BindingType
@@ -19,20 +19,17 @@ from textual.widgets import Input
 
 from tuibench.model.options import AnalysisOptions
 from tuibench.tui.keys import MAIN_KEYS, bindings
-from tuibench.tui.screens.copy_menu import CopyMenu
-from tuibench.tui.screens.export_dialog import ExportDialog, ExportDone, ExportRequest
 from tuibench.tui.screens.main.live import Live
 from tuibench.tui.screens.main.navigation import Navigation
 from tuibench.tui.screens.main.series_actions import SeriesActions
-from tuibench.tui.screens.marked import MarkedScreen
-from tuibench.tui.screens.number_input import OFF, AlphaInput, ThresholdInput
-from tuibench.tui.screens.reference_picker import ReferencePicker
-from tuibench.tui.view.export_files import copy_notice, marked_shareables, shareable
 from tuibench.tui.view.state import Node, sort_keys, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.filter_input import FilterInput
 from tuibench.tui.widgets.table_view import TableView
+
+if TYPE_CHECKING:  # the dialogs are imported when first opened: not before the first frame
+    from tuibench.tui.screens.export_dialog import ExportDone
 
 FILTER_IDLE = 0.15  # seconds without typing before a large set is filtered
 # Actions that need loaded results (check_action disables them before).
@@ -72,6 +69,8 @@ class MainScreen(Navigation, SeriesActions, Live):
         self.action_close_filter()
 
     def action_pick_reference(self) -> None:
+        from tuibench.tui.screens.reference_picker import ReferencePicker  # dialogs: on use
+
         self.app.push_screen(
             ReferencePicker(
                 self.loaded_session.rs.systems,
@@ -87,6 +86,8 @@ class MainScreen(Navigation, SeriesActions, Live):
         self.set_reference(names[(i + step) % len(names)])
 
     def action_set_alpha(self) -> None:
+        from tuibench.tui.screens.number_input import AlphaInput
+
         self.app.push_screen(
             AlphaInput(self.loaded_session.state.options.alpha),
             lambda alpha: self._change_options(alpha=alpha) if alpha is not None else None,
@@ -96,6 +97,7 @@ class MainScreen(Navigation, SeriesActions, Live):
         self._change_options(fdr=not self.wanted.options.fdr)
 
     def action_set_threshold(self) -> None:
+        from tuibench.tui.screens.number_input import OFF, ThresholdInput
 
         def done(value: object) -> None:
             if value is not None:
@@ -258,6 +260,7 @@ class MainScreen(Navigation, SeriesActions, Live):
         )
 
     def action_show_marked(self) -> None:
+        from tuibench.tui.screens.marked import MarkedScreen
 
         def done(result: str | None) -> None:
             self.update_state()
@@ -267,6 +270,9 @@ class MainScreen(Navigation, SeriesActions, Live):
         self.app.push_screen(MarkedScreen(self.loaded_session.state.marks, self.update_state), done)
 
     def action_export(self, marked_first: bool = False) -> None:
+        from tuibench.tui.screens.export_dialog import ExportDialog, ExportRequest
+        from tuibench.tui.view.export_files import marked_shareables, shareable
+
         if self.session is None:
             self.say("Nothing is loaded: nothing to export.", severity="warning")
             return
@@ -324,6 +330,7 @@ class MainScreen(Navigation, SeriesActions, Live):
             return
         from tuibench.output.rendering import render_shareable
         from tuibench.output.shareable import row_sentences
+        from tuibench.tui.view.export_files import copy_notice, shareable
 
         if what == "row":
             row = self.row_node()
@@ -346,6 +353,7 @@ class MainScreen(Navigation, SeriesActions, Live):
     def _copy_answer(self) -> None:
         """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
         from tuibench.output.answer_markdown import answer_markdown
+        from tuibench.tui.view.export_files import copy_notice
 
         session = self.loaded_session
         ranking = session.ranking() if len(session.systems) > 2 else []
@@ -363,6 +371,8 @@ class MainScreen(Navigation, SeriesActions, Live):
         return None if target is None else target.cursor_node
 
     def action_copy_menu(self) -> None:
+        from tuibench.tui.screens.copy_menu import CopyMenu
+
         self.app.push_screen(
             CopyMenu(has_row=self.row_node() is not None),
             lambda what: self.action_copy(what) if what else None,

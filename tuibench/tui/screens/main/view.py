@@ -61,6 +61,15 @@ LOADING_MODULES = (
     "tuibench.tui.view.reopen",
     "tuibench.tui.view.session",
 )
+DIALOG_MODULES = (
+    "tuibench.tui.screens.copy_menu",
+    "tuibench.tui.screens.export_dialog",
+    "tuibench.tui.screens.help",
+    "tuibench.tui.screens.marked",
+    "tuibench.tui.screens.number_input",
+    "tuibench.tui.screens.problems",
+    "tuibench.tui.screens.reference_picker",
+)
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
 
 
@@ -242,7 +251,8 @@ class MainView(Screen):
             early = read_ahead.take(self.paths, self.options)
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
-            rs, analysis = restored or (reloads.load(progress, complete, reopen.found), None)
+            found = reopen.found  # the cache's entries are written after the first screen
+            rs, analysis = restored or (reloads.load(progress, complete, found, later=True), None)
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
@@ -256,24 +266,37 @@ class MainView(Screen):
             return
         self.post_message(Loaded(rs, analysis, session=session))
         if analysis is None:
+            with contextlib.suppress(Exception):
+                reloads.loader.write_unwritten()
             return
         # Work ahead, while the first screen is read: later switches stay cheap. What fails
         # here (a restored analysis whose files changed) is said by the key that needs it.
         while not self.first_shown.wait(0.1):
             if self.stop_loading.is_set():
                 return
+        self._import_dialogs()
         # Said where it takes long enough to matter: a switch meanwhile computes its own.
         said = self.large and len(rs.system_names) > 1
         if said:
             self.post_message(WorkingAhead(AHEAD_WORDS))
+        with contextlib.suppress(Exception):  # the cache unwritten: the next start loads
+            reloads.loader.write_unwritten()
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
             if reopen.stored or restored:  # a mark used now is dropped last
-                read_ahead.mark(self.paths, self.options)
+                read_ahead.mark(self.paths, self.options, reopen.size)
             analysis.prepare_references(stop=self.stop_loading.is_set)
             reopen.store_all(rs, analysis, stop=self.stop_loading.is_set)
         if said:
             self.post_message(WorkingAhead(""))
+
+    @staticmethod
+    def _import_dialogs() -> None:
+        """The dialogs, imported once the first screen is out (not before it: about 20 ms),
+        so that the first key that opens one does not wait for its import."""
+        with contextlib.suppress(Exception):
+            for name in DIALOG_MODULES:
+                importlib.import_module(name)
 
     def _first_session(self, rs: ResultSet, analysis: Analysis) -> Session:
         """The session of the first screen, with what it draws first (the tree's shape, the

@@ -1,0 +1,177 @@
+"""The explorer's start-up as a timeline, in a pty: when each step began and ended.
+
+    python benchmarks/startup_timeline.py [PATH] [--rounds 5] [--wide]
+
+Runs `tuibench PATH` (or, with --wide, the 20,000-metric set of bench_explorer.py made in a
+temporary folder) in a pseudo-terminal of 80x24, several times, and prints for each step
+the median time from process start (seconds; the quartiles beside). The child wraps the
+functions of the start-up path as their modules load (an import hook installed before
+tuibench is imported), so nothing in tuibench knows about it; the last line is the first
+frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+REPO = Path(__file__).resolve().parents[1]
+CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+
+# module -> functions (qualified names) whose start and end are logged
+STEPS = {
+    "tuibench.cli.commands": ["explore"],
+    "tuibench.tui.view.read_ahead": ["start"],
+    "tuibench.tui.app": ["run", "TuibenchApp.on_mount"],
+    "tuibench.tui.screens.main.view": [
+        "MainView.load_results",
+        "MainView.on_mount",
+        "MainView._load",
+        "MainView._imports",
+        "MainView._first_session",
+        "MainView.on_loaded",
+        "MainView._after_first_frame",
+    ],
+    "tuibench.tui.view.reopen": ["Reopen.made", "Reopen.restored"],
+    "tuibench.tui.view.reloads": ["Reloads.load", "Reloads.analyse"],
+}
+
+CHILD = r"""
+import os, sys, time, functools, importlib.abc, importlib.machinery
+T0 = float(os.environ["TIMELINE_T0"])
+OUT = os.fdopen(int(os.environ["TIMELINE_FD"]), "w", buffering=1)
+STEPS = %r
+def log(what):
+    OUT.write(f"{time.time() - T0:.4f} {what}\n")
+log("interpreter up")
+def wrap(obj, name, label):
+    fn = getattr(obj, name)
+    @functools.wraps(fn)
+    def logged(*a, **k):
+        log(label + " >")
+        try:
+            return fn(*a, **k)
+        finally:
+            log(label + " <")
+    if isinstance(vars(obj).get(name), staticmethod):
+        logged = staticmethod(logged)
+    setattr(obj, name, logged)
+class Hook(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name not in STEPS:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None:
+            return None
+        run = spec.loader.exec_module
+        def exec_module(module):
+            log("import " + name + " >")
+            run(module)
+            log("import " + name + " <")
+            for q in STEPS[name]:
+                *owner, attr = q.split(".")
+                obj = module
+                for o in owner:
+                    obj = getattr(obj, o)
+                if hasattr(obj, attr):
+                    wrap(obj, attr, q)
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Hook())
+"""
+
+RUN = "from tuibench.cli import run; run()"
+
+
+def once(path: str, results: bytes) -> dict[str, float]:
+    master, slave = os.openpty()
+    import fcntl
+
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    r, w = os.pipe()
+    env = dict(os.environ, TERM="xterm-256color", TIMELINE_FD=str(w))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    t0 = time.time()
+    env["TIMELINE_T0"] = repr(t0)
+    code = CHILD % (STEPS,) + RUN
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, path],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=tempfile.gettempdir(),
+        pass_fds=(w,),
+        start_new_session=True,
+    )
+    os.close(slave)
+    os.close(w)
+    text, shown = b"", None
+    while shown is None and time.time() - t0 < 60:
+        ready, _, _ = select.select([master], [], [], 0.01)
+        if ready:
+            try:
+                text += CSI.sub(b"", os.read(master, 1 << 16))
+            except OSError:
+                break
+            if re.search(results, text):
+                shown = time.time() - t0
+        elif proc.poll() is not None:
+            break
+    time.sleep(0.3)
+    os.write(master, b"q")
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    os.close(master)
+    events: dict[str, float] = {}
+    with os.fdopen(r) as fh:
+        for line in fh:
+            t, what = line.rstrip("\n").split(" ", 1)
+            events.setdefault(what, float(t))
+    if shown is not None:
+        events["terminal: first frame with results"] = shown
+    return events
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path", nargs="?", default=str(REPO / "sample_runs"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--wide", action="store_true", help="20,000 metrics x 2 systems")
+    a = ap.parse_args()
+    results = rb"ref \S|\d+ systems?\b"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(a.path).resolve())
+        if a.wide:
+            from bench_explorer import wide
+
+            path = str(Path(tmp) / "wide")
+            wide(Path(path))
+        once(path, results)  # warm-up: bytecode, page cache
+        runs = [once(path, results) for _ in range(a.rounds)]
+    order = sorted(runs[0], key=lambda k: statistics.median(r.get(k, 0) for r in runs))
+    print(f"{a.rounds} runs of {path}; seconds from process start (median, quartiles)")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    for what in order:
+        xs = [r[what] for r in runs if what in r]
+        q = statistics.quantiles(xs, n=4) if len(xs) > 1 else xs * 3
+        print(f"  {statistics.median(xs):6.3f}  ({q[0]:.3f}-{q[2]:.3f})  {what}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The explorer's start: what its first frame does not wait for, and a loading failure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from textual.widgets import Static
+
+from tuibench.tui.screens.main.view import DIALOG_MODULES
+from tuibench.tui.view.reloads import Reloads
+
+
+def test_the_dialogs_are_not_imported_with_the_app():
+    code = "import sys, tuibench.tui.app; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    loaded = set(out.stdout.split())
+    assert "tuibench.tui.screens.main.screen" in loaded
+    assert not loaded & set(DIALOG_MODULES)
+
+
+async def test_the_dialogs_are_imported_once_the_first_screen_is_out(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        app.main.loader.join(20)
+        assert set(DIALOG_MODULES) <= set(sys.modules)
+        await pilot.press("question_mark")  # and they open as before
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+
+
+async def test_a_failing_load_is_said_on_the_screen(make_app, loaded, monkeypatch):
+    def broken(self, *args, **kwargs):
+        raise ValueError("a reader's bug")
+
+    monkeypatch.setattr(Reloads, "load", broken)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        text = str(app.main.query_one("#loading-text", Static).render())
+        assert "Loading failed: ValueError: a reader's bug" in text
+        assert app.main.session is None
+
+
+async def test_the_first_load_writes_the_cache_after_the_first_screen(
+    make_app, loaded, monkeypatch, cache_folder
+):
+    from tuibench.ingest.reuse import file_reads, load_cache
+
+    monkeypatch.setattr(load_cache, "MIN_SAMPLES", 0)  # worth storing, however small
+    shown_when_written: list[tuple[str, bool]] = []
+    put, store = load_cache.put, file_reads.KeptReads.store
+
+    def put_seen(*args, **kwargs):
+        shown_when_written.append(("load", app.main.first_shown.is_set()))
+        put(*args, **kwargs)
+
+    def store_seen(kept):
+        shown_when_written.append(("reads", app.main.first_shown.is_set()))
+        store(kept)
+
+    monkeypatch.setattr(load_cache, "put", put_seen)
+    monkeypatch.setattr(file_reads.KeptReads, "store", store_seen)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        app.main.loader.join(20)
+    assert shown_when_written == [("load", True), ("reads", True)]
+    assert sorted(p.name.split("-")[0] for p in cache_folder.glob("*.tbc")) == [
+        "load",
+        "reads",
+        "screen",
+    ]
