@@ -349,3 +349,20 @@ def test_hodges_lehmann_against_all_pairwise_differences():
         else:  # too many pairs: the difference of the medians
             assert not exact[i]
             assert shift[i] == pytest.approx(np.median(x) - np.median(y), rel=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 2, 9, 225, 224])
+def test_row_medians_are_numpys_to_the_bit(k):
+    """The partition in place gives np.median's numbers, signed zeros and ties included;
+    a row of non-finite differences goes through np.median itself."""
+    from tuibench.stats.samples.shift import _row_medians
+
+    rng = np.random.default_rng(k)
+    d = rng.choice([-0.0, 0.0, 1.5, -2.25, 3.0], size=(300, k))
+    d[:100] = rng.normal(0, 1, (100, k))
+    want = np.median(d, axis=1)
+    got = _row_medians(d.copy(), finite=True)
+    np.testing.assert_array_equal(got, want)
+    assert (np.signbit(got) == np.signbit(want)).all()
+    d[5, 0], d[7, -1] = np.nan, np.inf
+    np.testing.assert_array_equal(_row_medians(d.copy(), finite=False), np.median(d, axis=1))
