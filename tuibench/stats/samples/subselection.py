@@ -283,7 +283,7 @@ def _few_samples(
     # sample (column + shift) mod n of the group as stored.
     col = np.argmin(sel, axis=1) if n == 3 else np.argmax(sel, axis=1)
     times = np.bincount(col, minlength=n)
-    v = [x[starts + j] for j in range(n)]
+    v = _columns(x, starts, n)
     done = np.ones(len(starts), dtype=bool)
     for j in range(n):
         if harmonic.any():  # as `_reciprocal_rows`
@@ -315,6 +315,15 @@ def _few_samples(
         with np.errstate(divide="ignore"):
             lo[harmonic], hi[harmonic] = 1.0 / lo[harmonic], 1.0 / hi[harmonic]
     return 0.5 * (lo + hi), done
+
+
+def _columns(x: np.ndarray, starts: np.ndarray, n: int) -> list[np.ndarray]:
+    """The j-th sample of every group, for j < n: strided views when the groups lie one
+    after another (no gather of every sample: 0.14 s at 2 M iterations of 3)."""
+    first, k = (int(starts[0]), len(starts)) if len(starts) else (0, 0)
+    if k and first + n * k <= len(x) and (starts == first + n * np.arange(k)).all():
+        return [x[first + j : first + j + n * k : n] for j in range(n)]
+    return [x[starts + j] for j in range(n)]
 
 
 def iteration_values(
