@@ -366,3 +366,30 @@ def test_row_medians_are_numpys_to_the_bit(k):
     assert (np.signbit(got) == np.signbit(want)).all()
     d[5, 0], d[7, -1] = np.nan, np.inf
     np.testing.assert_array_equal(_row_medians(d.copy(), finite=False), np.median(d, axis=1))
+
+
+@pytest.mark.parametrize("n", [260, 300, 1024])
+def test_tukey_counts_of_long_rows_by_bisection_equal_the_comparisons(monkeypatch, n):
+    """Rows from BISECT_FROM samples are counted by bisection of the sorted row: the
+    comparisons' counts, with ties at the fences, infinities, NaN samples (NaN fences) and
+    the sorted samples written out alike."""
+    from tuibench.stats.samples import tukey
+
+    rng = np.random.default_rng(n)
+    rows = [rng.normal(10, 2, n) for _ in range(6)]
+    rows[1] = np.round(rows[1])  # ties, some on the fences
+    rows[2][:5] = [np.inf, -np.inf, 1e9, -1e9, 50.0]
+    rows[3][7] = np.nan
+    rows[4][:] = 3.0
+    rows[5][: n // 2] = np.inf
+    values = np.concatenate(rows)
+    starts, counts = np.arange(6) * n, np.full(6, n)
+    out, out2 = np.empty(len(values)), np.empty(len(values))
+    with np.errstate(invalid="ignore"):  # inf - inf in row 5's quartiles
+        got = stats.tukey_and_medians(values, starts, counts, sorted_out=out)
+        monkeypatch.setattr(tukey, "BISECT_FROM", 10**9)
+        want = stats.tukey_and_medians(values, starts, counts, sorted_out=out2)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(out, out2)
+    assert got[4][2] == 5 and np.isnan(got[0][5])  # row 2: 5 extreme; row 5: NaN fences
