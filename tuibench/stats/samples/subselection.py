@@ -319,7 +319,7 @@ def _few_samples(
 
 def _columns(x: np.ndarray, starts: np.ndarray, n: int) -> list[np.ndarray]:
     """The j-th sample of every group, for j < n: strided views when the groups lie one
-    after another (no gather of every sample: 0.14 s at 2 M iterations of 3)."""
+    after another (gathering them took 0.02 to 0.06 s of CPU at 2 M iterations of 3)."""
     first, k = (int(starts[0]), len(starts)) if len(starts) else (0, 0)
     if k and first + n * k <= len(x) and (starts == first + n * np.arange(k)).all():
         return [x[first + j : first + j + n * k : n] for j in range(n)]
