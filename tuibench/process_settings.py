@@ -38,7 +38,14 @@ def return_freed_pages() -> None:
 # are the same). For `report` only: a one-shot process (the explorer would keep its
 # largest heap for good). Settings the user gave (environment) stand.
 GLIBC_MALLOC_SETTINGS = ("MALLOC_MMAP_MAX_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_")
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4  # mallopt parameters (malloc.h)
+# mallopt parameters (malloc.h)
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX, M_ARENA_MAX = -1, -3, -4, -8
+# Worker threads' arrays and the JSON writer's blocks came from arenas of their own, whose
+# heaps are unmapped when they empty: one arena for all keeps that memory for the next
+# ones too (200,000 metrics: 0.9 M page faults to 0.7 M, peak 1.54-1.67 GB to 1.47-1.52 GB;
+# 10^7 samples in 2 metrics: 0.54 M to 0.45 M, 0.85-0.97 GB to 0.74-0.78 GB). A
+# MALLOC_ARENA_MAX the user set stands. glibc fixes the number of arenas when a second
+# thread first allocates: `reuse_freed_heap` must come before any thread starts.
 
 # The explorer lives on, so freed memory must go back. glibc raises its mmap threshold to
 # the size of each large block freed (up to 32 MB): the explorer's later temporaries of a
@@ -71,7 +78,10 @@ def reuse_freed_heap() -> bool:
     mallopt = _mallopt()
     if mallopt is None:
         return False
-    return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+    kept = bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+    if kept and "MALLOC_ARENA_MAX" not in os.environ:
+        mallopt(M_ARENA_MAX, 1)
+    return kept
 
 
 def return_freed_heap() -> bool:

@@ -349,3 +349,47 @@ def test_hodges_lehmann_against_all_pairwise_differences():
         else:  # too many pairs: the difference of the medians
             assert not exact[i]
             assert shift[i] == pytest.approx(np.median(x) - np.median(y), rel=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 2, 9, 225, 224])
+def test_row_medians_are_numpys_to_the_bit(k):
+    """The partition in place gives np.median's numbers, signed zeros and ties included;
+    a row of non-finite differences goes through np.median itself."""
+    from tuibench.stats.samples.shift import _row_medians
+
+    rng = np.random.default_rng(k)
+    d = rng.choice([-0.0, 0.0, 1.5, -2.25, 3.0], size=(300, k))
+    d[:100] = rng.normal(0, 1, (100, k))
+    want = np.median(d, axis=1)
+    got = _row_medians(d.copy(), finite=True)
+    np.testing.assert_array_equal(got, want)
+    assert (np.signbit(got) == np.signbit(want)).all()
+    d[5, 0], d[7, -1] = np.nan, np.inf
+    np.testing.assert_array_equal(_row_medians(d.copy(), finite=False), np.median(d, axis=1))
+
+
+@pytest.mark.parametrize("n", [260, 300, 1024])
+def test_tukey_counts_of_long_rows_by_bisection_equal_the_comparisons(monkeypatch, n):
+    """Rows from BISECT_FROM samples are counted by bisection of the sorted row: the
+    comparisons' counts, with ties at the fences, infinities, NaN samples (NaN fences) and
+    the sorted samples written out alike."""
+    from tuibench.stats.samples import tukey
+
+    rng = np.random.default_rng(n)
+    rows = [rng.normal(10, 2, n) for _ in range(6)]
+    rows[1] = np.round(rows[1])  # ties, some on the fences
+    rows[2][:5] = [np.inf, -np.inf, 1e9, -1e9, 50.0]
+    rows[3][7] = np.nan
+    rows[4][:] = 3.0
+    rows[5][: n // 2] = np.inf
+    values = np.concatenate(rows)
+    starts, counts = np.arange(6) * n, np.full(6, n)
+    out, out2 = np.empty(len(values)), np.empty(len(values))
+    with np.errstate(invalid="ignore"):  # inf - inf in row 5's quartiles
+        got = stats.tukey_and_medians(values, starts, counts, sorted_out=out)
+        monkeypatch.setattr(tukey, "BISECT_FROM", 10**9)
+        want = stats.tukey_and_medians(values, starts, counts, sorted_out=out2)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(out, out2)
+    assert got[4][2] == 5 and np.isnan(got[0][5])  # row 2: 5 extreme; row 5: NaN fences

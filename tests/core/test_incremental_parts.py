@@ -12,14 +12,14 @@ from tuibench.analysis.compare import spliced
 from tuibench.ingest import appending
 
 
-def _runs_blocks(rng, blocks: int, runs: int):
-    """Blocks of `runs` sorted runs each (one run per label), with ties inside and
-    across runs (samples are finite: readers set the others aside)."""
+def _runs_blocks(rng, blocks: int, runs: int, most: int = 8):
+    """Blocks of `runs` sorted runs of up to `most` values each (one run per label), with
+    ties inside and across runs (samples are finite: readers set the others aside)."""
     values, labels, starts, counts = [], [], [], []
     for b in range(blocks):
         block, tags = [], []
         for label in range(runs):
-            n = int(rng.integers(0, 9))
+            n = int(rng.integers(0, most + 1))
             side = rng.integers(0, 6, n).astype(float) if b % 2 else rng.normal(0, 1, n)
             block.append(np.sort(side))
             tags.append(np.full(n, label))
@@ -30,12 +30,14 @@ def _runs_blocks(rng, blocks: int, runs: int):
     return np.array(values), np.array(labels), np.array(starts), np.array(counts)
 
 
+@pytest.mark.parametrize("most", [8, 2 * stats.utest.MERGE_FROM])
 @pytest.mark.parametrize("runs", [2, 3])
-def test_ranking_of_sorted_runs_is_the_ranking_of_shuffled_values(runs):
-    """`runs=True` (a stable sort merging the runs) gives every U statistic and tie sum
-    that sorting afresh gives, though tied values' labels may come in another order."""
+def test_ranking_of_sorted_runs_is_the_ranking_of_shuffled_values(runs, most):
+    """`runs=True` (a stable sort merging the runs, in blocks of MERGE_FROM values or
+    more) gives every U statistic and tie sum that sorting afresh gives, though tied
+    values' labels may come in another order."""
     rng = np.random.default_rng(5)
-    values, labels, starts, counts = _runs_blocks(rng, 80, runs)
+    values, labels, starts, counts = _runs_blocks(rng, 80, runs, most)
     merged = stats.RankedBlocks.build(values, labels, starts, counts, runs, runs=True)
     shuffled = values.copy(), labels.copy()
     for s, n in zip(starts, counts, strict=True):

@@ -30,3 +30,31 @@ def test_ranges_beyond_62_bits_and_floats_sort_as_lexsort():
     floats = [rng.integers(0, 3, n), rng.normal(size=n)]
     np.testing.assert_array_equal(lexsort_order(floats), lexsorted(floats))
     assert len(lexsort_order([np.zeros(0, np.int64)])) == 0
+
+
+def _samples_of(tmp_path, name, rows):
+    """Load one native CSV of (system, benchmark, metric, iteration, sample, value) rows."""
+    from tuibench.ingest.load import load
+
+    text = "system,benchmark,metric,iteration,sample,value\n"
+    text += "".join(",".join(str(v) for v in r) + "\n" for r in rows)
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "r.csv").write_text(text)
+    samples = load([tmp_path / name]).samples
+    return samples.with_columns(samples["system", "benchmark", "metric"].cast(str))
+
+
+def test_samples_sorted_whether_runs_and_samples_came_in_order_or_not(tmp_path):
+    """Runs out of order, samples out of order inside a run (the full sort), and samples
+    in order (only the runs moved) all load as the rows sorted by names, iteration and
+    sample, each value with its own sample."""
+    rng = np.random.default_rng(4)
+    keys = [("s2", "b10", "m"), ("s1", "b2", "t"), ("s1", "b2", "m"), ("s2", "b9", "m")]
+    rows = [(*k, it, smp, round(float(rng.normal()), 6)) for k in keys for it in (1, 0)
+            for smp in range(4)]  # fmt: skip
+    shuffled = [r for run in range(0, len(rows), 4) for r in reversed(rows[run : run + 4])]
+    for name, given in (("in_order", rows), ("shuffled", shuffled)):
+        got = _samples_of(tmp_path, name, given)
+        want = sorted(rows, key=lambda r: (r[0], int(r[1][1:]), r[2], r[3], r[4]))
+        assert got.select("system", "benchmark", "metric", "iteration", "sample", "value").rows() \
+            == [tuple(r) for r in want]  # fmt: skip

@@ -10,23 +10,31 @@ import pytest
 from tuibench.stats.samples import subselection as sub
 
 
+@pytest.mark.parametrize("gap", [0, 1])  # groups one after another (views), or not
 @pytest.mark.parametrize("n", [2, 3])
 @pytest.mark.parametrize("b", [1, 2, 7, 100, 101])
-def test_few_samples_equal_the_matrix_product(n, b):
+def test_few_samples_equal_the_matrix_product(n, b, gap):
     rng = np.random.default_rng(n * 1000 + b)
     groups = 5000
-    x = rng.normal(50, 20, groups * n)
+    x = rng.normal(50, 20, groups * (n + gap))
     x[rng.random(len(x)) < 0.01] = np.nan
     x[rng.random(len(x)) < 0.01] = np.inf
     x[rng.random(len(x)) < 0.02] = 0.0
     x[: 300 * n] = np.round(x[: 300 * n] / 40)  # ties, zeros and negatives
-    starts = np.arange(groups) * n
+    starts = np.arange(groups) * (n + gap)
     harmonic = rng.random(groups) < 0.5
     shift = sub.group_shift(x, starts, np.full(groups, n), seed=3)
     with np.errstate(all="ignore"):  # NaN and infinities in the product
         few, done = sub._few_samples(x, starts, shift, harmonic, n, b, 3)
         whole = sub._by_matrix(x, starts, shift, harmonic, n, b, 3)
         mixed = sub.iteration_values(x, starts, np.full(groups, n), harmonic, b, 3)
+        if gap:  # the same groups, one after another
+            tiled = x.reshape(groups, n + gap)[:, :n].ravel()
+            assert np.array_equal(
+                sub._few_samples(tiled, starts // (n + gap) * n, shift, harmonic, n, b, 3)[0],
+                few,
+                equal_nan=True,
+            )
     assert done.mean() > 0.8 and not done.all()
     assert np.array_equal(few[done], whole[done])
     assert np.array_equal(np.signbit(few[done]), np.signbit(whole[done]))

@@ -55,6 +55,22 @@ def test_blocked_values_equal_the_plain_method(blocked):
             assert got[g] == pytest.approx(want, rel=1e-12)
 
 
+@pytest.mark.parametrize("hm", [False, True])
+def test_rotated_groups_kept_or_rotated_again_give_the_same_bits(blocked, monkeypatch, hm):
+    """Large groups rotated once and kept between blocks of subsets, or rotated again for
+    every block (past KEPT_ROTATED): the same numbers to the bit, over several blocks of
+    groups and of subsets."""
+    rng = np.random.default_rng(3)
+    counts = np.array([120] * 25 + [300] * 7)
+    values = rng.lognormal(3, 0.4, counts.sum())
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    hmean = np.arange(len(counts)) % 3 == 0 if hm else np.zeros(len(counts), bool)
+    kept = stats.iteration_values(values, starts, counts, hmean, b=40, seed=2)
+    monkeypatch.setattr(subselection, "KEPT_ROTATED", 0)
+    again = stats.iteration_values(values, starts, counts, hmean, b=40, seed=2)
+    np.testing.assert_array_equal(kept, again)
+
+
 def test_smallest_is_the_first_m_of_a_sort():
     rng = np.random.default_rng(0)
     for n in (2, 5, 99, 1000, 54321):

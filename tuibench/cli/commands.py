@@ -111,6 +111,7 @@ def _warnings(cmp, whole) -> list[str]:
 
 
 def report(args: argparse.Namespace) -> int:
+    process_settings.reuse_freed_heap()  # before any thread allocates (one arena)
     from tuibench.analysis.compare import Analysis
     from tuibench.ingest.load import load
     from tuibench.output.export import render, report_json_parts, write_atomic
@@ -124,7 +125,6 @@ def report(args: argparse.Namespace) -> int:
     if args.output is not None and (why := _output_refusal(args.output, args.paths)):
         say(f"tuibench: will not write {args.output}: {why}")
         return EXIT_USAGE
-    process_settings.reuse_freed_heap()
     rs = load(args.paths)
     _print_problems(rs.problems)
     _print_set_aside(rs.set_aside)

@@ -13,6 +13,8 @@ from tuibench.stats import special
 from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of
 
 EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values and no ties
+MERGE_FROM = 256  # block size from which sorted runs are merged: smaller blocks sort faster
+# afresh (numpy's insertion sort for tiny rows beat timsort 1.5-3x below this size)
 
 
 def _block_sort(
@@ -27,12 +29,12 @@ def _block_sort(
     in linear time, 3-4 times faster than sorting afresh (and far slower on shuffled
     values). Equal values' labels may come in another order: no statistic depends on it
     (tied runs are counted as wholes)."""
-    kind: Literal["stable"] | None = "stable" if runs else None
     out = np.empty(len(values), dtype=np.float64)
     lab = np.empty(len(values), dtype=labels.dtype)
     for n in np.unique(counts[counts > 0]):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
+        kind: Literal["stable"] | None = "stable" if runs and n >= MERGE_FROM else None
         for lo in range(0, len(idx), step):
             part = idx[lo : lo + step]
             where = rows_of(starts, part, int(n))

