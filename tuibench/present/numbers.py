@@ -77,6 +77,7 @@ class Scale:
         return f"{name} ({self.unit})" if self.unit else name
 
 
+@np.errstate(over="ignore", invalid="ignore")  # a metric from 5e-324 to 3: inf, not a warning
 def _shift(x, exponent):
     """x / 10**exponent, in two steps so that 10**exponent itself never overflows (5e-324)."""
     half = exponent // 2
@@ -154,6 +155,7 @@ def _tell_apart(
     return decimals
 
 
+@np.errstate(invalid="ignore")  # inf (see `_shift`) is no tie
 def _near_tie(x: np.ndarray) -> np.ndarray:
     return np.abs(x - np.floor(x) - 0.5) <= 1e-9 * np.maximum(1.0, np.abs(x))
 
