@@ -11,9 +11,10 @@ from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.table_view import TableView
 
 BACK_KEPT = 32  # places `escape` can go back to
-# seconds from a key to moving the tree's cursor after the pane: after the pane's frame
-# (drawn at the next of Textual's 60 frames a second, 15-25 ms to draw at 120x40)
-FOLLOW_AFTER = 0.02
+# seconds from a key to moving the tree's cursor after the pane: the pane's frame starts
+# within a few ms of the key and takes 15-25 ms at 120x40, so the timer's callback waits
+# for it and runs right after it (a timer does not interrupt a frame)
+FOLLOW_AFTER = 0.01
 
 
 class Navigation(MainView):
