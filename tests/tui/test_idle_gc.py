@@ -38,3 +38,38 @@ async def test_writes_from_other_threads_do_not_arm_it(monkeypatch):
     thread.join()
     await asyncio.sleep(0.05)
     assert collected == []
+    idle.stop()
+
+
+async def test_python_makes_no_full_collection_of_its_own_meanwhile():
+    before = idle_gc.gc.get_threshold()
+    idle = idle_gc.IdleCollector(asyncio.get_running_loop())
+    try:
+        young, middle, full = idle_gc.gc.get_threshold()
+        assert (young, middle) == before[:2] and full == idle_gc.NO_FULL
+    finally:
+        idle.stop()
+    assert idle_gc.gc.get_threshold() == before
+
+
+async def test_an_overdue_collection_takes_a_shorter_gap(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(idle_gc.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: 0)
+    loop = asyncio.get_running_loop()
+    idle = idle_gc.IdleCollector(loop)
+
+    def wait() -> float:  # how long after this write the collection is set to come
+        idle.activity()
+        assert idle._handle is not None
+        return idle._handle.when() - loop.time()
+
+    try:
+        clock[0] += idle_gc.OVERDUE / 2  # the last collection is recent
+        assert abs(wait() - idle_gc.IDLE) < 0.01
+        clock[0] += idle_gc.OVERDUE  # it is overdue: a shorter gap will do
+        assert abs(wait() - idle_gc.IDLE_OVERDUE) < 0.01
+        idle._collect()  # collected: the full gap again
+        assert abs(wait() - idle_gc.IDLE) < 0.01
+    finally:
+        idle.stop()

@@ -60,6 +60,7 @@ class TuibenchApp(CrashHook, Quitting, TypeAhead):
         self.main = MainScreen(paths, options, view)  # the first screen, under every dialog
         self._pending: list[str] = []  # keys typed while loading
         self.crash: Exception | None = None  # an unhandled exception that ended the app
+        self._help: HelpScreen | None = None  # the help screen, once shown
 
     def get_default_screen(self) -> Screen:
         return self.main
@@ -153,7 +154,12 @@ class TuibenchApp(CrashHook, Quitting, TypeAhead):
 
         main = self.main
         place = main.focus_place() if main.session is not None else None
-        self.push_screen(HelpScreen(place, main.key_applies))
+        if self._help is None:  # kept: a new screen costs a compose and two layouts
+            self._help = HelpScreen(place, main.key_applies)
+            self.install_screen(self._help, "tuibench-help")
+        else:
+            self._help.show_place(place, main.key_applies)
+        self.push_screen(self._help)
 
 
 def run(paths: list[str], options: AnalysisOptions, view: ViewOptions) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import compress, groupby, repeat
+from itertools import compress, groupby, islice, pairwise, repeat
 from operator import itemgetter, ne
 
 from rich.cells import get_character_cell_size
@@ -31,6 +31,7 @@ MOVE_BYTES = 4
 # moved by the terminal (insert or delete characters: 3 to 5 bytes), not written again,
 # when that saves more than SHIFT_COST cells.
 MAX_SHIFT = 8
+SEGMENTS_KEPT = 20_000  # segments whose cells are kept (a few screens' worth)
 SHIFT_COST = 8
 Cell = tuple  # (text, look): text "" is the right half of a wide character
 Piece = tuple[int, int, Iterable[Segment]]  # (x, y, segments) as Textual writes them
@@ -46,6 +47,7 @@ class TerminalCopy:
         self._rows: dict[int, list[Cell]] = {}
         self._stale = True
         self._looks: dict[Style | None, tuple[sgr.Look, sgr.Look]] = {}
+        self._segment_cells: dict[Segment, tuple[Cell, ...]] = {}  # (by text and style)
         self._color_system: ColorSystem | None = None
         self.cursor: object = None  # where the last update left the (hidden) cursor
         self.look: sgr.Look | None = None  # the SGR look the last update left; None: unknown
@@ -66,6 +68,7 @@ class TerminalCopy:
         the rows to `commit` once they are written."""
         if color_system != self._color_system:
             self._color_system, self._looks = color_system, {}
+            self._segment_cells = {}
             self._stale = True
         if self._stale:
             self._stale = False
@@ -125,22 +128,32 @@ class TerminalCopy:
         return looks
 
     def _cells(self, segments: Iterable[Segment]) -> list[Cell]:
-        """A space is kept with its blank look: a change of foreground under spaces
-        changes nothing on the screen, and a space can be written in the look before it."""
+        """The cells of `segments`, each segment's taken from the last updates' when it was
+        seen (Textual keeps its lines' segments: most recur from update to update)."""
         cells: list[Cell] = []
         extend = cells.extend
-        for text, style, control in segments:
-            if control:
+        known = self._segment_cells
+        for segment in segments:
+            if segment[2]:  # a control
                 continue
-            look, blank = self._look(style)
-            chars = text if text.isascii() else _chars(text)
-            if blank is look or " " not in text:
-                extend(zip(chars, repeat(look)))
-            elif not text.strip(" "):
-                extend(zip(chars, repeat(blank)))
-            else:
-                extend([(char, blank if char == " " else look) for char in chars])
+            found = known.get(segment)
+            if found is None:
+                if len(known) > SEGMENTS_KEPT:
+                    known.clear()
+                found = known[segment] = self._segment_cells_of(segment[0], segment[1])
+            extend(found)
         return cells
+
+    def _segment_cells_of(self, text: str, style: Style | None) -> tuple[Cell, ...]:
+        """A space is kept with its blank look: a change of foreground under spaces
+        changes nothing on the screen, and a space can be written in the look before it."""
+        look, blank = self._look(style)
+        chars = text if text.isascii() else _chars(text)
+        if blank is look or " " not in text:
+            return tuple(zip(chars, repeat(look)))
+        if not text.strip(" "):
+            return tuple(zip(chars, repeat(blank)))
+        return tuple((char, blank if char == " " else look) for char in chars)
 
 
 @lru_cache(maxsize=4096)
@@ -167,11 +180,17 @@ def _changed(old: list[Cell], new: list[Cell]) -> list[tuple[int, int]]:
     if all(differ):
         return [(0, len(new))]
     runs: list[list[int]] = []
-    for i in compress(range(len(new)), differ):
+    # a stretch of changed (or same) cells at a time, found without a loop per cell: a
+    # repainted pane changes thousands
+    n = len(differ)
+    edges = [0, *compress(range(1, n), map(ne, differ, islice(differ, 1, None))), n]
+    for i, end in pairwise(edges):
+        if not differ[i]:
+            continue
         if runs and i - runs[-1][1] <= GAP and _written_through(new, runs[-1][1], i):
-            runs[-1][1] = i + 1
+            runs[-1][1] = end
         else:
-            runs.append([i, i + 1])
+            runs.append([i, end])
     return [(start, stop) for start, stop in runs]
 
 

@@ -275,13 +275,17 @@ class BenchTree(TreeHooks, Tree[Node]):
         node = self.get_node_at_line(line) if line >= 0 else None
         return None if node is None else node.data
 
-    def select(self, key: Node) -> None:
-        """Put the cursor on `key`, or on its nearest ancestor that is shown."""
+    def landing(self, key: Node) -> Node:
+        """Where `select(key)` puts the cursor: `key`, or its nearest ancestor that is shown."""
         self._reveal(key)
         target: Node | None = key
         while target is not None and target not in self._by_key:
             target = target.parent
-        node = self._by_key.get(target or Node(), self.root)
+        return target or Node()
+
+    def select(self, key: Node) -> None:
+        """Put the cursor on `key`, or on its nearest ancestor that is shown."""
+        node = self._by_key.get(self.landing(key), self.root)
         parent = node.parent
         while parent is not None:
             if not parent.is_expanded:

@@ -42,6 +42,7 @@ from tuibench.tui.widgets.status_line import StatusLine
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
+    from textual.timer import Timer
     from textual.widget import Widget
 
     from tuibench.analysis.compare import Analysis
@@ -71,6 +72,7 @@ DIALOG_MODULES = (
     "tuibench.tui.screens.reference_picker",
 )
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
+HELP_AHEAD = 0.3  # seconds of rest before the help of a new place is rendered ahead
 
 
 def _freeze_loaded() -> None:
@@ -134,6 +136,7 @@ class MainView(Screen):
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
         self.ahead = ""  # what the loading thread still works ahead on, in words
+        self._help_timer: Timer | None = None  # the help of the place, rendered ahead
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
@@ -441,7 +444,12 @@ class MainView(Screen):
             self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
         self.refresh_view()
 
+    def follow_tree(self) -> None:
+        """A move of the tree's cursor that waits for the pane's frame: made now
+        (navigation.py)."""
+
     def refresh_view(self) -> None:
+        self.follow_tree()  # the pane is shown at the tree's node
         self._update_status()
         session = self.session
         if session is None:
@@ -508,6 +516,31 @@ class MainView(Screen):
             (key_label(self.app, key).split(" / ")[0], key.description.lower()) for key in keys
         ]
         footer.show(toggles, shown, help_key, self.palette)
+        self._help_ahead(place)
+
+    def _help_ahead(self, place: str) -> None:
+        """Once keys rest, render the help of the place with the focus in a worker: `?`
+        then draws kept lines (its tables took 80 ms of each `?` at 120x40)."""
+        from tuibench.tui.screens.help import help_ready
+
+        if self._help_timer is not None:
+            self._help_timer.stop()
+            self._help_timer = None
+        if not help_ready(self.app, place, self.key_applies):
+            self._help_timer = self.set_timer(HELP_AHEAD, lambda: self._start_help(place))
+
+    def _start_help(self, place: str) -> None:
+        self._help_timer = None
+        if self.focus_place() == place:  # (the keys that apply read the screen: here)
+            here = frozenset(k for k in FOCUS_KEYS[place] if self.key_applies(k))
+            self._prepare_help(place, here)
+
+    @work(thread=True, exclusive=True, group="help")
+    def _prepare_help(self, place: str, here: frozenset[str]) -> None:
+        from tuibench.tui.screens.help import prepare_help
+
+        with contextlib.suppress(Exception):  # work ahead: `?` renders what is missing
+            prepare_help(self.app, place, here.__contains__)
 
     def key_applies(self, key_id: str) -> bool:
         """Whether the footer lists a key that only some places or sets have a use for."""
