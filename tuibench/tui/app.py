@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -33,6 +33,9 @@ from tuibench.tui.terminal.watch import CHECK_EVERY, input_gone
 from tuibench.tui.textual_adapter import CrashHook, drop_exit_output
 from tuibench.tui.typeahead import TypeAhead
 from tuibench.util.text import printable
+
+if TYPE_CHECKING:  # imported when first opened: not before the first frame
+    from tuibench.tui.screens.help import HelpScreen
 
 SIGNAL_GRACE = 3.0  # seconds a signal leaves for restoring the terminal before a hard exit
 

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import gc
 import importlib
+import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -520,13 +521,14 @@ class MainView(Screen):
 
     def _help_ahead(self, place: str) -> None:
         """Once keys rest, render the help of the place with the focus in a worker: `?`
-        then draws kept lines (its tables took 80 ms of each `?` at 120x40)."""
-        from tuibench.tui.screens.help import help_ready
-
+        then draws kept lines (its tables took 80 ms of each `?` at 120x40). The help's
+        module is imported after the first screen (DIALOG_MODULES): not imported yet, it
+        is not ready."""
         if self._help_timer is not None:
             self._help_timer.stop()
             self._help_timer = None
-        if not help_ready(self.app, place, self.key_applies):
+        help_module = sys.modules.get("tuibench.tui.screens.help")
+        if help_module is None or not help_module.help_ready(self.app, place, self.key_applies):
             self._help_timer = self.set_timer(HELP_AHEAD, lambda: self._start_help(place))
 
     def _start_help(self, place: str) -> None:
