@@ -66,7 +66,6 @@ class Loader:
         self._iterations: Iterations | None = None  # of `result`, once a merge needed it
         self._digests: dict[tuple, tuple] = {}  # (path, identity) -> size, digest of start
         self.unwritten: list[Callable[[], None]] = []  # cache writes left for later
-        self._later = False
 
     def load(
         self,
@@ -80,7 +79,6 @@ class Loader:
         `found`: the paths' discovery with `complete` applied, when made just before.
         `later`: the cache's entries are written by `write_unwritten`, not by the load
         (the explorer: once its first screen is out)."""
-        self._later = later
         if found is None:
             found = discover(self.paths)
             found.units = only_complete(found.units, complete)
@@ -99,6 +97,8 @@ class Loader:
         self.result, self._key = rs, key
         for k in [k for k in self._digests if seen.units.get(k[0], ())[2:] != k[1]]:
             del self._digests[k]  # files that went or changed
+        if not later:
+            self.write_unwritten()
         return rs
 
     def write_unwritten(self) -> None:
@@ -131,9 +131,7 @@ class Loader:
                 self.read_count = kept.read_count
                 if load_cache.worth_storing(rs, len(found.units)):
                     writes.append(kept.store)
-            self.unwritten += writes
-            if not self._later:
-                self.write_unwritten()
+            self.unwritten += writes  # written at the end of `load`, or by the caller
             self._seen = seen
         else:
             self._seen = None  # nothing read: the next reload loads everything
