@@ -333,3 +333,15 @@ async def test_export_never_replaces_a_device_or_fifo(make_app, loaded, tmp_path
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert os.stat("/dev/null").st_rdev == null_rdev
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+async def test_a_key_still_queued_when_the_screens_are_gone_is_dropped(make_app, loaded):
+    """Quitting pops every screen; a key of a burst still queued then does nothing (it
+    raised ScreenStackError from the type-ahead's key handler)."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+    assert not app.screen_stack
+    app.on_key(events.Key("e", "e"))  # no exception

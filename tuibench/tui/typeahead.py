@@ -39,6 +39,8 @@ class TypeAhead(App[int]):
         return await super().run_action(action, default_namespace, namespaces)
 
     def on_key(self, event: events.Key) -> None:
+        if not self.screen_stack:  # quitting: its screens are gone, a key still queued
+            return
         main = self.main
         if main.session is None and not main.loaded and len(self.screen_stack) == 1:
             if event.key not in WHILE_LOADING and len(self._pending) < PENDING_KEPT:
