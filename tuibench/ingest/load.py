@@ -17,6 +17,7 @@ from tuibench.ingest.formats import ReadResult, native, read_file
 from tuibench.ingest.reuse import file_reads, load_cache
 from tuibench.ingest.small_files import SmallFiles
 from tuibench.ingest.watch import only_complete
+from tuibench.model.natural_order import natural_order
 from tuibench.model.problems import Problem
 from tuibench.model.results import (
     METRICS_SCHEMA,
@@ -413,11 +414,15 @@ def _several_units(runs: pl.DataFrame) -> bool:
 def _name_enums(runs: pl.DataFrame, order: list[str]) -> dict[str, pl.Enum]:
     """Enum types of the name columns: systems in `order`, benchmarks and metrics in natural
     order (every name heads some run)."""
-    names = runs.select(pl.col("benchmark", "metric").unique().implode())
-    return {
-        "system": pl.Enum(order),
-        **{k: pl.Enum(sorted(names[k][0].to_list(), key=natural_key)) for k in names.columns},
-    }
+    names = runs.select(pl.col("benchmark", "metric").unique().implode().cast(pl.List(pl.String)))
+    enums = {k: _natural(names[k][0]) for k in names.columns}
+    return {"system": pl.Enum(order), **enums}
+
+
+def _natural(names: pl.Series) -> pl.Enum:
+    """An Enum of the distinct `names` in natural order (vectorised: sorting 20,000 names by
+    `natural_key` took 0.25 s)."""
+    return pl.Enum(names.gather(natural_order(names)))
 
 
 def _files_share_a_system(runs: pl.DataFrame) -> bool:
