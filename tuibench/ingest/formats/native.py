@@ -28,6 +28,7 @@ from tuibench.ingest.formats.base import (
     empty_frame,
     open_binary,
 )
+from tuibench.ingest.formats.category_pool import blanks, pool_has_blanks
 from tuibench.ingest.opening import grew, open_regular, polars_source
 from tuibench.model.problems import Problem
 from tuibench.util import memory_limits
@@ -597,15 +598,11 @@ def _with_blanks(df: pl.DataFrame, text: list[str]) -> set[str]:
     # so far in the process has blanks, none of these columns has (at 10^7 rows the look
     # at every column's runs below took 0.1 s).
     dtypes = (cast(pl.Categorical, df.schema[c]) for c in text)  # `text` are Categorical
-    pools = {(d.name(), d.namespace()): d for d in (t.categories for t in dtypes)}
-    if not any(_blanks(cats.to_series()) for cats in pools.values()):
+    pools = {(d.categories.name(), d.categories.namespace()): d for d in dtypes}
+    if not any(pool_has_blanks(d) for d in pools.values()):
         return set()
     heads = [df[c].gather(np.flatnonzero(code_changes(df[c]))).unique() for c in text]
-    return {c for c, h in zip(text, heads, strict=True) if _blanks(h.cast(pl.String))}
-
-
-def _blanks(names: pl.Series) -> bool:
-    return bool(names.str.contains(r"^\s|\s$").any())
+    return {c for c, h in zip(text, heads, strict=True) if blanks(h.cast(pl.String))}
 
 
 def code_changes(col: pl.Series) -> np.ndarray:
