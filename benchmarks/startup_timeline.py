@@ -34,7 +34,7 @@ CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 # module -> functions (qualified names) whose start and end are logged
 STEPS = {
     "tuibench.cli.commands": ["explore"],
-    "tuibench.tui.view.read_ahead": ["start"],
+    "tuibench.tui.view.read_ahead": ["start", "take"],
     "tuibench.tui.app": ["run", "TuibenchApp.on_mount"],
     "tuibench.tui.screens.main.view": [
         "MainView.load_results",
@@ -45,6 +45,7 @@ STEPS = {
         "MainView.on_loaded",
         "MainView._after_first_frame",
     ],
+    "tuibench.tui.screens.main.live": ["Live.prepare_watch"],
     "tuibench.tui.view.reopen": ["Reopen.made", "Reopen.restored"],
     "tuibench.tui.view.reloads": ["Reloads.load", "Reloads.analyse"],
 }
