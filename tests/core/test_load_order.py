@@ -58,3 +58,19 @@ def test_samples_sorted_whether_runs_and_samples_came_in_order_or_not(tmp_path):
         want = sorted(rows, key=lambda r: (r[0], int(r[1][1:]), r[2], r[3], r[4]))
         assert got.select("system", "benchmark", "metric", "iteration", "sample", "value").rows() \
             == [tuple(r) for r in want]  # fmt: skip
+
+
+def test_key_with_two_values_against_a_dict():
+    """Whether some key comes with two values, against grouping in Python."""
+    from tuibench.util.sort_keys import key_with_two_values
+
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 2, 5, 50, 400):
+        for spread in (2, 5, 1000):
+            keys = [rng.integers(0, spread, n), rng.integers(-3, 3, n).astype(np.int8)]
+            values = rng.integers(0, 3, n)
+            seen: dict[tuple, set] = {}
+            for *k, v in zip(*keys, values, strict=True):
+                seen.setdefault(tuple(k), set()).add(v)
+            want = any(len(v) > 1 for v in seen.values())
+            assert key_with_two_values(keys, values) is want

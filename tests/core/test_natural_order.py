@@ -68,3 +68,17 @@ def _series(names: list[str]):
     import polars as pl
 
     return pl.Series(names, dtype=pl.String)
+
+
+def test_a_load_orders_benchmarks_and_metrics_naturally(tmp_path) -> None:
+    """The loaded name Enums in natural order, names with digits, case and unicode."""
+    from tuibench.ingest.load import load
+
+    benchmarks = ["b10", "B9", "b9x", "ü2", "u10", "x-1.10", "x-1.9", "a", "a0", "a00b"]
+    metrics = ["t2", "T10", "μs", "m"]
+    rows = [f"{b},{m},1.5" for b in reversed(benchmarks) for m in metrics]
+    (tmp_path / "sys").mkdir()
+    (tmp_path / "sys" / "r.csv").write_text("benchmark,metric,value\n" + "\n".join(rows) + "\n")
+    samples = load([tmp_path / "sys"]).samples
+    assert list(samples["benchmark"].dtype.categories) == reference(benchmarks)
+    assert list(samples["metric"].dtype.categories) == reference(metrics)

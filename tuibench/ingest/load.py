@@ -27,7 +27,7 @@ from tuibench.model.results import (
     natural_key,
 )
 from tuibench.model.units import common_unit
-from tuibench.util.sort_keys import lexsort_order
+from tuibench.util.sort_keys import key_with_two_values, lexsort_order
 from tuibench.util.worker import in_worker
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
@@ -425,13 +425,12 @@ def _natural(names: pl.Series) -> pl.Enum:
     return pl.Enum(names.gather(natural_order(names)))
 
 
-def _files_share_a_system(runs: pl.DataFrame) -> bool:
-    """Whether two files give rows to one system (runs come file after file)."""
-    f = runs["_file"].to_numpy()
-    s = runs["system"].to_physical().to_numpy()
-    edge = np.r_[True, (f[1:] != f[:-1]) | (s[1:] != s[:-1])]
-    pairs = np.unique(np.stack([s[edge], f[edge]], axis=1), axis=0)
-    return bool(len(pairs)) and len(np.unique(pairs[:, 0])) < len(pairs)
+def _files_share_a_key(runs: pl.DataFrame, keys: list[str]) -> bool:
+    """Whether two files give runs of one key, on the codes in numpy (grouping the runs by
+    key took 0.07 s at 20,000 metrics, where every system has several files)."""
+    phys = [runs[k].to_physical() for k in keys]
+    cols = [a for p in phys for a in (p.is_null().cast(pl.Int8), p.fill_null(0))]
+    return key_with_two_values([c.to_numpy() for c in cols], runs["_file"].to_numpy())
 
 
 def _without_duplicates(
@@ -440,7 +439,7 @@ def _without_duplicates(
     """The same (system, benchmark, metric, iteration) from two files would pool the same
     results twice: keep the first file's samples and name both files."""
     keys = ["system", "benchmark", "metric", "iteration"]
-    if not _files_share_a_system(runs):  # the common case: nothing can come twice
+    if not _files_share_a_key(runs, keys):  # the common case: nothing can come twice
         return df, False
     files = runs.group_by(keys, maintain_order=True).agg(pl.col("_file").unique().sort())
     files = files.filter(pl.col("_file").list.len() > 1)

@@ -26,3 +26,17 @@ def lexsort_order(cols: list[np.ndarray]) -> np.ndarray:
 
 def _lexsort(cols: list[np.ndarray]) -> np.ndarray:
     return np.lexsort([np.arange(len(cols[0])), *reversed(cols)])
+
+
+def key_with_two_values(keys: list[np.ndarray], values: np.ndarray) -> bool:
+    """Whether some key (the integer columns of `keys` together) comes with two different
+    `values`: one sort by keys and value, then neighbours compared."""
+    if len(values) < 2:
+        return False
+    order = lexsort_order([*keys, values])
+    same = np.ones(len(values) - 1, dtype=bool)
+    for c in keys:
+        s = c[order]
+        same &= s[1:] == s[:-1]
+    v = values[order]
+    return bool((same & (v[1:] != v[:-1])).any())
