@@ -24,6 +24,16 @@ def one_blas_thread(size: int) -> AbstractContextManager:
     return threadpool_limits(1, user_api="blas")
 
 
+def sizes(counts: np.ndarray, above: int = 0) -> np.ndarray:
+    """The distinct counts above `above`, ascending: `np.unique(counts[counts > above])`,
+    without its sort (or hash) of every count when they are all the same, the usual case
+    (every iteration has as many samples): 40 ms at 2 M iterations, per kernel."""
+    counts = np.asarray(counts)
+    if len(counts) and (low := counts.min()) == counts.max():
+        return counts[:1].copy() if low > above else counts[:0].copy()
+    return np.unique(counts[counts > above])
+
+
 def rows_of(starts: np.ndarray, part: np.ndarray, n: int) -> slice | np.ndarray:
     """Where the groups `part` (all of n values, in order, not overlapping) lie in the flat
     array: a slice when they are adjacent (the usual case: no index array, and reading and
@@ -49,7 +59,7 @@ def sort_within(
     counts = np.asarray(counts, dtype=np.int64)
     kind: Literal["stable"] | None = "stable" if runs else None
     out = values if runs else np.asarray(values, dtype=np.float64).copy()
-    for n in np.unique(counts[counts > 1]):
+    for n in sizes(counts, 1):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):
