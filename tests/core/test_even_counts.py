@@ -6,7 +6,7 @@ import pytest
 
 from tuibench import stats
 from tuibench.stats.samples import tukey
-from tuibench.stats.samples.blocks import sizes
+from tuibench.stats.samples.blocks import groups_in_order, sizes
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,40 @@ def test_byte_counters_equal_the_sums_of_comparisons(n):
         assert g.dtype == np.int64
         np.testing.assert_array_equal(g, w)
     assert all(w.sum() > 0 for w in want)
+
+
+def _by_index(x, first, new_starts, counts):
+    """The plain way: an index of every sample."""
+    return x[np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))]
+
+
+@pytest.mark.parametrize("k", [1, 3, 15])
+def test_groups_in_order_by_rows_as_by_an_index_of_every_sample(k):
+    rng = np.random.default_rng(k)
+    ng = 500
+    x = rng.normal(0, 1, ng * k)
+    x[::7] = np.nan
+    x[1::11] = -0.0
+    g = rng.permutation(ng)
+    counts = np.full(ng, k)
+    first = g * k
+    new_starts = np.arange(ng) * k
+    got = groups_in_order(x, first, new_starts, counts, g)
+    want = _by_index(x, first, new_starts, counts)
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))  # every bit
+
+
+def test_groups_in_order_of_uneven_or_gapped_groups():
+    rng = np.random.default_rng(3)
+    sizes_ = np.array([3, 1, 4, 3, 2])
+    x = rng.normal(0, 1, sizes_.sum() + 2)  # two samples of no group at the end
+    starts = np.r_[0, np.cumsum(sizes_)[:-1]]
+    g = np.array([4, 0, 3, 1, 2])
+    counts, first = sizes_[g], starts[g]
+    new_starts = np.r_[0, np.cumsum(counts)[:-1]]
+    got = groups_in_order(x, first, new_starts, counts, g)
+    np.testing.assert_array_equal(got, _by_index(x, first, new_starts, counts))
+    even = np.full(4, 3)  # one size, but not tiling x: by the index
+    got = groups_in_order(x[:14], np.array([3, 0, 9, 6]), np.arange(4) * 3, even, np.arange(4))
+    want = _by_index(x[:14], np.array([3, 0, 9, 6]), np.arange(4) * 3, even)
+    np.testing.assert_array_equal(got, want)

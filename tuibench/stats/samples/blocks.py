@@ -45,6 +45,19 @@ def rows_of(starts: np.ndarray, part: np.ndarray, n: int) -> slice | np.ndarray:
     return (starts[part, None] + np.arange(n)[None, :]).ravel()
 
 
+def groups_in_order(
+    x: np.ndarray, first: np.ndarray, new_starts: np.ndarray, counts: np.ndarray, g: np.ndarray
+) -> np.ndarray:
+    """The groups of x one after another in the order g (group g[i] starts at first[i] in
+    x, counts[i] long; new_starts: where each begins in the result). When every group has
+    one size and they tile x, whole rows of x seen as a matrix are gathered: no index of
+    every sample (two arrays of 8 bytes a sample, 6 M samples at 200,000 metrics)."""
+    k = int(counts[0]) if len(counts) else 0
+    if k and len(x) == len(counts) * k and (counts == k).all() and (first == g * k).all():
+        return x.reshape(-1, k)[g].ravel()
+    return x[np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))]
+
+
 def sort_within(
     values: np.ndarray, starts: np.ndarray, counts: np.ndarray, runs: bool = False
 ) -> np.ndarray:
