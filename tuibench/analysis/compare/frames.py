@@ -77,7 +77,8 @@ def notes(*conds: tuple[np.ndarray, str | pl.Expr], data: dict | None = None) ->
     n = len(conds[0][0]) if conds else 0
     masks = [np.asarray(mask, dtype=bool) for mask, _ in conds]
     kept = [i for i, mask in enumerate(masks) if mask.any()]
-    rows = np.flatnonzero(np.logical_or.reduce([masks[i] for i in kept])) if kept else []
+    anywhere = np.logical_or.reduce([masks[i] for i in kept]) if kept else np.zeros(n, bool)
+    rows = np.flatnonzero(anywhere)
     none = pl.repeat(None, n, dtype=pl.String, eager=True).alias("note")
     if not len(rows):
         return none
