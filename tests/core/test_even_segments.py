@@ -55,3 +55,29 @@ def test_uneven_or_gapped_segments_take_the_general_path():
     np.testing.assert_array_equal(
         stats.segment_sums(x, starts, counts), np.add.reduceat(x, cuts)[::2]
     )
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # inf - inf: NaN, as it should
+@pytest.mark.parametrize("width", [1, 2, 3, 5, 8])
+def test_reciprocal_sums_and_moments_of_even_segments_as_the_general_path(width, monkeypatch):
+    """Harmonic segments among even ones: strided passes give the bits of the general path
+    (reciprocals of each piece, `reduceat`, deviations of every sample), signed zeros, zeros
+    (infinite reciprocals), infinities and NaN included."""
+    from tuibench.stats import moments
+
+    rng = np.random.default_rng(40 + width)
+    n = 9_000
+    x = rng.choice([0.0, -0.0, 1.0, -3.0, 1e-300, 2.5, 1e16, np.inf], size=n * width)
+    x = x * rng.normal(1, 1e-3, n * width)
+    x[::101] = np.nan
+    starts, counts = spans(width, n)
+    rec = rng.random(n) < 0.3
+    got_sums = stats.segment_sums(x, starts, counts, reciprocal=rec)
+    got = stats.segment_moments(x, starts, counts, reciprocal=rec)
+    monkeypatch.setattr(moments, "_even_width", lambda *a: None)  # the general path
+    want_sums = stats.segment_sums(x, starts, counts, reciprocal=rec)
+    want = stats.segment_moments(x, starts, counts, reciprocal=rec)
+    for g, w in zip((got_sums, *got), (want_sums, *want), strict=True):
+        np.testing.assert_array_equal(g, w)  # NaN where NaN (its sign bit says nothing)
+        np.testing.assert_array_equal(np.signbit(g[g == g]), np.signbit(w[w == w]))
+    assert width == 1 or np.isfinite(got[2]).sum() > n // 10  # real variances among them

@@ -14,15 +14,22 @@ def fieller(
     var_den: np.ndarray,
     df: np.ndarray,
     level: float = 0.95,
+    where: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fieller's interval for num / den from two independent means and their variances.
 
     var_num, var_den: variances of the means (s^2 / k). The t quantile uses `df` (Welch-
     Satterthwaite). Returns (low, high, unbounded): unbounded where the denominator is not
     significantly different from 0 (den^2 <= t^2 var_den): the interval is then not a
-    finite range, and low/high are NaN.
+    finite range, and low/high are NaN. `where` (boolean, per element): the interval only
+    there, NaN elsewhere (the t quantile is most of the cost; a comparison reads no
+    interval of its reference rows).
     """
-    t = t_quantile(0.5 + level / 2, df)
+    if where is None:
+        t = t_quantile(0.5 + level / 2, df)
+    else:
+        t = np.full(np.shape(df), np.nan)
+        t[where] = t_quantile(0.5 + level / 2, np.asarray(df)[where])
     t2 = t * t
     with np.errstate(invalid="ignore", divide="ignore"):
         a = den * den - t2 * var_den

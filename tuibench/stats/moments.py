@@ -60,6 +60,8 @@ def segment_sums(
     counts = np.asarray(counts, dtype=np.int64)
     if reciprocal is None or not np.any(reciprocal):
         return _sums(x, starts, counts)
+    if (k := _even_width(starts, counts, len(x))) is not None:
+        return _strided_sum(x, len(counts), k, np.asarray(reciprocal, dtype=bool))
     out = np.zeros(len(counts))
     plain = ~np.asarray(reciprocal, dtype=bool)
     out[plain] = _sums(x, starts[plain], counts[plain])
@@ -106,7 +108,9 @@ def segment_moments(
     var = np.zeros(len(counts))
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = segment_sums(x, starts, counts, rec) / n
-        for g in _pieces(starts, counts):
+        if (k := _even_width(starts, counts, len(x))) is not None:
+            var = _strided_squares(x, mean, k, rec)
+        for g in _pieces(starts, counts) if k is None else ():
             lo, hi = int(starts[g[0]]), int(starts[g[-1]] + counts[g[-1]])
             dev = _on_scale(x[lo:hi], counts[g], rec[g]) if rec[g].any() else x[lo:hi].copy()
             np.subtract(dev, np.repeat(mean[g], counts[g]), out=dev)
@@ -158,14 +162,40 @@ def _strided_min(x: np.ndarray, n: int, k: int) -> np.ndarray:
     return out
 
 
-def _strided_sum(x: np.ndarray, n: int, k: int) -> np.ndarray:
+def _strided_sum(x: np.ndarray, n: int, k: int, reciprocal: np.ndarray | None = None) -> np.ndarray:
     """Sum of each of the n segments of width k (at most 8) tiling x, added as `reduceat`
     adds them, so to the same bits: the first value plus the sum of the others, which
-    numpy adds one by one from -0.0 below 8 values (its pairwise summation's base case)."""
+    numpy adds one by one from -0.0 below 8 values (its pairwise summation's base case).
+    Of 1/x in the segments marked `reciprocal`."""
     rest = np.full(n, -0.0)
     for j in range(1, k):
-        rest += x[j : n * k : k]
-    return x[0 : n * k : k] + rest
+        rest += _column(x, j, n, k, reciprocal)
+    return _column(x, 0, n, k, reciprocal) + rest
+
+
+def _column(x: np.ndarray, j: int, n: int, k: int, reciprocal: np.ndarray | None) -> np.ndarray:
+    """The j-th value of each of the n segments of width k tiling x (1/x where
+    `reciprocal`): a strided view, or a copy when some are reciprocals."""
+    col = x[j : n * k : k]
+    if reciprocal is None or not reciprocal.any():
+        return col
+    out = col.copy()
+    with np.errstate(divide="ignore"):
+        np.divide(1.0, col, out=out, where=reciprocal)
+    return out
+
+
+def _strided_squares(x: np.ndarray, mean: np.ndarray, k: int, reciprocal: np.ndarray) -> np.ndarray:
+    """Sum of squared deviations from `mean` of each segment of width k tiling x (on the
+    reciprocal scale where marked), column by column: the same bits as the deviations of
+    every sample summed by `_strided_sum`, without a temporary the size of x."""
+    n = len(mean)
+    rest = np.full(n, -0.0)
+    for j in range(1, k):
+        dev = np.subtract(_column(x, j, n, k, reciprocal), mean)
+        rest += np.multiply(dev, dev, out=dev)
+    dev = np.subtract(_column(x, 0, n, k, reciprocal), mean)
+    return np.multiply(dev, dev, out=dev) + rest
 
 
 def group_sums(flags: np.ndarray, group: np.ndarray, ngroups: int) -> np.ndarray:

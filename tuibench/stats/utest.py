@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 
 from tuibench.stats import special
-from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of
+from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of, sizes
 
 EXACT_MAX = 8  # scipy's method='auto': exact when a side has at most 8 values and no ties
 MERGE_FROM = 256  # block size from which sorted runs are merged: smaller blocks sort faster
@@ -31,7 +31,7 @@ def _block_sort(
     (tied runs are counted as wholes)."""
     out = np.empty(len(values), dtype=np.float64)
     lab = np.empty(len(values), dtype=labels.dtype)
-    for n in np.unique(counts[counts > 0]):
+    for n in sizes(counts):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
         kind: Literal["stable"] | None = "stable" if runs and n >= MERGE_FROM else None

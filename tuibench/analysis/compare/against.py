@@ -92,8 +92,7 @@ def welch_test(x: Against) -> Welch:
     m2 = np.where(use_s, refv("_s_mean"), refv("_y_mean"))
     v2 = np.where(use_s, refv("_s_var"), refv("_y_var"))
     n2 = np.where(use_s, refv("_s_n"), rk).astype(float)
-    p, df = stats.welch(m1, v1, n1, m2, v2, n2)
-    p = np.where(x.other, p, np.nan)
+    p, df = stats.welch(m1, v1, n1, m2, v2, n2, where=x.other)
     return Welch(p, df, use_s, v1, n1, v2, n2)
 
 
@@ -123,12 +122,10 @@ def ratio_interval(x: Against, w: Welch) -> tuple[np.ndarray, ...]:
         vm2 = w.v2 / w.n2
     num, den = np.where(hmean, ry, y), np.where(hmean, y, ry)
     vnum, vden = np.where(hmean, vm2, vm1), np.where(hmean, vm1, vm2)
-    r_lo, r_hi, unbounded = stats.fieller(num, vnum, den, vden, w.df)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(rcentre > 0, centre / rcentre, np.nan)
     defined = x.other & ~np.isnan(ratio)
-    r_lo, r_hi = np.where(defined, r_lo, np.nan), np.where(defined, r_hi, np.nan)
-    unbounded &= defined
+    r_lo, r_hi, unbounded = stats.fieller(num, vnum, den, vden, w.df, where=defined)
     ratio = np.where(x.is_ref & (centre > 0), 1.0, np.where(defined, ratio, np.nan))
     return ratio, r_lo, r_hi, unbounded
 

@@ -58,6 +58,7 @@ from tuibench.analysis.compare.growing import Known, iteration_figures
 from tuibench.analysis.compare.summary import BootstrapData, SummarySource
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
+from tuibench.stats.samples.blocks import groups_in_order
 from tuibench.util.worker import in_worker
 
 # Undefined numbers (NaN) leave as null, so that they never read as numbers.
@@ -491,16 +492,16 @@ class Analysis:
             first = self._it_starts[self._gstarts][g]  # first sample of every group
         # The analysed samples rearranged metric by metric (rows are in that order).
         new_starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
-        idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
         labels = np.repeat(s_id.astype(np.int8 if s < 128 else np.int64), counts)
         blocks = np.bincount(m_id, weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
         # Every row's samples, sorted within the row: medians and the U test's shift.
         # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
         if self.options.trimmed:
+            idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
             self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
         else:
-            self._sorted = self._ordered[idx]
+            self._sorted = groups_in_order(self._ordered, first, new_starts, counts, g)
         # Sorted once, in a worker while the summary data and a comparison's other tests are
         # computed; the U tests against a reference are computed when it is first asked for
         # (`_utest_against`): a report needs one reference's pairs, not every pair. Each

@@ -160,22 +160,23 @@ def decide(rows: pl.DataFrame, alpha: float, fdr: bool, threshold: float | None)
     robust = pl.Series(verdict == verdict_med).zip_with(
         pl.Series(judged), pl.Series([None], dtype=pl.Boolean)
     )
-    shaky = judged & (verdict != verdict_med)
-    facts = pl.DataFrame(
-        {
-            "shaky": shaky,
-            "p": p_adj if fdr else _arr(rows, "p_welch"),
-            "p_med": p_adj_med if fdr else _arr(rows, "_p_med"),
-            "v": WORDS.gather(verdict),
-            "v_med": WORDS.gather(verdict_med),
-            "kind": rows["iteration_value"].cast(pl.String),
-            "own": rows["outliers_low"] + rows["outliers_high"],
-            "ref": rows["_ref_out"].cast(pl.Int64, strict=False),
-        }
-    )
-    extra = facts.select(
-        pl.when(pl.col("shaky")).then(_disagreement("p (BH)" if fdr else "p")).alias("extra")
-    ).to_series()
+    shaky = np.flatnonzero(judged & (verdict != verdict_med))
+    # The disagreement's text only for the rows that have one (most have none).
+    extra = pl.repeat(None, rows.height, dtype=pl.String, eager=True).alias("extra")
+    if len(shaky):
+        facts = pl.DataFrame(
+            {
+                "p": (p_adj if fdr else _arr(rows, "p_welch"))[shaky],
+                "p_med": (p_adj_med if fdr else _arr(rows, "_p_med"))[shaky],
+                "v": WORDS.gather(verdict[shaky]),
+                "v_med": WORDS.gather(verdict_med[shaky]),
+                "kind": rows["iteration_value"].cast(pl.String)[shaky],
+                "own": (rows["outliers_low"] + rows["outliers_high"])[shaky],
+                "ref": rows["_ref_out"].cast(pl.Int64, strict=False)[shaky],
+            }
+        )
+        said = facts.select(_disagreement("p (BH)" if fdr else "p").alias("extra"))
+        extra = extra.scatter(shaky, said.to_series())
     joined = pl.concat_str([pl.col("_note_base"), extra], separator="; ", ignore_nulls=True)
     return rows.with_columns(
         pl.Series("p_adjusted", p_adj).fill_nan(None),

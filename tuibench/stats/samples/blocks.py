@@ -24,6 +24,16 @@ def one_blas_thread(size: int) -> AbstractContextManager:
     return threadpool_limits(1, user_api="blas")
 
 
+def sizes(counts: np.ndarray, above: int = 0) -> np.ndarray:
+    """The distinct counts above `above`, ascending: `np.unique(counts[counts > above])`,
+    without its sort (or hash) of every count when they are all the same, the usual case
+    (every iteration has as many samples): 40 ms at 2 M iterations, per kernel."""
+    counts = np.asarray(counts)
+    if len(counts) and (low := counts.min()) == counts.max():
+        return counts[:1].copy() if low > above else counts[:0].copy()
+    return np.unique(counts[counts > above])
+
+
 def rows_of(starts: np.ndarray, part: np.ndarray, n: int) -> slice | np.ndarray:
     """Where the groups `part` (all of n values, in order, not overlapping) lie in the flat
     array: a slice when they are adjacent (the usual case: no index array, and reading and
@@ -33,6 +43,19 @@ def rows_of(starts: np.ndarray, part: np.ndarray, n: int) -> slice | np.ndarray:
     if int(starts[part[-1]]) - first == size - n:
         return slice(first, first + size)
     return (starts[part, None] + np.arange(n)[None, :]).ravel()
+
+
+def groups_in_order(
+    x: np.ndarray, first: np.ndarray, new_starts: np.ndarray, counts: np.ndarray, g: np.ndarray
+) -> np.ndarray:
+    """The groups of x one after another in the order g (group g[i] starts at first[i] in
+    x, counts[i] long; new_starts: where each begins in the result). When every group has
+    one size and they tile x, whole rows of x seen as a matrix are gathered: no index of
+    every sample (two arrays of 8 bytes a sample, 6 M samples at 200,000 metrics)."""
+    k = int(counts[0]) if len(counts) else 0
+    if k and len(x) == len(counts) * k and (counts == k).all() and (first == g * k).all():
+        return x.reshape(-1, k)[g].ravel()
+    return x[np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))]
 
 
 def sort_within(
@@ -49,7 +72,7 @@ def sort_within(
     counts = np.asarray(counts, dtype=np.int64)
     kind: Literal["stable"] | None = "stable" if runs else None
     out = values if runs else np.asarray(values, dtype=np.float64).copy()
-    for n in np.unique(counts[counts > 1]):
+    for n in sizes(counts, 1):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
         for lo in range(0, len(idx), step):

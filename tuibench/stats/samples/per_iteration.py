@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tuibench.stats.moments import segment_min, segment_sums
-from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of
+from tuibench.stats.samples.blocks import SORT_CHUNK, rows_of, sizes
 
 ITERATION_VALUES = ("subselection", "mean", "median", "trimmed")
 
@@ -41,7 +41,7 @@ def iteration_medians(values: np.ndarray, starts: np.ndarray, counts: np.ndarray
     starts = np.asarray(starts, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
     out = np.full(len(counts), np.nan)
-    for n in np.unique(counts[counts > 0]):
+    for n in sizes(counts):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
         lo_i, hi_i = (int(n) - 1) // 2, int(n) // 2

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from tuibench.stats.samples.blocks import CHUNK, one_blas_thread
+from tuibench.stats.samples.blocks import CHUNK, one_blas_thread, sizes
 
 SUBSET_FRACTION = 0.8
 MAX_SUBSELECTIONS = 10_000  # B: time grows with it (memory does not, see selection_blocks)
@@ -354,7 +354,7 @@ def iteration_values(
     out[single] = values[starts[single]]
     out[single & hmean & ~(values[starts] > 0)] = np.nan
     with one_blas_thread(len(values)):
-        for n in np.unique(counts[counts > 1]):
+        for n in sizes(counts, 1):
             idx = np.flatnonzero(counts == n)
             out[idx] = _values_of_size(values, starts[idx], shift[idx], hmean[idx], int(n), b, seed)
     return out
