@@ -248,7 +248,7 @@ class MainView(Screen):
         try:
             from tuibench.tui.view import read_ahead
             from tuibench.tui.view.reloads import Reloads
-            from tuibench.tui.view.reopen import Reopen
+            from tuibench.tui.view.reopen import Reopen, drop_samples
 
             complete = self.prepare_watch()  # files still being written are not read yet
             # Unchanged results: the first screen's data, maybe read while Textual loaded.
@@ -261,6 +261,7 @@ class MainView(Screen):
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 analysis = analysis or reloads.analyse(rs, self.options)
+                drop_samples(rs, reopen, bool(reloads.loader.unwritten))  # memory (reopen.py)
                 session = self._first_session(rs, analysis)
                 session.reloads = reloads
         except LoadCancelled:
@@ -287,6 +288,7 @@ class MainView(Screen):
             reloads.loader.write_unwritten()
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
+            drop_samples(rs, reopen, bool(reloads.loader.unwritten))  # not before the entries
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options, reopen.size)
             analysis.prepare_references(stop=self.stop_loading.is_set)
