@@ -72,7 +72,7 @@ def test_another_option_of_the_analysis_reads_the_samples_again(results):
 
 
 def test_a_reload_after_a_drop_sees_the_files_as_they_are(results):
-    rs, _, session, _ = opened(results)
+    _, _, session, _ = opened(results)
     victim = next(results.rglob("*.csv"))
     victim.write_text(victim.read_text() + "\n")  # same numbers, another file
     new = session.reload([str(results)])

@@ -142,11 +142,13 @@ class Analysis:
         options: AnalysisOptions = DEFAULT_ANALYSIS,
         known: Known | None = None,
         keep_figures: bool = False,
+        samples_read: Callable[[], object] | None = None,
     ):
         """`known`: a previous analysis's iterations, kept where they are the same
         (compare/growing.py). `keep_figures`: keep every iteration's figures (median,
         rounding, outliers), which a later grown analysis reuses (the explorer's reloads);
-        otherwise only what the comparisons and the summary read stays."""
+        otherwise only what the comparisons and the summary read stays. `samples_read`:
+        called once `rs.samples` is read for good (the explorer frees them then)."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -163,6 +165,8 @@ class Analysis:
         self._known = known
         clock = time.perf_counter()
         self.iterations = self._iterations()
+        if samples_read is not None:
+            samples_read()
         self.timings["iterations"] = time.perf_counter() - clock
         whole = known is None or not known.part  # a part's rows are spliced (spliced.py)
         # Duplicate metrics need only the iterations' plain means: in a worker, beside.
@@ -176,8 +180,7 @@ class Analysis:
             self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed, nor the iterations'
-        # figures that went into the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7),
-        # nor their spans (0.19 GB at 10^7 iterations; a splice needs `_gid` only).
+        # figures in the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7), nor their spans.
         del self._raw, self._values, self._it_starts, self._it_counts, self._gstarts
         if not keep_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import importlib
 import sys
@@ -260,8 +261,10 @@ class MainView(Screen):
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = analysis or reloads.analyse(rs, self.options)
-                drop_samples(rs, reopen, bool(reloads.loader.unwritten))  # memory (reopen.py)
+                # Large results' samples are freed once read (reopen.drop_samples).
+                unwritten = bool(reloads.loader.unwritten)
+                drop = functools.partial(drop_samples, rs, reopen, unwritten)
+                analysis = analysis or reloads.analyse(rs, self.options, drop)
                 session = self._first_session(rs, analysis)
                 session.reloads = reloads
         except LoadCancelled:
