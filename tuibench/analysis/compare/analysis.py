@@ -164,9 +164,7 @@ class Analysis:
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         self._known = known
         clock = time.perf_counter()
-        self.iterations = self._iterations()
-        if samples_read is not None:
-            samples_read()
+        self.iterations = self._iterations(samples_read)
         self.timings["iterations"] = time.perf_counter() - clock
         whole = known is None or not known.part  # a part's rows are spliced (spliced.py)
         # Duplicate metrics need only the iterations' plain means: in a worker, beside.
@@ -186,17 +184,20 @@ class Analysis:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
-    def _iterations(self) -> pl.DataFrame:
+    def _iterations(self, samples_read: Callable[[], object] | None = None) -> pl.DataFrame:
         samples = self.rs.samples
         it_keys = [*GROUP, "iteration"]
         if self._known is not None and self._known.counts is not None:
             starts, counts = self._known.spans()  # a part's: known (spliced.py)
         else:
-            ids, starts = rle_groups(samples, it_keys)
-            counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
+            starts = rle_groups(samples, it_keys)[1]  # not the ids: one int64 a sample
+            counts = np.diff(np.r_[starts, samples.height]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
         hmean = harmonic(keys, self.rs.metrics)
         values = samples["value"].to_numpy()
+        del samples  # before the kernels: `samples_read` may free the frame
+        if samples_read is not None:
+            samples_read()
         kind = self.options.iteration_value
         if self._known is not None and self._known.fits(self.options, len(starts)):
             return self._known_iterations(keys, values, starts, counts, hmean)
