@@ -498,7 +498,8 @@ class Analysis:
             first = self._it_starts[self._gstarts][g]  # first sample of every group
         # The analysed samples rearranged metric by metric (rows are in that order).
         new_starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
-        idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
+        idx = np.repeat(first - new_starts, counts)
+        idx += np.arange(len(idx))  # in place: one array of a sample's size less at once
         labels = np.repeat(s_id.astype(np.int8 if s < 128 else np.int64), counts)
         blocks = np.bincount(m_id, weights=counts, minlength=nm).astype(np.int64)
         bstarts = np.r_[0, np.cumsum(blocks)[:-1]].astype(np.int64)
@@ -508,6 +509,7 @@ class Analysis:
             self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
         else:
             self._sorted = self._ordered[idx]
+        del idx  # before the ranking's worker begins
         # Sorted once, in a worker while the summary data and a comparison's other tests are
         # computed; the U tests against a reference are computed when it is first asked for
         # (`_utest_against`): a report needs one reference's pairs, not every pair. Each
