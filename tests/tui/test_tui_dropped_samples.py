@@ -14,7 +14,13 @@ from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions, ViewOptions
 from tuibench.tui.view import reopen as reopen_module
 from tuibench.tui.view.reloads import Reloads
-from tuibench.tui.view.reopen import Deferred, Reopen, ResultsChanged, drop_samples
+from tuibench.tui.view.reopen import (
+    Deferred,
+    Reopen,
+    ResultsChanged,
+    drop_samples,
+    forget_samples,
+)
 from tuibench.tui.view.session import Session
 from tuibench.tui.view.state import ViewState
 
@@ -95,3 +101,37 @@ def test_small_results_keep_their_samples(tmp_path, monkeypatch):
     reopen, reloads = Reopen([DATA], OPTIONS), Reloads([DATA])
     rs = reloads.load(found=reopen.found)
     assert not drop_samples(rs, reopen, False) and not isinstance(rs, Deferred)
+
+
+def test_samples_read_again_for_an_analysis_are_freed_once_read(results):
+    rs, _, _, _ = opened(results)
+    options = AnalysisOptions(iteration_value="mean")
+    got = Analysis(rs, options, samples_read=lambda: forget_samples(rs))
+    assert rs._samples is None  # read for the analysis, then freed again
+    want = Analysis(load([results]), options)
+    ref = rs.default_reference
+    assert_frame_equal(
+        got.compare(ref).full_rows(), want.compare(ref).full_rows(), check_exact=True
+    )
+
+
+async def test_the_explorer_frees_the_samples_of_large_results(make_app, loaded, monkeypatch):
+    monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
+    monkeypatch.setattr(reopen_module, "DROPPED_PAST", 0)  # every set counts as large
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        while app.main.loader is not None and app.main.loader.is_alive():
+            await pilot.pause(0.05)
+        session = app.main.session
+        rs = session.rs
+        assert isinstance(rs, Deferred) and rs._samples is None
+        await pilot.press("i")  # another iteration value: the samples read again, then freed
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        session = app.main.session
+        assert session.analysis.options.iteration_value == "mean"
+        assert session.rs is rs and rs._samples is None
+        options = session.state.options
+        want = Analysis(load(["results"]), options).compare(session.state.reference, options)
+        assert_frame_equal(session.cmp.full_rows(), want.full_rows(), check_exact=True)

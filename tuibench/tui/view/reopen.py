@@ -267,6 +267,14 @@ def drop_samples(rs: ResultSet, reopen: Reopen, unwritten: bool) -> bool:
     return True
 
 
+def forget_samples(rs: ResultSet) -> None:
+    """Free again the samples of dropped results read back for an analysis (its
+    `samples_read`): they stay read from the files only while needed."""
+    if isinstance(rs, Deferred) and rs._empty is not None:
+        with rs._lock:
+            rs._samples = None
+
+
 def _without_samples(rs: ResultSet) -> ResultSet:
     fields = {f: getattr(rs, f) for f in load_cache.FIELDS if f != "samples"}
     empty = rs._empty if isinstance(rs, Deferred) else None  # dropped: not read again
