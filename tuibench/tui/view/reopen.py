@@ -81,11 +81,14 @@ class Deferred(ResultSet):
         option of the analysis reads again)."""
         if isinstance(rs, Deferred):
             return
-        samples = rs.__dict__.pop("samples")
+        samples = rs.samples  # a reader meanwhile gets them, from either class
+        lock, empty = threading.Lock(), samples.clear()
+        vars(rs).update(_height=samples.height, _fetch=fetch, _lock=lock, _samples=samples)
+        vars(rs).update(_empty=empty)
         rs.__class__ = cls
-        assert isinstance(rs, Deferred)
-        rs._height, rs._fetch, rs._lock = samples.height, fetch, threading.Lock()
-        rs._samples, rs._empty = None, samples.clear()
+        del vars(rs)["samples"]
+        with lock:
+            vars(rs)["_samples"] = None
 
 
 class Reopen:
