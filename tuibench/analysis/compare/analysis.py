@@ -113,13 +113,14 @@ def _overflowed(centre: np.ndarray, *spreads: np.ndarray) -> np.ndarray:
 
 
 def compare_arrays(groups: pl.DataFrame) -> dict[str, np.ndarray]:
-    """Everything compare() reads of the groups' frame, as numpy once."""
+    """Everything compare() reads of the groups' frame, as numpy once; words as fixed-width
+    strings, null as "" (Python strings were about 60 bytes a row: 0.25 GB at a million)."""
     wanted: tuple[str, ...] = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
     wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
     return {
-        col: groups[col].to_numpy()
-        for col in groups.columns
-        if (col.startswith("_") and col != "_note") or col in wanted
+        s.name: s.fill_null("").to_numpy().astype(str) if s.dtype == pl.String else s.to_numpy()
+        for s in groups.iter_columns()
+        if (s.name.startswith("_") and s.name != "_note") or s.name in wanted
     }
 
 
@@ -143,11 +144,12 @@ class Analysis:
         options: AnalysisOptions = DEFAULT_ANALYSIS,
         known: Known | None = None,
         keep_figures: bool = False,
+        samples_read: Callable[[], object] | None = None,
     ):
-        """`known`: a previous analysis's iterations, kept where they are the same
-        (compare/growing.py). `keep_figures`: keep every iteration's figures (median,
-        rounding, outliers), which a later grown analysis reuses (the explorer's reloads);
-        otherwise only what the comparisons and the summary read stays."""
+        """`known`: a previous analysis's iterations, kept where the same (compare/growing.py).
+        `keep_figures`: keep every iteration's figures (median, rounding, outliers) for a later
+        grown analysis (the explorer's reloads); else only what comparisons and summary read.
+        `samples_read`: called once `rs.samples` is read for good (the explorer frees them)."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -163,7 +165,7 @@ class Analysis:
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         self._known = known
         clock = time.perf_counter()
-        self.iterations = self._iterations()
+        self.iterations = self._iterations(samples_read)
         self.timings["iterations"] = time.perf_counter() - clock
         whole = known is None or not known.part  # a part's rows are spliced (spliced.py)
         # Duplicate metrics need only the iterations' plain means: in a worker, beside.
@@ -177,23 +179,26 @@ class Analysis:
             self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
         # The samples are not needed once everything above is computed, nor the iterations'
-        # figures that went into the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7).
-        del self._raw, self._values
+        # figures in the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7), nor their spans.
+        del self._raw, self._values, self._it_starts, self._it_counts, self._gstarts
         if not keep_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
-    def _iterations(self) -> pl.DataFrame:
+    def _iterations(self, samples_read: Callable[[], object] | None = None) -> pl.DataFrame:
         samples = self.rs.samples
         it_keys = [*GROUP, "iteration"]
         if self._known is not None and self._known.counts is not None:
             starts, counts = self._known.spans()  # a part's: known (spliced.py)
         else:
-            ids, starts = rle_groups(samples, it_keys)
-            counts = np.diff(np.r_[starts, len(ids)]).astype(np.int64)
+            starts = rle_groups(samples, it_keys)[1]  # not the ids: one int64 a sample
+            counts = np.diff(np.r_[starts, samples.height]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
         hmean = harmonic(keys, self.rs.metrics)
         values = samples["value"].to_numpy()
+        del samples  # before the kernels: `samples_read` may free the frame
+        if samples_read is not None:
+            samples_read()
         kind = self.options.iteration_value
         if self._known is not None and self._known.fits(self.options, len(starts)):
             return self._known_iterations(keys, values, starts, counts, hmean)
@@ -360,16 +365,17 @@ class Analysis:
             self._ordered = stats.sort_within(runs, r_starts, r_counts, runs=True)
         else:
             self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
-        # The rows' order (by metric, then system) needs only the names: the U tests' ranking
-        # starts now, in a worker, beside the subselections and the rest of this step.
+        # The rows' order (by metric, then system) needs only the names.
         self._gid, self._gstarts = gid, gstarts
         order, m_id, s_id = self._row_layout(keys)
-        self._pairs(order, m_id, s_id)
         raw = self._sample_moments(self._ordered, r_starts, r_counts)
         # Untrimmed, the analysed samples are every sample: their moments are the same.
         sampled = self._sample_moments(x, s_starts, s_counts) if self.options.trimmed else raw
         # Noise: RSD of the samples, outliers, variance components (on the measured values).
         it_n, it_mean, it_var = stats.segment_moments(x, it_starts, it_counts)
+        # The U tests' ranking starts now, in a worker beside the rest of this step: after
+        # the moments, since the temporaries of both at once were the explorer's peak.
+        self._pairs(order, m_id, s_id)
         self.iterations = it = self._with_values()
         c = self._centres(it["value"].to_numpy(), sampled, gid, ng)
         one, n_s = c["k"] == 1, c["n_s"]
@@ -498,8 +504,10 @@ class Analysis:
         # Every row's samples, sorted within the row: medians and the U test's shift.
         # Untrimmed, a row's samples are its group's, sorted already (`_groups`).
         if self.options.trimmed:
-            idx = np.repeat(first - new_starts, counts) + np.arange(int(counts.sum()))
+            idx = np.repeat(first - new_starts, counts)
+            idx += np.arange(len(idx))  # in place: one array of a sample's size less at once
             self._sorted = stats.sort_within(self._values[idx], new_starts, counts)
+            del idx  # before the ranking's worker begins
         else:
             self._sorted = groups_in_order(self._ordered, first, new_starts, counts, g)
         # Sorted once, in a worker while the summary data and a comparison's other tests are
@@ -586,7 +594,9 @@ class Analysis:
             every = x if only is None else gather_reference(self._a, r, reference)
             rows_at = (self.sorted_rows(), self._row_start, self._row_n)
             shift_job = in_worker(utest_shift, every, *rows_at)
-        med_job = in_worker(with_median_values, x)  # the same test on per-iteration medians
+        # The same test on per-iteration medians; not in a worker beside the others: their
+        # temporaries together were the explorer's peak (0.8 GB more at a million metrics).
+        med = with_median_values(x)
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
@@ -594,7 +604,6 @@ class Analysis:
         if shift_job is not None:
             self._shifts[reference] = shift_job.result()
         shift = self._shifts[reference] if only is None else self._shifts[reference][only]
-        med = med_job.result()
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))

@@ -9,7 +9,7 @@ Every number is the one a fresh load and analysis give (tests/tui/test_tui_reloa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from tuibench.analysis.compare import Analysis
@@ -51,8 +51,14 @@ class Reloads:
             self._growth = growth
         return rs
 
-    def analyse(self, rs: ResultSet, options: AnalysisOptions) -> Analysis:
-        """The analysis of `rs` (the last `load`'s), reusing what the last one computed."""
+    def analyse(
+        self,
+        rs: ResultSet,
+        options: AnalysisOptions,
+        samples_read: Callable[[], object] | None = None,
+    ) -> Analysis:
+        """The analysis of `rs` (the last `load`'s), reusing what the last one computed;
+        `samples_read` as `Analysis` calls it (not when spliced)."""
         last = self.analysis
         if last is not None and last.rs is rs and last.options == options:
             return last
@@ -62,7 +68,9 @@ class Reloads:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
         keep = rs.samples.height <= FIGURES_KEPT_UP_TO
-        self.analysis = grown or Remembering(rs, options, keep_figures=keep)
+        self.analysis = grown or Remembering(
+            rs, options, keep_figures=keep, samples_read=samples_read
+        )
         # The next merge finds the iterations here (without the figures: in the samples).
         if rs is self.loader.result and "samples" in self.analysis.iterations.columns:
             self.loader.know_iterations(rs, Iterations.of_table(self.analysis.iterations))

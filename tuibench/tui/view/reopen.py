@@ -71,6 +71,25 @@ class Deferred(ResultSet):
     def empty(self) -> bool:
         return self._height == 0
 
+    _empty: pl.DataFrame | None = None  # the samples' schema, when dropped (`drop`)
+
+    @classmethod
+    def drop(cls, rs: ResultSet, fetch: Callable[[], pl.DataFrame]) -> None:
+        """Free the samples of `rs` now and have `fetch` read them when next used: `rs`
+        itself becomes a Deferred, since the loader, the analysis and the session all hold
+        it (at a million metrics the samples are 0.8 GB that only a reload or another
+        option of the analysis reads again)."""
+        if isinstance(rs, Deferred):
+            return
+        samples = rs.samples  # a reader meanwhile gets them, from either class
+        lock, empty = threading.Lock(), samples.clear()
+        vars(rs).update(_height=samples.height, _fetch=fetch, _lock=lock, _samples=samples)
+        vars(rs).update(_empty=empty)
+        rs.__class__ = cls
+        del vars(rs)["samples"]
+        with lock:
+            vars(rs)["_samples"] = None
+
 
 class Reopen:
     """Discover `paths` once; then the first screen's data from the cache, or a load."""
@@ -90,6 +109,8 @@ class Reopen:
         self.stored = False
         self.size = 0  # bytes of the entry read or last written
         self.shown: Comparison | None = None  # the first screen's comparison, kept with it
+        # The files as found, to read the samples again only from the same (`fetch_samples`).
+        self.identity = self.load_key or load_cache.identity(self.found)
 
     @classmethod
     def made(
@@ -176,7 +197,7 @@ class Reopen:
         if any(a.dtype.hasobject for a in arrays.values()):
             return None  # raw bytes only: never pickles
         doc = {
-            "height": rs.samples.height,
+            "height": rs._height if isinstance(rs, Deferred) else rs.samples.height,
             "made_for": made_for,
             "frames": list(frames),
             "arrays": [[k, a.dtype.str, list(a.shape)] for k, a in arrays.items()],
@@ -216,18 +237,48 @@ class Reopen:
         }
         return rs, Restored(rs, self.options, frames, arrays, doc["made_for"])
 
+    def fetch_samples(self) -> pl.DataFrame:
+        """The samples of the results loaded from `found` (`Deferred.drop`), read again."""
+        return self._samples()
+
     def _samples(self) -> pl.DataFrame:
         """The samples of the results shown: from the load's entry, else from the files, if
         they are still the ones shown."""
         rs = load_cache.get(self.load_key) if self.load_key is not None else None
         if rs is None:
             found = self._discover()
-            if load_cache.identity(found) != self.load_key:  # the key is the identity
+            if self.identity is None or load_cache.identity(found) != self.identity:
                 raise ResultsChanged("the files changed since they were shown: reload (R)")
             rs = loading.load_found(found)
         return rs.samples
 
 
+# Samples past which the explorer frees them once analysed (`drop_samples`): where a reload
+# analyses everything again anyway (reloads.FIGURES_KEPT_UP_TO).
+DROPPED_PAST = 12_000_000
+
+
+def drop_samples(rs: ResultSet, reopen: Reopen, unwritten: bool) -> bool:
+    """Free the samples of large results once analysed, to be read again from the same
+    files (or the load's entry) when needed; not while a cache entry of the load is still
+    to be written (`unwritten`) from them. Whether they were freed."""
+    if unwritten or isinstance(rs, Deferred) or rs.samples.height <= DROPPED_PAST:
+        return False
+    if reopen.identity is None:  # a file could not be stat'ed: never read back blind
+        return False
+    Deferred.drop(rs, reopen.fetch_samples)
+    return True
+
+
+def forget_samples(rs: ResultSet) -> None:
+    """Free again the samples of dropped results read back for an analysis (its
+    `samples_read`): they stay read from the files only while needed."""
+    if isinstance(rs, Deferred) and rs._empty is not None:
+        with rs._lock:
+            rs._samples = None
+
+
 def _without_samples(rs: ResultSet) -> ResultSet:
-    fields = {f: getattr(rs, f) for f in load_cache.FIELDS}
-    return ResultSet(**{**fields, "samples": rs.samples.clear()})
+    fields = {f: getattr(rs, f) for f in load_cache.FIELDS if f != "samples"}
+    empty = rs._empty if isinstance(rs, Deferred) else None  # dropped: not read again
+    return ResultSet(**fields, samples=rs.samples.clear() if empty is None else empty)

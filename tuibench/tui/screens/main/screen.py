@@ -146,10 +146,11 @@ class MainScreen(Navigation, SeriesActions, Live):
     @work(thread=True, exclusive=True, group="analyse")
     def reanalyse(self, options: AnalysisOptions) -> None:
         from tuibench.analysis.compare import Analysis
+        from tuibench.tui.view.reopen import forget_samples
 
-        session = self.loaded_session
-        try:
-            analysis = Analysis(session.rs, options)
+        rs = self.loaded_session.rs
+        try:  # large results' samples are read again, and freed once read
+            analysis = Analysis(rs, options, samples_read=lambda: forget_samples(rs))
         except Exception as exc:  # keep the explorer up; say what happened
             self.post_message(Analysed(None, options, f"{type(exc).__name__}: {exc}"))
             return

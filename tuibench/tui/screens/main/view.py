@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import importlib
 import sys
@@ -251,7 +252,7 @@ class MainView(Screen):
         try:
             from tuibench.tui.view import read_ahead
             from tuibench.tui.view.reloads import Reloads
-            from tuibench.tui.view.reopen import Reopen
+            from tuibench.tui.view.reopen import Reopen, drop_samples
 
             complete = self.prepare_watch()  # files still being written are not read yet
             # Unchanged results: the first screen's data, maybe read while Textual loaded.
@@ -263,7 +264,10 @@ class MainView(Screen):
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
-                analysis = analysis or reloads.analyse(rs, self.options)
+                # Large results' samples are freed once read (reopen.drop_samples).
+                unwritten = bool(reloads.loader.unwritten)
+                drop = functools.partial(drop_samples, rs, reopen, unwritten)
+                analysis = analysis or reloads.analyse(rs, self.options, drop)
                 session = self._first_session(rs, analysis)
                 session.reloads = reloads
         except LoadCancelled:
@@ -290,6 +294,7 @@ class MainView(Screen):
             reloads.loader.write_unwritten()
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
+            drop_samples(rs, reopen, bool(reloads.loader.unwritten))  # not before the entries
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options, reopen.size)
             analysis.prepare_references(stop=self.stop_loading.is_set)
