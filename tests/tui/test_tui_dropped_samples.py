@@ -135,3 +135,27 @@ async def test_the_explorer_frees_the_samples_of_large_results(make_app, loaded,
         options = session.state.options
         want = Analysis(load(["results"]), options).compare(session.state.reference, options)
         assert_frame_equal(session.cmp.full_rows(), want.full_rows(), check_exact=True)
+
+
+async def test_with_the_cache_on_the_samples_are_freed_before_the_first_screen(
+    make_app, loaded, monkeypatch, cache_folder
+):
+    """The load's entry is written from the samples before the analysis, so they are freed
+    as the analysis reads them, not after the first screen (the explorer's peak)."""
+    monkeypatch.setattr(reopen_module, "DROPPED_PAST", 0)  # every set counts as large
+    freed = []
+
+    def spy(rs, reopen, unwritten):
+        freed.append(drop_samples(rs, reopen, unwritten))
+        return freed[-1]
+
+    monkeypatch.setattr(reopen_module, "drop_samples", spy)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        assert freed[:1] == [True]  # the first drop is the analysis's, and it freed them
+        while app.main.loader is not None and app.main.loader.is_alive():
+            await pilot.pause(0.05)
+        rs = app.main.session.rs
+        assert isinstance(rs, Deferred) and rs._samples is None
+        assert_frame_equal(rs.samples, load(["results"]).samples, check_exact=True)

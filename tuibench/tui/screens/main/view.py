@@ -252,7 +252,7 @@ class MainView(Screen):
         try:
             from tuibench.tui.view import read_ahead
             from tuibench.tui.view.reloads import Reloads
-            from tuibench.tui.view.reopen import Reopen, drop_samples
+            from tuibench.tui.view.reopen import DROPPED_PAST, Reopen, drop_samples
 
             complete = self.prepare_watch()  # files still being written are not read yet
             # Unchanged results: the first screen's data, maybe read while Textual loaded.
@@ -261,6 +261,11 @@ class MainView(Screen):
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
             found = reopen.found  # the cache's entries are written after the first screen
             rs, analysis = restored or (reloads.load(progress, complete, found, later=True), None)
+            if restored is None and rs.samples.height > DROPPED_PAST:
+                # Its samples are freed once analysed: the load's entry is written from them
+                # first (a few seconds of a minute's load), not after the first screen.
+                with contextlib.suppress(Exception):
+                    reloads.loader.write_unwritten()
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
