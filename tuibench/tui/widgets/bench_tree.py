@@ -14,7 +14,7 @@ from textual.widgets.tree import TreeNode
 
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.textual_adapter import TreeHooks, expand_quietly
+from tuibench.tui.textual_adapter import StyledOnFocus, TreeHooks, expand_quietly
 from tuibench.tui.view.state import Node
 from tuibench.util.text import printable
 
@@ -32,7 +32,7 @@ EXPAND_FIRST_UP_TO = 300
 EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
 
 
-class BenchTree(TreeHooks, Tree[Node]):
+class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
     """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(TREE_KEYS)

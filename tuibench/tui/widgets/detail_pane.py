@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
+from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.state import VIEW_ROWS, Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -35,7 +36,7 @@ WARM_AFTER = 0.15
 WARM_UP_TO = 200_000
 
 
-class DetailPane(VerticalScroll):
+class DetailPane(StyledOnFocus, VerticalScroll):
     """Scrolls down; left and right scroll the tables that are wider than the pane."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(PANE_KEYS)

@@ -33,6 +33,7 @@ from tuibench.model.set_aside import set_aside_line
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.pending import status_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -144,8 +145,17 @@ class MainView(Screen):
 
     def focus_now(self, widget: Widget) -> None:
         """Focus `widget` now (`widget.focus()` waits for the next turn of the loop, and the
-        keys already queued would go to the old focus)."""
+        keys already queued would go to the old focus), restyled and with the layout and
+        footer of the new focus in the key's own frame (not a frame later)."""
+        before = self.focused
         self.set_focus(widget)
+        if self.focused is before:
+            return
+        for pane, focused in ((before, False), (self.focused, True)):
+            if isinstance(pane, StyledOnFocus):
+                pane.style_focus(focused)
+        self._arrange()
+        self.update_footer()
 
     @property
     def loaded_session(self) -> Session:
