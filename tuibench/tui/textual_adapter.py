@@ -197,6 +197,13 @@ class TreeHooks:
         if not self.batching():
             super()._invalidate()  # type: ignore[misc]
 
+    def _build(self) -> None:
+        super()._build()  # type: ignore[misc]
+        # The scroll bar shown or hidden with the lines that need it, now: Textual decides
+        # it only after the next layout, which the bar then lays out again (a frame more).
+        if self.is_mounted:  # type: ignore[attr-defined]
+            self._refresh_scrollbars()  # type: ignore[attr-defined]
+
     def _toggle_node(self, node: TreeNode[Any]) -> None:
         self.before_toggle(node)
         super()._toggle_node(node)  # type: ignore[misc]
