@@ -201,9 +201,14 @@ class DetailPane(StyledOnFocus, VerticalScroll):
             title.append(printable(best), "bold")
         self._set("#pane-title", title)
         self._show_decision(node, session, palette)
-        self.query_one("#detail", TableView).show(detail, palette)
+        # the pane's width, for the tables to fit it before their first paint (hidden, a
+        # table has no width of its own; fitted after it, it took a frame more)
+        width = self.scrollable_content_region.width
         noise = session.noise(node)
-        self.query_one("#noise", TableView).show(noise, palette)
+        for name, table in (("#detail", detail), ("#noise", noise)):
+            view = self.query_one(name, TableView)
+            view.width_hint = width
+            view.show(table, palette)
         iterations = session.iterations(node)
         self.query_one("#iterations", TableView).show(iterations, palette)
         self.query_one("#plot", IterationPlot).show(

@@ -4,6 +4,7 @@ flagged metric in severity order. A part of the main screen."""
 from __future__ import annotations
 
 from tuibench.tui.screens.main.view import MainView
+from tuibench.tui.textual_adapter import post_updates_now
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -52,6 +53,7 @@ class Navigation(MainView):
         if node is not None:
             self.query_one(BenchTree).select(node)
             self.update_footer()  # its keys may read the tree's node
+            post_updates_now(self)  # drawn in the next frame, not one after
 
     def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""
