@@ -91,6 +91,7 @@ def lay_out_once() -> None:
         return size_updated(self, size, virtual_size, container_size, layout=False)
 
     _size_updated._once = True  # type: ignore[attr-defined]
+    _size_updated.textual = size_updated  # type: ignore[attr-defined]  # (for the tests)
     Widget._size_updated = _size_updated  # type: ignore[method-assign]
 
 
