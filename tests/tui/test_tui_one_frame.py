@@ -145,3 +145,19 @@ async def test_the_trees_width_stays_put_whatever_it_shows(make_app, loaded, tmp
         await pilot.pause(0.05)
         assert tree.last_line + 1 != lines  # the lines shown did change
         assert {(tree.outer_size.width, left.outer_size.width)} == widths
+
+
+async def test_two_changes_of_focus_before_their_events_end_styled_as_the_focus_is(
+    make_app, loaded
+):
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        tree, pane = app.main.query_one(BenchTree), app.main.query_one(DetailPane)
+        for first, second in ((tree, pane), (pane, tree), (tree, pane)):
+            app.main.focus_now(first)  # both before the Focus and Blur events are handled
+            app.main.focus_now(second)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.focused is second and second.has_focus and not first.has_focus
+            assert second.styles.background_tint.a > 0 and first.styles.background_tint.a == 0

@@ -140,7 +140,9 @@ class StyledOnFocus:
         self._after_styled(event, False)
 
     def _after_styled(self, event: events.Focus | events.Blur, focused: bool) -> None:
-        if self._styled is not focused:
+        # Styled since: the style is that of the last change. (Two changes before their
+        # events: the second event goes to Textual's handler, which styles as it says.)
+        if self._styled is None:
             return  # Textual's handler (next in the MRO) restyles and repaints
         self._styled = None
         event.prevent_default()

@@ -114,7 +114,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
         (`f`, the filter) or in which order: a width that changed with a key laid out and
         painted the pane again in a frame of its own. The scroll bar's column is kept too
         where all the lines would not fit."""
-        key = (id(index), root_label, bool(self._unseen), self._decided is not None)
+        key = (index, root_label, bool(self._unseen), self._decided is not None)
         if self._width_key != key:
             self._width_key = key
             self._widest = _widest_line(index, len(printable(root_label)), self._live_room())
