@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual._compositor import LayoutUpdate
 
 from tuibench.tui import textual_adapter
@@ -97,9 +98,10 @@ async def test_a_change_of_focus_is_drawn_in_one_frame(make_app, loaded):
         assert not any(frames.whole)
 
 
-async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, loaded):
+@pytest.mark.parametrize("size", [(120, 30), (80, 24)])  # narrow: the tree hides, comes back
+async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, loaded, size):
     app = make_app()
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await loaded(pilot)
         frames = Frames(app)
         tree = app.main.query_one(BenchTree)

@@ -120,6 +120,16 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         height = max(14, min(36, self.size.height - 16)) if wide else 14
         self.query_one(IterationPlot).styles.height = height
 
+    def fit_tables(self, width: int) -> None:
+        """The pane is about to be `width` cells wide: its tables fitted now, laid out once."""
+        room = width - self.styles.gutter.width
+        if self.show_vertical_scrollbar:
+            room -= self.styles.scrollbar_size_vertical
+        wide = room >= WIDE  # the per-iteration table then stands beside the plot
+        for table in self.query(TableView):
+            if table.display and not (wide and table.id == "iterations"):
+                table.fit_to(room)
+
     # -- what to show ---------------------------------------------------------------------
     def show(self, node: Node, session: Session, palette: Palette) -> None:
         self.node = node

@@ -139,6 +139,7 @@ class MainView(Screen):
         self.first_shown = threading.Event()
         self.ahead = ""  # what the loading thread still works ahead on, in words
         self._help_timer: Timer | None = None  # the help of the place, rendered ahead
+        self._left_width = 0  # the tree's column, as wide as when it was last shown
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
@@ -591,7 +592,7 @@ class MainView(Screen):
         pane = self.query_one(DetailPane)
         if pane.has_focus:
             self.zoomed = False
-            self.query_one("#left").display = True  # a hidden tree cannot take focus
+            self._show_left(True)  # a hidden tree cannot take focus
             self.focus_now(self.query_one(BenchTree))
         else:
             self.focus_now(pane)
@@ -604,7 +605,7 @@ class MainView(Screen):
             self.focus_now(self.query_one(DetailPane))
         else:
             self.zoomed = False
-            left.display = True
+            self._show_left(True)
             self.focus_now(self.query_one(BenchTree))
         self._arrange()
 
@@ -626,7 +627,19 @@ class MainView(Screen):
         narrow = (width or self.size.width) < NARROW
         hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
         if left.display == hide:
-            left.display = not hide
+            self._show_left(not hide, width)
+
+    def _show_left(self, shown: bool, width: int | None = None) -> None:
+        """Show or hide the tree's column, the pane's tables fitted to the width they get
+        now (after the layout, they were laid out again in a frame of their own)."""
+        left = self.query_one("#left")
+        if left.display == shown:
+            return
+        if not shown:  # its width, for when it comes back (a hidden widget has none)
+            self._left_width = left.outer_size.width
+        left.display = shown
+        beside = self._left_width if shown else 0
+        self.query_one(DetailPane).fit_tables((width or self.size.width) - beside)
 
     @property
     def current_node(self) -> Node:
