@@ -119,7 +119,13 @@ def post_updates_now(screen: Widget) -> None:
             widget._check_refresh()  # type: ignore[attr-defined]
 
 
-class StyledOnFocus:
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Focusable  # the base it is mixed in before
+else:
+    _Focusable = object
+
+
+class StyledOnFocus(_Focusable):
     """Mixed into a focusable widget (before the widget's class): `style_focus(focused)`
     applies the style of having the focus or not at once, where Textual applies it when
     the Focus or Blur event comes, after the key's frame: the footer, the tint of the two
@@ -131,7 +137,7 @@ class StyledOnFocus:
 
     def style_focus(self, focused: bool) -> None:
         self._styled = focused
-        self.has_focus = focused  # type: ignore[attr-defined]  # its watcher restyles
+        self.has_focus = focused  # its watcher restyles
 
     def _on_focus(self, event: events.Focus) -> None:
         self._after_styled(event, True)
@@ -146,7 +152,7 @@ class StyledOnFocus:
             return  # Textual's handler (next in the MRO) restyles and repaints
         self._styled = None
         event.prevent_default()
-        parent = self.parent  # type: ignore[attr-defined]
+        parent = self.parent
         if parent is not None:
             told = events.DescendantFocus if focused else events.DescendantBlur
             parent.post_message(told(self))

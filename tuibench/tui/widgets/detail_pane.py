@@ -23,6 +23,7 @@ from tuibench.util.text import printable
 
 if TYPE_CHECKING:
     from textual.timer import Timer
+    from textual.widget import Widget
 
     from tuibench.tui.view.session import Session
 
@@ -119,6 +120,15 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         # Wide and tall: the plot takes what the tables leave.
         height = max(14, min(36, self.size.height - 16)) if wide else 14
         self.query_one(IterationPlot).styles.height = height
+
+    _left_width = 0  # the tree's column beside the pane, as wide as when last shown
+
+    def fit_beside(self, left: Widget, shown: bool, width: int) -> None:
+        """The tree's column `left` is about to be shown or hidden in a screen `width`
+        cells wide: the tables fitted to the pane's width then."""
+        if not shown:  # (a hidden widget has no width: kept for when it comes back)
+            self._left_width = left.outer_size.width
+        self.fit_tables(width - (self._left_width if shown else 0))
 
     def fit_tables(self, width: int) -> None:
         """The pane is about to be `width` cells wide: its tables fitted now, laid out once."""

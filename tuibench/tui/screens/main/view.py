@@ -33,7 +33,6 @@ from tuibench.model.set_aside import set_aside_line
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
-from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.pending import status_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -139,24 +138,14 @@ class MainView(Screen):
         self.first_shown = threading.Event()
         self.ahead = ""  # what the loading thread still works ahead on, in words
         self._help_timer: Timer | None = None  # the help of the place, rendered ahead
-        self._left_width = 0  # the tree's column, as wide as when it was last shown
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
 
     def focus_now(self, widget: Widget) -> None:
         """Focus `widget` now (`widget.focus()` waits for the next turn of the loop, and the
-        keys already queued would go to the old focus), restyled and with the layout and
-        footer of the new focus in the key's own frame (not a frame later)."""
-        before = self.focused
+        keys already queued would go to the old focus)."""
         self.set_focus(widget)
-        if self.focused is before:
-            return
-        for pane, focused in ((before, False), (self.focused, True)):
-            if isinstance(pane, StyledOnFocus):
-                pane.style_focus(focused)
-        self._arrange()
-        self.update_footer()
 
     @property
     def loaded_session(self) -> Session:
@@ -631,15 +620,11 @@ class MainView(Screen):
 
     def _show_left(self, shown: bool, width: int | None = None) -> None:
         """Show or hide the tree's column, the pane's tables fitted to the width they get
-        now (after the layout, they were laid out again in a frame of their own)."""
+        (after the layout, they were laid out again in a frame of their own)."""
         left = self.query_one("#left")
-        if left.display == shown:
-            return
-        if not shown:  # its width, for when it comes back (a hidden widget has none)
-            self._left_width = left.outer_size.width
-        left.display = shown
-        beside = self._left_width if shown else 0
-        self.query_one(DetailPane).fit_tables((width or self.size.width) - beside)
+        if left.display != shown:
+            self.query_one(DetailPane).fit_beside(left, shown, width or self.size.width)
+            left.display = shown
 
     @property
     def current_node(self) -> Node:
