@@ -228,3 +228,23 @@ async def test_the_app_appends_the_cursor_move_the_driver_drops(monkeypatch):
     driver.write("\x1b[?2026l")  # not the update: kept whole, the tail dropped
     driver.write("\x1b[3;5H")
     assert written == ["ab\x1b[C", "\x1b[3;5H", "\x1b[?2026l", "\x1b[3;5H"]
+
+
+def test_a_widget_sized_by_a_layout_is_not_laid_out_again():
+    from textual.geometry import Size
+    from textual.widget import Widget
+
+    size_updated = Widget._size_updated
+    Widget._size_updated = getattr(size_updated, "textual", size_updated)  # type: ignore[method-assign]
+    try:
+        before = Widget()
+        assert before._size_updated(Size(10, 1), Size(10, 5), Size(10, 1))
+        assert before._layout_required  # Textual's own: a layout again
+        textual_adapter.lay_out_once()
+        textual_adapter.lay_out_once()  # once is enough: the second does nothing
+        after = Widget()
+        assert after._size_updated(Size(10, 1), Size(10, 5), Size(10, 1))
+        assert after.virtual_size == Size(10, 5)
+        assert not after._layout_required
+    finally:
+        Widget._size_updated = size_updated  # type: ignore[method-assign]

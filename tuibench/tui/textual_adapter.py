@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.color import ColorSystem
 from rich.control import Control
+from textual import events
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.drivers import linux_driver
 from textual.geometry import Region
@@ -27,7 +28,6 @@ from tuibench.tui import sgr
 from tuibench.tui.line_diff import Piece, Run, TerminalCopy
 
 if TYPE_CHECKING:
-    from textual import events
     from textual.app import App
     from textual.message_pump import MessagePump
     from textual.widget import Widget
@@ -74,6 +74,27 @@ def use_input_selector(selector: type[selectors.BaseSelector]) -> None:
     )
 
 
+def lay_out_once() -> None:
+    """One layout per change, not two. Textual hands each widget its new size and virtual
+    size after a layout, and sets the virtual size as a reactive that asks for a layout
+    and a whole repaint again: every reflow was followed by a second frame that laid out
+    and painted the same screen (the detail pane whole, 10-30 ms at 120x40). Here the
+    virtual size is set as Textual sets it after a scroll, without asking again: what
+    does depend on it (a scroll bar shown or hidden) still asks for its own layout."""
+    from textual.widget import Widget
+
+    size_updated = Widget._size_updated
+    if getattr(size_updated, "_once", False):
+        return
+
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        return size_updated(self, size, virtual_size, container_size, layout=False)
+
+    _size_updated._once = True  # type: ignore[attr-defined]
+    _size_updated.textual = size_updated  # type: ignore[attr-defined]  # (for the tests)
+    Widget._size_updated = _size_updated  # type: ignore[method-assign]
+
+
 class CrashHook:
     """Mixed into an App (before App): `crashed(error)` is called when Textual has handled
     an exception of the app (it exits the app, a traceback ready to print). Textual has no
@@ -86,6 +107,55 @@ class CrashHook:
         # A mixin: the App it is mixed into has this method, the checker's `object` not.
         super()._handle_exception(error)  # type: ignore[misc]
         self.crashed(error)
+
+
+def post_updates_now(screen: Widget) -> None:
+    """Every widget of `screen` asked to repaint or lay out tells the screen now. Textual
+    has each widget tell it on its own turn of the loop, after the key: the widgets whose
+    turn came after the screen's next frame (the footer, the pane's tables after a change
+    of focus) were drawn in a frame of their own 20-40 ms later."""
+    for widget in screen.walk_children(with_self=False):
+        if widget._repaint_required or widget._layout_required:  # type: ignore[attr-defined]
+            widget._check_refresh()  # type: ignore[attr-defined]
+
+
+if TYPE_CHECKING:
+    from textual.widget import Widget as _Focusable  # the base it is mixed in before
+else:
+    _Focusable = object
+
+
+class StyledOnFocus(_Focusable):
+    """Mixed into a focusable widget (before the widget's class): `style_focus(focused)`
+    applies the style of having the focus or not at once, where Textual applies it when
+    the Focus or Blur event comes, after the key's frame: the footer, the tint of the two
+    panes and the rest of the key came in two frames, 30-60 ms apart. The event that
+    follows then neither restyles nor repaints the widget again; it still tells the
+    parents (DescendantFocus / DescendantBlur), as Textual's own handler does."""
+
+    _styled: bool | None = None  # the focus already styled, until its event comes
+
+    def style_focus(self, focused: bool) -> None:
+        self._styled = focused
+        self.has_focus = focused  # its watcher restyles
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._after_styled(event, True)
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._after_styled(event, False)
+
+    def _after_styled(self, event: events.Focus | events.Blur, focused: bool) -> None:
+        # Styled since: the style is that of the last change. (Two changes before their
+        # events: the second event goes to Textual's handler, which styles as it says.)
+        if self._styled is None:
+            return  # Textual's handler (next in the MRO) restyles and repaints
+        self._styled = None
+        event.prevent_default()
+        parent = self.parent
+        if parent is not None:
+            told = events.DescendantFocus if focused else events.DescendantBlur
+            parent.post_message(told(self))
 
 
 class TreeHooks:
@@ -135,6 +205,13 @@ class TreeHooks:
     def _invalidate(self) -> None:
         if not self.batching():
             super()._invalidate()  # type: ignore[misc]
+
+    def _build(self) -> None:
+        super()._build()  # type: ignore[misc]
+        # The scroll bar shown or hidden with the lines that need it, now: Textual decides
+        # it only after the next layout, which the bar then lays out again (a frame more).
+        if self.is_mounted:  # type: ignore[attr-defined]
+            self._refresh_scrollbars()  # type: ignore[attr-defined]
 
     def _toggle_node(self, node: TreeNode[Any]) -> None:
         self.before_toggle(node)

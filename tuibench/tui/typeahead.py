@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 from tuibench.tui.screens.main import MainScreen
 from tuibench.tui.screens.typed_ahead import TypedAhead
+from tuibench.tui.textual_adapter import post_updates_now
 
 # Keys that act at once while loading; every other key waits until the results are shown.
 WHILE_LOADING = {"q", "ctrl+c", "ctrl+q", "question_mark", "p", "ctrl+p"}
@@ -36,7 +37,10 @@ class TypeAhead(App[int]):
         # A key's action (every binding runs here) acts on the tree as it will be, also when
         # typed before the tree followed the pane (navigation.py).
         self.main.follow_tree()
-        return await super().run_action(action, default_namespace, namespaces)
+        done = await super().run_action(action, default_namespace, namespaces)
+        if self.screen_stack:  # what the key changed, drawn in one frame
+            post_updates_now(self.screen)
+        return done
 
     def on_key(self, event: events.Key) -> None:
         if not self.screen_stack:  # quitting: its screens are gone, a key still queued

@@ -13,6 +13,7 @@ metrics (id = `leaf0 + i` for metric i of the catalogue).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -105,6 +106,27 @@ class NodeIndex:
     def shape(self, order: np.ndarray) -> TreeShape:
         return TreeShape(self, order)
 
+    _widths: NameWidths | None = None
+
+    def name_widths(self) -> NameWidths:
+        """Each node's depth and name length (characters), and each group's metrics: what
+        the widest line the tree can ever show is made of. Made once, in columns."""
+        if self._widths is None:
+            groups = pl.Series("g", self._group_names, dtype=pl.String)
+            benches = pl.Series("b", [b for b, _ in self._metrics], dtype=pl.String)
+            metrics = pl.Series("m", [m for _, m in self._metrics], dtype=pl.String)
+            below = self.chains[:, 1:].ravel()
+            sizes = np.bincount(below[below >= 0], minlength=self.leaf0)
+            self._widths = NameWidths(
+                group_depth=groups.str.count_matches("/").to_numpy() + 1,
+                group_name=groups.str.split("/").list.last().str.len_chars().to_numpy(),
+                group_size=sizes[1 : self.leaf0],
+                metric_depth=benches.str.count_matches("/").to_numpy() + 2,
+                metric_name=metrics.str.len_chars().to_numpy(),
+                total=len(self._metrics),
+            )
+        return self._widths
+
     def below(self, node: Node, ids: np.ndarray) -> np.ndarray:
         """Which of the metrics `ids` lie below the group `node` (a mask)."""
         i = self.node_id(node)
@@ -170,6 +192,19 @@ class _MetricIds:
         return default if i is None else i
 
 
+@dataclass(frozen=True)
+class NameWidths:
+    """Per group (depth from the root at 0, its own name's length, metrics below) and per
+    metric (depth, name length), in arrays; `total`: every metric."""
+
+    group_depth: np.ndarray
+    group_name: np.ndarray
+    group_size: np.ndarray
+    metric_depth: np.ndarray
+    metric_name: np.ndarray
+    total: int
+
+
 class TreeShape:
     """The tree of the shown metrics in their order: each group's children (groups and
     metrics, in the order of their first metric) and how many metrics lie below each
@@ -191,6 +226,10 @@ class TreeShape:
         by_parent = shown[np.lexsort((first[shown], index.parent[shown]))]
         self._children = by_parent
         self._parents = index.parent[by_parent]
+
+    @property
+    def index(self) -> NodeIndex:
+        return self._index
 
     def size(self, node: Node) -> int:
         """Shown metrics below `node` (1 for a shown metric, 0 for anything not shown)."""

@@ -14,7 +14,7 @@ from textual.widgets.tree import TreeNode
 
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
-from tuibench.tui.textual_adapter import TreeHooks, expand_quietly
+from tuibench.tui.textual_adapter import StyledOnFocus, TreeHooks, expand_quietly
 from tuibench.tui.view.state import Node
 from tuibench.util.text import printable
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from tuibench.tui.view.decisions import MetricDecisions
-    from tuibench.tui.view.node_index import TreeShape
+    from tuibench.tui.view.node_index import NodeIndex, TreeShape
     from tuibench.tui.view.session import Session
 
 # Above this many nodes only the first level starts expanded, and only while that makes at
@@ -32,7 +32,7 @@ EXPAND_FIRST_UP_TO = 300
 EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
 
 
-class BenchTree(TreeHooks, Tree[Node]):
+class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
     """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(TREE_KEYS)
@@ -74,6 +74,9 @@ class BenchTree(TreeHooks, Tree[Node]):
         self._decided: MetricDecisions | None = None  # --decide / --follow: decided or not
         self._versus_room = 0
         self._labels: tuple | None = None  # what the lines were drawn with (relabel)
+        self._width_key: tuple | None = None  # what _widest was computed for
+        self._widest = 0  # the widest line the tree can show (the root's line reserves it)
+        self._lines_ever = 0  # lines with every node expanded
 
     # -- building -----------------------------------------------------------------------
     def build(self, session: Session, palette: Palette, root_label: str) -> None:
@@ -89,6 +92,7 @@ class BenchTree(TreeHooks, Tree[Node]):
             self._by_key = {Node(): self.root}
             self.root.set_label(Text(printable(root_label)))
             self._shape = session.tree_shape()  # the sort orders the tree too
+            self._keep_width(self._shape.index, root_label)
             filtered = bool(session.state.filter_text or session.state.significant_only)
             limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
             self._expand_all = len(session.order_ids) * 2 <= limit
@@ -104,6 +108,29 @@ class BenchTree(TreeHooks, Tree[Node]):
         self._labels = None  # every line new: drawn whatever the labels
         self.relabel(session, palette)
         self.select(current)
+
+    def _keep_width(self, index: NodeIndex, root_label: str) -> None:
+        """The tree as wide as its widest line can ever be, whatever is expanded, shown
+        (`f`, the filter) or in which order: a width that changed with a key laid out and
+        painted the pane again in a frame of its own. The scroll bar's column is kept too
+        where all the lines would not fit."""
+        key = (index, root_label, bool(self._unseen), self._decided is not None)
+        if self._width_key != key:
+            self._width_key = key
+            self._widest = _widest_line(index, len(printable(root_label)), self._live_room())
+            self._lines_ever = len(index.nodes)
+        self._keep_scroll_bar_room()
+
+    def _keep_scroll_bar_room(self) -> None:
+        room = "stable" if self._lines_ever > self.size.height else "auto"
+        if self.styles.scrollbar_gutter != room:
+            self.styles.scrollbar_gutter = room
+
+    def on_resize(self) -> None:
+        self._keep_scroll_bar_room()
+
+    def _live_room(self) -> int:
+        return (2 if self._unseen else 0) + (2 if self._decided is not None else 0)
 
     def shows(self, session: Session) -> bool:
         """Whether the tree holds the metrics of `session` in its order (no rebuild)."""
@@ -258,10 +285,13 @@ class BenchTree(TreeHooks, Tree[Node]):
             return width
         if key.metric is not None:
             where = self._series_marks.get((key.benchmark, key.metric))
-            live = (2 if self._unseen else 0) + (2 if self._decided is not None else 0)
-            return width + len(" ▼ ▲ ●") + live + (len(_series_mark(where)) if where else 0)
+            live = self._live_room()
+            return width + len(METRIC_ROOM) + live + (len(_series_mark(where)) if where else 0)
         n = len(str(self._shape.size(key) if self._shape is not None else 0))
-        return width + 2 * (2 + n) + 2 + (self._versus_room if key.is_root else 0)
+        width += 2 * (2 + n) + 2
+        if key.is_root:  # on the root's line (no guides) the room of the widest line
+            return max(width + self._versus_room, self._widest)
+        return width
 
     # -- cursor -------------------------------------------------------------------------
     @property
@@ -354,6 +384,35 @@ class BenchTree(TreeHooks, Tree[Node]):
 
 
 SERIES_MARK_WIDTH = 14  # cells of a change-point mark at most
+METRIC_ROOM = " ▼ ▲ ●"  # beside a metric's name: worse, better, marked
+
+
+def _widest_line(index: NodeIndex, root: int, live: int) -> int:
+    """The widest line of the tree with every node shown and expanded, from the names'
+    lengths in characters (a name of wide or escaped characters may be wider: then that
+    line widens the tree when it is shown, as before)."""
+    import numpy as np  # (loaded by then; not before the first screen)
+
+    widths = index.name_widths()
+    guide = 2  # cells of indent per depth (guide_depth)
+    icon = len(BenchTree.ICON_NODE)
+    digits = len(str(widths.total))
+    root_line = icon + root + 2 * (2 + digits) + 2
+    group_digits = np.ceil(np.log10(widths.group_size.astype(np.float64) + 1)).astype(np.int64)
+    groups = (
+        guide * widths.group_depth.astype(np.int64)
+        + icon
+        + widths.group_name.astype(np.int64)
+        + 2 * (2 + group_digits)
+        + 2
+    )
+    metrics = (
+        guide * widths.metric_depth.astype(np.int64)
+        + widths.metric_name.astype(np.int64)
+        + len(METRIC_ROOM)
+        + live
+    )
+    return int(max(root_line, groups.max(initial=0), metrics.max(initial=0)))
 
 
 def _series_mark(where: str) -> str:

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
+from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.state import VIEW_ROWS, Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -22,6 +23,7 @@ from tuibench.util.text import printable
 
 if TYPE_CHECKING:
     from textual.timer import Timer
+    from textual.widget import Widget
 
     from tuibench.tui.view.session import Session
 
@@ -35,7 +37,7 @@ WARM_AFTER = 0.15
 WARM_UP_TO = 200_000
 
 
-class DetailPane(VerticalScroll):
+class DetailPane(StyledOnFocus, VerticalScroll):
     """Scrolls down; left and right scroll the tables that are wider than the pane."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(PANE_KEYS)
@@ -119,6 +121,25 @@ class DetailPane(VerticalScroll):
         height = max(14, min(36, self.size.height - 16)) if wide else 14
         self.query_one(IterationPlot).styles.height = height
 
+    _left_width = 0  # the tree's column beside the pane, as wide as when last shown
+
+    def fit_beside(self, left: Widget, shown: bool, width: int) -> None:
+        """The tree's column `left` is about to be shown or hidden in a screen `width`
+        cells wide: the tables fitted to the pane's width then."""
+        if not shown:  # (a hidden widget has no width: kept for when it comes back)
+            self._left_width = left.outer_size.width
+        self.fit_tables(width - (self._left_width if shown else 0))
+
+    def fit_tables(self, width: int) -> None:
+        """The pane is about to be `width` cells wide: its tables fitted now, laid out once."""
+        room = width - self.styles.gutter.width
+        if self.show_vertical_scrollbar:
+            room -= self.styles.scrollbar_size_vertical
+        wide = room >= WIDE  # the per-iteration table then stands beside the plot
+        for table in self.query(TableView):
+            if table.display and not (wide and table.id == "iterations"):
+                table.fit_to(room)
+
     # -- what to show ---------------------------------------------------------------------
     def show(self, node: Node, session: Session, palette: Palette) -> None:
         self.node = node
@@ -200,9 +221,14 @@ class DetailPane(VerticalScroll):
             title.append(printable(best), "bold")
         self._set("#pane-title", title)
         self._show_decision(node, session, palette)
-        self.query_one("#detail", TableView).show(detail, palette)
+        # the pane's width, for the tables to fit it before their first paint (hidden, a
+        # table has no width of its own; fitted after it, it took a frame more)
+        width = self.scrollable_content_region.width
         noise = session.noise(node)
-        self.query_one("#noise", TableView).show(noise, palette)
+        for name, table in (("#detail", detail), ("#noise", noise)):
+            view = self.query_one(name, TableView)
+            view.width_hint = width
+            view.show(table, palette)
         iterations = session.iterations(node)
         self.query_one("#iterations", TableView).show(iterations, palette)
         self.query_one("#plot", IterationPlot).show(

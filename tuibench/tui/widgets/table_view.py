@@ -280,7 +280,18 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
     def _fixed_width(self) -> int:
         return sum(w + 2 * PAD for w in self._shown[: self.fixed_columns])
 
-    def _fit_fixed_columns(self) -> None:
+    def fit_to(self, width: int) -> None:
+        """Fit the columns to `width` before a layout gives it to the table (the pane
+        widens or narrows as the tree is hidden or shown), the scroll bar shown or hidden
+        for it: fitted after that layout, the table was laid out and painted again in a
+        frame of its own."""
+        self._fit_fixed_columns(width)
+        scroll = self.virtual_size.width > width  # overflow-x: auto
+        if self.table is not None and scroll != self.show_horizontal_scrollbar:
+            self.show_horizontal_scrollbar = scroll
+            self.horizontal_scrollbar.display = scroll
+
+    def _fit_fixed_columns(self, width: int | None = None) -> None:
         """Keep the naming columns in view when the table scrolls sideways. When they would
         take more than 55% of the width, the widest is shortened in the middle, so numbers
         are on screen even at 80 columns; further, down to MIN_NAME_WIDTH, when that brings
@@ -289,7 +300,8 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         if table is None:
             return
         # hidden until this paint (a pane's mode changed): the width it will be drawn at
-        width = self.scrollable_content_region.width or self.size.width or self.width_hint
+        width = width or self.scrollable_content_region.width or self.size.width
+        width = width or self.width_hint
         if width and self._compactable():
             compact = sum(w + 2 * PAD for w in self._full[4]) > width
             if compact != self._compact:

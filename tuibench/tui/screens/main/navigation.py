@@ -3,7 +3,10 @@ flagged metric in severity order. A part of the main screen."""
 
 from __future__ import annotations
 
+from textual.widget import Widget
+
 from tuibench.tui.screens.main.view import MainView
+from tuibench.tui.textual_adapter import StyledOnFocus, post_updates_now
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -24,6 +27,20 @@ class Navigation(MainView):
     _next_landed: Node | None = None  # where the last `n` / `N` went
 
     _tree_to: Node | None = None  # where the tree's cursor goes after the pane's frame
+
+    def focus_now(self, widget: Widget) -> None:
+        """As MainView's, with the new focus styled (both panes' tint), the layout arranged
+        and the footer updated at once: in the key's own frame, where Textual does it on
+        the Focus and Blur events, a frame later."""
+        before = self.focused
+        super().focus_now(widget)
+        after = self.focused
+        if after is not before:
+            for pane, focused in ((before, False), (after, True)):
+                if isinstance(pane, StyledOnFocus):
+                    pane.style_focus(focused)
+            self._arrange()
+            self.update_footer()
 
     def go_to(self, node: Node, tree_after: bool = False) -> None:
         """Put the tree's cursor on `node` and show it. `tree_after`: the pane is drawn
@@ -52,6 +69,7 @@ class Navigation(MainView):
         if node is not None:
             self.query_one(BenchTree).select(node)
             self.update_footer()  # its keys may read the tree's node
+            post_updates_now(self)  # drawn in the next frame, not one after
 
     def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""

@@ -594,7 +594,7 @@ class MainView(Screen):
         pane = self.query_one(DetailPane)
         if pane.has_focus:
             self.zoomed = False
-            self.query_one("#left").display = True  # a hidden tree cannot take focus
+            self._show_left(True)  # a hidden tree cannot take focus
             self.focus_now(self.query_one(BenchTree))
         else:
             self.focus_now(pane)
@@ -607,7 +607,7 @@ class MainView(Screen):
             self.focus_now(self.query_one(DetailPane))
         else:
             self.zoomed = False
-            left.display = True
+            self._show_left(True)
             self.focus_now(self.query_one(BenchTree))
         self._arrange()
 
@@ -629,7 +629,15 @@ class MainView(Screen):
         narrow = (width or self.size.width) < NARROW
         hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
         if left.display == hide:
-            left.display = not hide
+            self._show_left(not hide, width)
+
+    def _show_left(self, shown: bool, width: int | None = None) -> None:
+        """Show or hide the tree's column, the pane's tables fitted to the width they get
+        (after the layout, they were laid out again in a frame of their own)."""
+        left = self.query_one("#left")
+        if left.display != shown:
+            self.query_one(DetailPane).fit_beside(left, shown, width or self.size.width)
+            left.display = shown
 
     @property
     def current_node(self) -> Node:

@@ -1,0 +1,165 @@
+"""A key's effect is drawn in one frame, and the tree's column keeps its width.
+
+Each frame the app hands to the terminal is cut to the cells it changes (as the driver
+does); a key whose effect came in two frames settled later over SSH."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual._compositor import LayoutUpdate
+
+from tuibench.tui import textual_adapter
+from tuibench.tui.line_diff import TerminalCopy
+from tuibench.tui.widgets.bench_tree import BenchTree
+from tuibench.tui.widgets.detail_pane import DetailPane
+from tuibench.tui.widgets.key_footer import KeyFooter
+
+QUIET = 0.15  # seconds without a frame: the key's effect is drawn
+
+
+def write_results(root: Path) -> Path:
+    """Two systems, 200 benchmarks in 10 suites (too many lines to start expanded: the
+    first level only), every 20th slower; one long name that is not significant."""
+    names = [(f"suite{i % 10}/bench{i}", "time") for i in range(200)]
+    names.append(("suite0/long", "a_rather_long_metric_name"))
+    for system, slower in (("base", 1.0), ("new", 1.5)):
+        lines = ["benchmark,metric,iteration,sample,value,unit"]
+        for i, (bench, metric) in enumerate(names):
+            centre = 10.0 * (slower if i % 20 == 0 else 1.0)
+            for it in range(3):
+                lines += [f"{bench},{metric},{it},{s},{centre + 0.01 * s},ms" for s in range(3)]
+        (root / system).mkdir(parents=True)
+        (root / system / "results.csv").write_text("\n".join(lines) + "\n")
+    return root
+
+
+class Frames:
+    """The frames the app hands to the terminal: each one's changed cells, and whether
+    Textual painted the whole screen for it."""
+
+    def __init__(self, app) -> None:
+        self.copy = TerminalCopy()
+        self.changed: list[int] = []
+        self.whole: list[bool] = []
+        display = app._display
+
+        def spy(screen, update) -> None:
+            display(screen, update)
+            if update is None:
+                return
+            cells = textual_adapter.changed_cells(app, self.copy, update)
+            if cells is not None:
+                cells.render_segments(app.console)  # the copy learns what was written
+            self.changed.append(0 if cells is None else len(cells.runs))
+            self.whole.append(isinstance(update, LayoutUpdate))
+
+        app._display = spy
+
+    async def after(self, pilot, key: str) -> list[int]:
+        """The frames that changed cells after `key` (their runs of changed cells)."""
+        await self.quiet(pilot)
+        self.changed.clear()
+        self.whole.clear()
+        await pilot.press(key)
+        await self.quiet(pilot)
+        return [n for n in self.changed if n]
+
+    async def quiet(self, pilot) -> None:
+        while True:
+            seen = len(self.changed)
+            await asyncio.sleep(QUIET)
+            await pilot.pause()
+            if len(self.changed) == seen:
+                return
+
+
+async def test_a_change_of_focus_is_drawn_in_one_frame(make_app, loaded):
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        frames = Frames(app)
+        tree, pane = app.main.query_one(BenchTree), app.main.query_one(DetailPane)
+        footer = app.main.query_one(KeyFooter)
+        await frames.quiet(pilot)
+        on_answer = footer.plain
+        assert app.focused is pane and pane.styles.background_tint.a > 0
+        assert len(await frames.after(pilot, "tab")) == 1  # tint, footer: one frame
+        assert app.focused is tree and tree.has_focus and not pane.has_focus
+        # the focus tint moved with the focus; the footer names the tree's keys
+        assert tree.styles.background_tint.a > 0 and pane.styles.background_tint.a == 0
+        assert footer.plain != on_answer
+        assert not any(frames.whole)  # only the two panes and the footer were painted
+        assert len(await frames.after(pilot, "tab")) == 1
+        assert app.focused is pane and pane.styles.background_tint.a > 0
+        assert tree.styles.background_tint.a == 0 and footer.plain == on_answer
+        assert not any(frames.whole)
+
+
+@pytest.mark.parametrize("size", [(120, 30), (80, 24)])  # narrow: the tree hides, comes back
+async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, loaded, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        frames = Frames(app)
+        tree = app.main.query_one(BenchTree)
+        await pilot.press("tab")
+        while not tree.current.is_metric:
+            await pilot.press("j")
+        assert len(await frames.after(pilot, "enter")) == 1
+        assert isinstance(app.focused, DetailPane)
+        assert len(await frames.after(pilot, "escape")) == 1
+        assert app.focused is tree
+
+
+async def test_n_shows_the_metric_in_one_frame(make_app, loaded, tmp_path):
+    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+    # the pane scrolls for the answer and the metric alike (its scroll bar that comes or
+    # goes is a layout more: not measured); the tree's does come with the groups n opens
+    async with app.run_test(size=(120, 16)) as pilot:
+        await loaded(pilot)
+        frames = Frames(app)
+        # once first: a table's scroll bar that its first paint shows is a layout more
+        await pilot.press("n", "escape")
+        for _ in range(3):  # from the answer; then back with escape
+            assert len(await frames.after(pilot, "n")) == 1
+            assert app.main.query_one(DetailPane).mode == "metric"
+            await pilot.press("escape")
+
+
+async def test_the_trees_width_stays_put_whatever_it_shows(make_app, loaded, tmp_path):
+    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        tree = app.main.query_one(BenchTree)
+        left = app.main.query_one("#left")
+        widths = {(tree.outer_size.width, left.outer_size.width)}
+        # `f` leaves the significant metrics only, `s` orders them, `n` opens groups
+        for key in ("f", "s", "n", "escape", "s", "f", "tab", "left", "left", "left"):
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            widths.add((tree.outer_size.width, left.outer_size.width))
+        assert len(widths) == 1, widths
+        lines = tree.last_line + 1
+        await pilot.press("f")
+        await pilot.pause(0.05)
+        assert tree.last_line + 1 != lines  # the lines shown did change
+        assert {(tree.outer_size.width, left.outer_size.width)} == widths
+
+
+async def test_two_changes_of_focus_before_their_events_end_styled_as_the_focus_is(
+    make_app, loaded
+):
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        tree, pane = app.main.query_one(BenchTree), app.main.query_one(DetailPane)
+        for first, second in ((tree, pane), (pane, tree), (tree, pane)):
+            app.main.focus_now(first)  # both before the Focus and Blur events are handled
+            app.main.focus_now(second)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.focused is second and second.has_focus and not first.has_focus
+            assert second.styles.background_tint.a > 0 and first.styles.background_tint.a == 0
