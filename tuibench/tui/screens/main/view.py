@@ -14,7 +14,6 @@ import dataclasses
 import functools
 import gc
 import importlib
-import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -34,6 +33,7 @@ from tuibench.model.set_aside import set_aside_line
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
+from tuibench.tui.screens.main.help_ahead import HelpAhead
 from tuibench.tui.view.pending import status_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -44,7 +44,6 @@ from tuibench.tui.widgets.status_line import StatusLine
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes first
-    from textual.timer import Timer
     from textual.widget import Widget
 
     from tuibench.analysis.compare import Analysis
@@ -74,7 +73,6 @@ DIALOG_MODULES = (
     "tuibench.tui.screens.reference_picker",
 )
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
-HELP_AHEAD = 0.3  # seconds of rest before the help of a new place is rendered ahead
 
 
 def _freeze_loaded() -> None:
@@ -138,7 +136,7 @@ class MainView(Screen):
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
         self.ahead = ""  # what the loading thread still works ahead on, in words
-        self._help_timer: Timer | None = None  # the help of the place, rendered ahead
+        self.help_ahead = HelpAhead(self)  # the help of the place, rendered ahead
 
     def say(self, message: str, **kwargs: Any) -> None:
         say(self.app, message, **kwargs)
@@ -530,32 +528,7 @@ class MainView(Screen):
             (key_label(self.app, key).split(" / ")[0], key.description.lower()) for key in keys
         ]
         footer.show(toggles, shown, help_key, self.palette)
-        self._help_ahead(place)
-
-    def _help_ahead(self, place: str) -> None:
-        """Once keys rest, render the help of the place with the focus in a worker: `?`
-        then draws kept lines (its tables took 80 ms of each `?` at 120x40). The help's
-        module is imported after the first screen (DIALOG_MODULES): not imported yet, it
-        is not ready."""
-        if self._help_timer is not None:
-            self._help_timer.stop()
-            self._help_timer = None
-        help_module = sys.modules.get("tuibench.tui.screens.help")
-        if help_module is None or not help_module.help_ready(self.app, place, self.key_applies):
-            self._help_timer = self.set_timer(HELP_AHEAD, lambda: self._start_help(place))
-
-    def _start_help(self, place: str) -> None:
-        self._help_timer = None
-        if self.focus_place() == place:  # (the keys that apply read the screen: here)
-            here = frozenset(k for k in FOCUS_KEYS[place] if self.key_applies(k))
-            self._prepare_help(place, here)
-
-    @work(thread=True, exclusive=True, group="help")
-    def _prepare_help(self, place: str, here: frozenset[str]) -> None:
-        from tuibench.tui.screens.help import prepare_help
-
-        with contextlib.suppress(Exception):  # work ahead: `?` renders what is missing
-            prepare_help(self.app, place, here.__contains__)
+        self.help_ahead.rest(place)
 
     def key_applies(self, key_id: str) -> bool:
         """Whether the footer lists a key that only some places or sets have a use for."""
