@@ -7,6 +7,7 @@ power hint, the notes; then `decide` gives significance and verdicts.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,7 @@ import polars as pl
 
 from tuibench import stats
 from tuibench.analysis.compare.frames import notes
+from tuibench.util.worker import in_worker
 
 # Measured by benchmarks/calibrate_notes.py (A/A pairs, 2 iterations a side, 1 to 50
 # samples each, 4,000 metrics per design, alpha 0.05): 2.0-2.9 % with Gaussian noise,
@@ -175,6 +177,21 @@ def with_median_values(x: Against) -> dict[str, np.ndarray]:
     change, _ = changes(m)
     _, lo, hi, _ = ratio_interval(m, w)
     return {"p": w.p, "change": change, "ratio_ci_low": lo, "ratio_ci_high": hi}
+
+
+# Rows from which the medians' test runs in turn, not beside the comparison's other tests:
+# their temporaries together were the explorer's peak (0.8 GB more at a million metrics).
+MEDIANS_IN_TURN_FROM = 1_000_000
+
+
+def median_values_job(x: Against) -> Future:
+    """`with_median_values(x)` in a worker, beside the caller's other tests, up to
+    MEDIANS_IN_TURN_FROM rows (the second core); from there done now, in turn."""
+    if len(x.centre) < MEDIANS_IN_TURN_FROM:
+        return in_worker(with_median_values, x)
+    done: Future = Future()
+    done.set_result(with_median_values(x))
+    return done
 
 
 def outliers_of_reference(x: Against) -> np.ndarray:

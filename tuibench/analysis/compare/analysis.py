@@ -22,6 +22,7 @@ from tuibench.analysis.compare.against import (
     changes,
     gather_reference,
     interval_overlap,
+    median_values_job,
     mmtests_cidiff,
     outliers_of_reference,
     power,
@@ -31,7 +32,6 @@ from tuibench.analysis.compare.against import (
     utest,
     utest_shift,
     welch_test,
-    with_median_values,
 )
 from tuibench.analysis.compare.columns import (
     GROUP,
@@ -594,9 +594,7 @@ class Analysis:
             every = x if only is None else gather_reference(self._a, r, reference)
             rows_at = (self.sorted_rows(), self._row_start, self._row_n)
             shift_job = in_worker(utest_shift, every, *rows_at)
-        # The same test on per-iteration medians; not in a worker beside the others: their
-        # temporaries together were the explorer's peak (0.8 GB more at a million metrics).
-        med = with_median_values(x)
+        med_job = median_values_job(x)  # the same test on per-iteration medians
         w = welch_test(x)
         change, change_raw = changes(x)
         ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
@@ -604,6 +602,7 @@ class Analysis:
         if shift_job is not None:
             self._shifts[reference] = shift_job.result()
         shift = self._shifts[reference] if only is None else self._shifts[reference][only]
+        med = med_job.result()
         mm_cidiff = mmtests_cidiff(x)
         single = single_iteration(x)
         na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
