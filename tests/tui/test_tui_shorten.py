@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tuibench.tui import format as format_module
 from tuibench.tui.format import shorten_distinct
 
 FIO = [f"fio/randwrite/{size}/qd:1 throughput" for size in ("4k", "16k", "64k", "128k")]
@@ -36,3 +38,33 @@ def test_distinct_names_stay_distinct_within_the_width(names, width):
     assert all(len(s) <= width for n, s in shown.items() if len(n) > width)
     # Distinct whenever the width leaves room for where they differ (3 cells: …x…).
     assert len(set(shown.values())) == len(shown)
+
+
+def _apart_every_pair(group: list[str], width: int) -> dict[str, str]:
+    """The window of `_apart` as first written: each text against every other."""
+    forms = {}
+    for t in group:
+        at = min(format_module._first_difference(t, u) for u in group if u != t)
+        start = min(max(0, at - 1 - (width - 3) // 2), len(t) - width)
+        end = start + width - 1
+        first = "…" if start > 0 else t[0]
+        last = "…" if end < len(t) - 1 else t[end]
+        forms[t] = first + t[start + 1 : end] + last
+    return forms
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab/1é", min_size=12, max_size=40), min_size=2, max_size=30),
+    st.integers(min_value=3, max_value=11),
+)
+def test_the_window_against_the_ends_is_the_window_against_every_other(texts, width):
+    group = sorted({t for t in texts if len(t) > width})
+    assume(len(group) > 1)
+    # Only the window's path: no single cut may tell them apart.
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(format_module, "_cut", lambda t, head, w: "same")
+    try:
+        assert format_module._apart(group, width) == _apart_every_pair(group, width)
+    finally:
+        monkey.undo()

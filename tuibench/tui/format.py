@@ -39,10 +39,14 @@ def _apart(group: list[str], width: int) -> dict[str, str]:
         forms = {t: _cut(t, head, width) for t in group}
         if len(set(forms.values())) == len(group):
             return forms
-    # The difference lies too deep in the middle for one cut: a window around it.
+    # The difference lies too deep in the middle for one cut: a window around where it
+    # first differs from another. In sorted order the common prefix only shrinks away from
+    # a text, so that other is the first or the last (not every pair: a filter's 450 alike
+    # names were 200,000 pairs a frame).
     forms = {}
+    ends = (min(group), max(group))
     for t in group:
-        at = min(_first_difference(t, u) for u in group if u != t)
+        at = min(_first_difference(t, u) for u in ends if u != t)
         start = min(max(0, at - 1 - (width - 3) // 2), len(t) - width)
         end = start + width - 1  # the last cell's index in t
         first = "…" if start > 0 else t[0]
