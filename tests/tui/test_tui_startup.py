@@ -18,6 +18,7 @@ def test_the_dialogs_are_not_imported_with_the_app():
     loaded = set(out.stdout.split())
     assert "tuibench.tui.screens.main.screen" in loaded
     assert not loaded & set(DIALOG_MODULES)
+    assert "textual_plotext" not in loaded  # the plot is made at a metric's first plot
 
 
 async def test_the_dialogs_are_imported_once_the_first_screen_is_out(make_app, loaded):

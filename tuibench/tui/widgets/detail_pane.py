@@ -17,7 +17,6 @@ from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.state import VIEW_ROWS, Node, sort_label
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
-from tuibench.tui.widgets.iteration_plot import IterationPlot
 from tuibench.tui.widgets.table_view import TableView
 from tuibench.util.text import printable
 
@@ -26,6 +25,26 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from tuibench.tui.view.session import Session
+    from tuibench.tui.widgets.iteration_plot import IterationPlot
+
+
+class PlotSlot(Container):
+    """Where a metric's plot goes: the plot (a plotext widget) is made at its first `show`,
+    so that plotext's import (16 ms) is not on the way to the first frame."""
+
+    DEFAULT_CSS = "PlotSlot > * { width: 100%; height: 100%; }"
+
+    def show(self, rows: list[dict], unit: str, palette: Palette) -> None:
+        plot = self._plot()
+        plot.show(rows, unit, palette)
+
+    def _plot(self) -> IterationPlot:
+        from tuibench.tui.widgets.iteration_plot import IterationPlot
+
+        if not self.children:
+            self.mount(IterationPlot())
+        return self.query_one(IterationPlot)
+
 
 WIDE = 110  # from this width on, the per-iteration table and the plot stand side by side
 # seconds the tree's cursor rests before the summaries of the groups beside it are made:
@@ -104,7 +123,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
             yield Static("Data and noise", classes="heading section")
             yield TableView(id="noise")
             with Container(id="lower"):  # side by side when wide; the plot first
-                yield IterationPlot(id="plot")
+                yield PlotSlot(id="plot")
                 with Vertical(id="iterations-box"):
                     yield Static("Per-iteration values", classes="heading")
                     yield TableView(id="iterations")
@@ -119,7 +138,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         self.set_class(wide, "-wide")
         # Wide and tall: the plot takes what the tables leave.
         height = max(14, min(36, self.size.height - 16)) if wide else 14
-        self.query_one(IterationPlot).styles.height = height
+        self.query_one("#plot", PlotSlot).styles.height = height
 
     _left_width = 0  # the tree's column beside the pane, as wide as when last shown
 
@@ -231,7 +250,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
             view.show(table, palette)
         iterations = session.iterations(node)
         self.query_one("#iterations", TableView).show(iterations, palette)
-        self.query_one("#plot", IterationPlot).show(
+        self.query_one("#plot", PlotSlot).show(
             session.metric_rows(node), info["unit"] or "", palette
         )
         notes = Text()

@@ -71,6 +71,7 @@ DIALOG_MODULES = (
     "tuibench.tui.screens.number_input",
     "tuibench.tui.screens.problems",
     "tuibench.tui.screens.reference_picker",
+    "tuibench.tui.widgets.iteration_plot",  # plotext: made at a metric's first plot
 )
 AHEAD_WORDS = "preparing the other references"  # the status line, while the loader does
 
