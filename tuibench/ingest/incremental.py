@@ -73,16 +73,18 @@ class Loader:
         complete: Mapping[str, int] | None = None,
         found: Discovery | None = None,
         later: bool = False,
+        identity: bytes | None = None,
     ) -> ResultSet:
         """The results as they are now; unchanged files are not read again. `complete`:
         while watching, the files known complete and their sizes (as `load.load`).
-        `found`: the paths' discovery with `complete` applied, when made just before.
+        `found`: the paths' discovery with `complete` applied, when made just before, and
+        `identity` its `load_cache.identity` if already taken (each file stat'ed once).
         `later`: the cache's entries are written by `write_unwritten`, not by the load
         (the explorer: once its first screen is out)."""
         if found is None:
             found = discover(self.paths)
             found.units = only_complete(found.units, complete)
-        key = load_cache.identity(found)
+        key = identity if identity is not None else load_cache.identity(found)
         if complete is not None and key is not None:  # sizes to read up to count too
             key += repr([getattr(u.path, "size", None) for u in found.units]).encode()
         self.growth = None

@@ -40,11 +40,13 @@ class Reloads:
         complete: Mapping[str, int] | None = None,
         found: Discovery | None = None,
         later: bool = False,
+        identity: bytes | None = None,
     ) -> ResultSet:
         """The results as they are now (unchanged files are not read again); `found`: a
-        discovery of them just made, `later`: the cache written later (`Loader.load`)."""
+        discovery of them just made, with its `identity` if taken; `later`: the cache
+        written later (`Loader.load`)."""
         before = self.loader.result
-        rs = self.loader.load(progress, complete, found, later)
+        rs = self.loader.load(progress, complete, found, later, identity)
         growth, last = self.loader.growth, self.analysis
         self._growth = None
         if growth is not None and last is not None and last.rs is before:

@@ -259,12 +259,15 @@ class MainView(Screen):
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
             found = reopen.found  # the cache's entries are written after the first screen
-            rs, analysis = restored or (reloads.load(progress, complete, found, later=True), None)
-            if restored is None and rs.samples.height > DROPPED_PAST:
-                # Its samples are freed once analysed: the load's entry is written from them
-                # first (a few seconds of a minute's load), not after the first screen.
-                with contextlib.suppress(Exception):
-                    reloads.loader.write_unwritten()
+            if restored is None:  # each file as found is stat'ed once, by `reopen`
+                rs, analysis = reloads.load(progress, complete, found, True, reopen.identity), None
+                if rs.samples.height > DROPPED_PAST:
+                    # Its samples are freed once analysed: the load's entry is written from
+                    # them first (a few seconds of a minute's load), not after the first screen.
+                    with contextlib.suppress(Exception):
+                        reloads.loader.write_unwritten()
+            else:
+                rs, analysis = restored
             session = None
             if not rs.empty:
                 self.post_message(LoadProgress(-1, 0, "computing statistics"))
