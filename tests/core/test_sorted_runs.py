@@ -2,6 +2,7 @@
 pass) gives exactly what sorting the raw samples gives."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,28 @@ def test_merged_runs_equal_a_fresh_sort(per_iteration, iterations, seed):
         assert np.array_equal(runs[s : s + n], np.sort(values[s : s + n]))
     g_counts = counts.reshape(-1, iterations).sum(axis=1)
     g_starts = np.r_[0, np.cumsum(g_counts)[:-1]].astype(np.int64)
-    merged = stats.sort_within(runs, g_starts, g_counts, runs=True)
     fresh = stats.sort_within(values, g_starts, g_counts)
-    assert np.array_equal(merged, fresh)
+    # Both ways: runs as short as they are (sorted afresh), and claimed long (merged).
+    for shortest in (int(counts.min()), stats.MERGE_RUNS_FROM):
+        merged = stats.sort_within(runs.copy(), g_starts, g_counts, runs=shortest)
+        assert np.array_equal(merged, fresh)
+
+
+@pytest.mark.parametrize("run", [3, 50, 255, 256, 700])
+@pytest.mark.parametrize("iterations", [1, 2, 10])
+def test_long_and_short_runs_sort_as_a_fresh_sort(run, iterations):
+    """Either way (merged from MERGE_RUNS_FROM, afresh below), every group holds its values
+    in np.sort's order, ties, infinities and NaN (last) included, with groups of two sizes
+    and a group of one value."""
+    rng = np.random.default_rng(run * 31 + iterations)
+    counts = np.r_[np.full(7 * iterations, run), np.full(3 * iterations, run + 5), 1]
+    starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+    values = rng.normal(0, 1, int(counts.sum())).round(1)  # many ties
+    values[rng.integers(0, len(values), 20)] = rng.choice([np.inf, -np.inf, np.nan], 20)
+    runs = np.concatenate([np.sort(values[s : s + n]) for s, n in zip(starts, counts, strict=True)])
+    g_counts = np.r_[counts[:-1].reshape(-1, iterations).sum(axis=1), 1]
+    g_starts = np.r_[0, np.cumsum(g_counts)[:-1]].astype(np.int64)
+    merged = stats.sort_within(runs, g_starts, g_counts, runs=run)
+    assert merged is runs  # in place
+    for s, n in zip(g_starts, g_counts, strict=True):
+        np.testing.assert_array_equal(merged[s : s + n], np.sort(values[s : s + n]))

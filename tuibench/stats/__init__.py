@@ -34,7 +34,13 @@ from tuibench.stats.power import (
     detectable_noncentrality,
     iterations_needed,
 )
-from tuibench.stats.samples.blocks import CHUNK, SORT_CHUNK, one_blas_thread, sort_within
+from tuibench.stats.samples.blocks import (
+    CHUNK,
+    MERGE_RUNS_FROM,
+    SORT_CHUNK,
+    one_blas_thread,
+    sort_within,
+)
 from tuibench.stats.samples.digits import (
     iteration_rounding,
     printed_quantum,
@@ -74,6 +80,7 @@ __all__ = [
     "ITERATION_VALUES",
     "MAX_PAIRS",
     "MAX_SUBSELECTIONS",
+    "MERGE_RUNS_FROM",
     "MILD",
     "POWER",
     "POWER_TABLE_MAX",
