@@ -46,6 +46,7 @@ from tuibench.analysis.compare.decide import decide, gain_expr
 from tuibench.analysis.compare.duplicates import DIGITS, duplicate_metrics
 from tuibench.analysis.compare.frames import (
     DIRECTION_UNKNOWN,
+    fixed_width_text,
     group_lists,
     harmonic,
     join_notes,
@@ -118,7 +119,7 @@ def compare_arrays(groups: pl.DataFrame) -> dict[str, np.ndarray]:
     wanted: tuple[str, ...] = ("center", "ci_low", "iterations", "mean_kind", "center_raw")
     wanted += ("var_within", "var_between", "better", "outliers_low", "outliers_high")
     return {
-        s.name: s.fill_null("").to_numpy().astype(str) if s.dtype == pl.String else s.to_numpy()
+        s.name: fixed_width_text(s) if s.dtype == pl.String else s.to_numpy()
         for s in groups.iter_columns()
         if (s.name.startswith("_") and s.name != "_note") or s.name in wanted
     }

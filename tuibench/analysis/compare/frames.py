@@ -15,6 +15,18 @@ def rle_groups(df: pl.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarra
     return ids, starts
 
 
+def fixed_width_text(s: pl.Series) -> np.ndarray:
+    """A String column as numpy fixed-width text, null as "": each distinct value converted
+    once, then gathered by its index (converting every value took 40-50 ms a column at
+    400,000 rows; this 6-8 ms)."""
+    filled = s.fill_null("")
+    if not len(filled):
+        return filled.to_numpy().astype(str)
+    distinct = filled.unique()
+    at = filled.replace_strict(distinct, np.arange(len(distinct)), return_dtype=pl.Int64)
+    return distinct.to_numpy().astype(str)[at.to_numpy()]
+
+
 def harmonic(keys: pl.DataFrame, metrics: pl.DataFrame) -> np.ndarray:
     """Whether each row's metric (benchmark, metric) is an Hmean one in the catalogue
     `metrics` (one row a metric): on the names' codes when both hold them as the same
