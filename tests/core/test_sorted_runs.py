@@ -31,8 +31,8 @@ def test_merged_runs_equal_a_fresh_sort(per_iteration, iterations, seed):
     g_starts = np.r_[0, np.cumsum(g_counts)[:-1]].astype(np.int64)
     fresh = stats.sort_within(values, g_starts, g_counts)
     # Both ways: runs as short as they are (sorted afresh), and claimed long (merged).
-    for shortest in (int(counts.min()), stats.MERGE_RUNS_FROM):
-        merged = stats.sort_within(runs.copy(), g_starts, g_counts, runs=shortest)
+    for lengths in (counts, np.full(len(counts), stats.MERGE_RUNS_FROM)):
+        merged = stats.sort_within(runs.copy(), g_starts, g_counts, runs=lengths)
         assert np.array_equal(merged, fresh)
 
 
@@ -50,7 +50,7 @@ def test_long_and_short_runs_sort_as_a_fresh_sort(run, iterations):
     runs = np.concatenate([np.sort(values[s : s + n]) for s, n in zip(starts, counts, strict=True)])
     g_counts = np.r_[counts[:-1].reshape(-1, iterations).sum(axis=1), 1]
     g_starts = np.r_[0, np.cumsum(g_counts)[:-1]].astype(np.int64)
-    merged = stats.sort_within(runs, g_starts, g_counts, runs=run)
+    merged = stats.sort_within(runs, g_starts, g_counts, runs=counts)
     assert merged is runs  # in place
     for s, n in zip(g_starts, g_counts, strict=True):
         np.testing.assert_array_equal(merged[s : s + n], np.sort(values[s : s + n]))

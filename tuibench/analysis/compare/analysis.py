@@ -363,8 +363,7 @@ class Analysis:
         # test's shift (in `_pairs`).
         runs = self.__dict__.pop("_runs", None)  # not when the iterations were known
         if runs is not None:
-            shortest = int(raw_it_counts.min()) if len(raw_it_counts) else 1
-            self._ordered = stats.sort_within(runs, r_starts, r_counts, runs=max(1, shortest))
+            self._ordered = stats.sort_within(runs, r_starts, r_counts, runs=raw_it_counts)
         else:
             self._ordered = stats.sort_within(raw_values, r_starts, r_counts)
         # The rows' order (by metric, then system) needs only the names.

@@ -60,22 +60,24 @@ def groups_in_order(
 
 
 def sort_within(
-    values: np.ndarray, starts: np.ndarray, counts: np.ndarray, runs: int = 0
+    values: np.ndarray, starts: np.ndarray, counts: np.ndarray, runs: np.ndarray | None = None
 ) -> np.ndarray:
     """Every group's values sorted in place of the group (groups contiguous, in order).
 
     Groups of one size are sorted together as rows of a matrix: far faster than a global
-    lexsort by (group, value), and the only loop is over distinct sizes. `runs` > 0:
-    `values` (float64) is made of sorted runs at least that long (each iteration's samples,
-    `tukey_and_medians`) and is sorted in place. Runs of MERGE_RUNS_FROM or more are merged
-    by a stable sort (timsort: 10 runs of 250,000 in a third of a fresh sort's time);
-    shorter ones are sorted afresh, which numpy's vectorised quicksort does 1.5-10 times
-    faster than timsort (which extends runs under 64 by insertion).
+    lexsort by (group, value), and the only loop is over distinct sizes. `runs`: `values`
+    (float64) is made of sorted runs of these lengths, one after another (each iteration's
+    samples, `tukey_and_medians`), and is sorted in place. When the shortest run has
+    MERGE_RUNS_FROM values or more, a stable sort merges them (timsort: 10 runs of 250,000
+    in a third of a fresh sort's time); shorter runs are sorted afresh, which numpy's
+    vectorised quicksort does 1.5-10 times faster than timsort (which extends runs under
+    64 by insertion).
     """
     starts = np.asarray(starts, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
-    kind: Literal["stable"] | None = "stable" if runs >= MERGE_RUNS_FROM else None
-    out = values if runs else np.asarray(values, dtype=np.float64).copy()
+    shortest = int(runs.min()) if runs is not None and len(runs) else 0
+    kind: Literal["stable"] | None = "stable" if shortest >= MERGE_RUNS_FROM else None
+    out = values if runs is not None else np.asarray(values, dtype=np.float64).copy()
     for n in sizes(counts, 1):
         idx = np.flatnonzero(counts == n)
         step = max(1, SORT_CHUNK // int(n))
