@@ -38,3 +38,16 @@ def test_codes_give_the_join_answer():
 def test_names_as_text_are_joined():
     keys, cat = frames(enum=False)
     np.testing.assert_array_equal(harmonic(keys, cat), joined(keys, cat))
+
+
+def test_a_table_of_flags_or_a_search_give_the_join_answer(monkeypatch):
+    """Codes looked up in a table (the catalogue's pairs each once), or searched (the table
+    refused): the join's answer either way."""
+    import tuibench.analysis.compare.frames as frames_module
+
+    keys, cat = frames(enum=True)
+    want = joined(keys, cat)
+    np.testing.assert_array_equal(harmonic(keys, cat), want)
+    monkeypatch.setattr(frames_module, "TABLE_MAX", 0)  # 4 per metric is too few: search
+    np.testing.assert_array_equal(harmonic(keys, cat.head(10)), joined(keys, cat.head(10)))
+    np.testing.assert_array_equal(harmonic(keys, pl.concat([cat, cat])), want)  # pairs twice
