@@ -217,7 +217,7 @@ class Analysis:
         # sort as the fences) and the plain mean of every sample (the untrimmed centre;
         # finding duplicate metrics).
         # The sort for the fences also leaves each iteration's samples sorted: `_groups`
-        # merges these runs into its groups' order instead of sorting every sample again.
+        # sorts these runs into its groups' order in place (long runs merged: sort_within).
         self._runs = np.empty(len(values))
         fences = stats.tukey_and_medians(values, starts, counts, sorted_out=self._runs)
         low, high, n_low, n_high, n_ext, median = fences

@@ -32,7 +32,7 @@ def tukey_and_medians(
     from one sort of every group. The median always lies inside the mild fences, so removing
     the samples beyond them never empties a group. `sorted_out` (as long as `values`, groups
     covering it): receives every group's samples sorted in place of the group, for a later
-    sort of larger spans made of these runs (`sort_within(..., runs=True)`).
+    sort of larger spans made of these runs (`sort_within(..., runs=counts)`).
     """
     values = np.asarray(values, dtype=np.float64)
     ng = len(starts)
