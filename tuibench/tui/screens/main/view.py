@@ -52,6 +52,10 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.tui.view.session import Session, Shown
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
+# Seconds of loading before its progress shows: a shorter load shows only its first line.
+# Each update is a frame, and the bar's animation one every 66 ms, made by the interpreter
+# the loading thread needs: on sample_runs/ about 5 frames and 15-20 ms before the results.
+PROGRESS_AFTER = 0.3
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
@@ -133,6 +137,7 @@ class MainView(Screen):
         self._computing = False  # one worker at a time; it starts the next when it is done
         self.stop_loading = threading.Event()
         self.loader: threading.Thread | None = None
+        self.progress_from = 0.0  # time.monotonic() from which the load's progress shows
         # Set once the first frame with results is drawn: the work ahead waits for it, so
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
@@ -178,6 +183,7 @@ class MainView(Screen):
     def on_mount(self) -> None:
         self.query_one("#main").display = False
         self.query_one("#filter").display = False
+        self.query_one("#loading-bar").display = False  # hidden: not animated
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
         self.load_results()
@@ -218,8 +224,15 @@ class MainView(Screen):
     def load_results(self) -> None:
         """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
         next file's progress call raise LoadCancelled, so the work also stops soon."""
+        self.progress_from = time.monotonic() + PROGRESS_AFTER  # as `_show_progress`
+        self.set_timer(PROGRESS_AFTER, self._show_progress)
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
+
+    def _show_progress(self) -> None:
+        """Still loading after PROGRESS_AFTER: the bar shows (and moves) from now on."""
+        if not self.loaded:
+            self.query_one("#loading-bar").display = True
 
     @staticmethod
     def _imports() -> None:
@@ -239,11 +252,14 @@ class MainView(Screen):
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
+        shown_from = self.progress_from
 
         def progress(done: int, total: int, path: str) -> None:
             if self.stop_loading.is_set():
                 raise LoadCancelled
             now = time.monotonic()
+            if now < shown_from:
+                return
             if done == total or now - last[0] >= PROGRESS_EVERY:
                 last[0] = now
                 self.post_message(LoadProgress(done, total, path))
@@ -270,7 +286,8 @@ class MainView(Screen):
                 rs, analysis = restored
             session = None
             if not rs.empty:
-                self.post_message(LoadProgress(-1, 0, "computing statistics"))
+                if time.monotonic() >= shown_from:
+                    self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 # Large results' samples are freed once read (reopen.drop_samples).
                 unwritten = bool(reloads.loader.unwritten)
                 drop = functools.partial(drop_samples, rs, reopen, unwritten)
