@@ -55,7 +55,8 @@ PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading threa
 # Seconds of loading before its progress shows: a shorter load shows only its first line.
 # Each update is a frame, and the bar's animation one every 66 ms, made by the interpreter
 # the loading thread needs: on sample_runs/ about 5 frames and 15-20 ms before the results.
-PROGRESS_AFTER = 0.3
+# From the loading thread's start (its imports included): sample_runs/ took 0.35-0.4 s.
+PROGRESS_AFTER = 0.5
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
