@@ -52,10 +52,8 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.tui.view.session import Session, Shown
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
-# Seconds of loading before its progress shows: a shorter load shows only its first line.
-# Each update is a frame, and the bar's animation one every 66 ms, made by the interpreter
-# the loading thread needs: on sample_runs/ about 5 frames and 15-20 ms before the results.
-# From the loading thread's start (its imports included): sample_runs/ took 0.35-0.4 s.
+# Seconds of loading (imports included) before the bar and the files read show: each is a
+# frame made with the interpreter the loading thread needs (sample_runs/ takes 0.35-0.4 s).
 PROGRESS_AFTER = 0.5
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
@@ -253,15 +251,12 @@ class MainView(Screen):
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
-        shown_from = self.progress_from
 
         def progress(done: int, total: int, path: str) -> None:
             if self.stop_loading.is_set():
                 raise LoadCancelled
             now = time.monotonic()
-            if now < shown_from:
-                return
-            if done == total or now - last[0] >= PROGRESS_EVERY:
+            if now >= self.progress_from and (done == total or now - last[0] >= PROGRESS_EVERY):
                 last[0] = now
                 self.post_message(LoadProgress(done, total, path))
 
@@ -287,7 +282,7 @@ class MainView(Screen):
                 rs, analysis = restored
             session = None
             if not rs.empty:
-                if time.monotonic() >= shown_from:
+                if time.monotonic() >= self.progress_from:
                     self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 # Large results' samples are freed once read (reopen.drop_samples).
                 unwritten = bool(reloads.loader.unwritten)
