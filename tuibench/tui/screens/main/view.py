@@ -52,8 +52,9 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.tui.view.session import Session, Shown
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
-# Seconds of loading (imports included) before the bar and the files read show: each is a
-# frame made with the interpreter the loading thread needs (sample_runs/ takes 0.35-0.4 s).
+# Seconds of loading (imports included) before the files read show: each count is a frame
+# made with the interpreter the loading thread needs (sample_runs/ takes 0.35-0.4 s). The
+# bar moves from the start: its frames keep the idle collection (idle_gc.py) off meanwhile.
 PROGRESS_AFTER = 0.5
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
@@ -182,7 +183,6 @@ class MainView(Screen):
     def on_mount(self) -> None:
         self.query_one("#main").display = False
         self.query_one("#filter").display = False
-        self.query_one("#loading-bar").display = False  # hidden: not animated
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
         self.load_results()
@@ -223,15 +223,9 @@ class MainView(Screen):
     def load_results(self) -> None:
         """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
         next file's progress call raise LoadCancelled, so the work also stops soon."""
-        self.progress_from = time.monotonic() + PROGRESS_AFTER  # as `_show_progress`
-        self.set_timer(PROGRESS_AFTER, self._show_progress)
+        self.progress_from = time.monotonic() + PROGRESS_AFTER
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
-
-    def _show_progress(self) -> None:
-        """Still loading after PROGRESS_AFTER: the bar shows (and moves) from now on."""
-        if not self.loaded:
-            self.query_one("#loading-bar").display = True
 
     @staticmethod
     def _imports() -> None:
