@@ -8,6 +8,10 @@ the median time from process start (seconds; the quartiles beside). The child wr
 functions of the start-up path as their modules load (an import hook installed before
 tuibench is imported), so nothing in tuibench knows about it; the last line is the first
 frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold.
+
+Beside each step, the CPU time its thread used since that thread's previous line (median,
+milliseconds): what the step itself costs, which a loaded machine inflates much less than
+the wall times (they also hold the waits for the interpreter and for a core).
 """
 
 from __future__ import annotations
@@ -55,8 +59,10 @@ import os, sys, time, functools, importlib.abc, importlib.machinery
 T0 = float(os.environ["TIMELINE_T0"])
 OUT = os.fdopen(int(os.environ["TIMELINE_FD"]), "w", buffering=1)
 STEPS = %r
+import threading
 def log(what):
-    OUT.write(f"{time.time() - T0:.4f} {what}\n")
+    name = threading.current_thread().name
+    OUT.write(f"{time.time() - T0:.4f} {time.thread_time():.6f} {name}|{what}\n")
 log("interpreter up")
 def wrap(obj, name, label):
     fn = getattr(obj, name)
@@ -139,13 +145,17 @@ def once(path: str, results: bytes) -> dict[str, float]:
     except subprocess.TimeoutExpired:
         proc.kill()
     os.close(master)
-    events: dict[str, float] = {}
+    events: dict[str, tuple[float, float]] = {}  # step -> (wall, its thread's CPU)
+    last_cpu: dict[str, float] = {}  # thread -> its CPU time at its previous line
     with os.fdopen(r) as fh:
         for line in fh:
-            t, what = line.rstrip("\n").split(" ", 1)
-            events.setdefault(what, float(t))
+            t, cpu, rest = line.rstrip("\n").split(" ", 2)
+            thread, what = rest.split("|", 1)
+            spent = float(cpu) - last_cpu.get(thread, 0.0)
+            last_cpu[thread] = float(cpu)
+            events.setdefault(what, (float(t), spent))
     if shown is not None:
-        events["terminal: first frame with results"] = shown
+        events["terminal: first frame with results"] = (shown, 0.0)
     return events
 
 
@@ -165,13 +175,15 @@ def main() -> None:
             wide(Path(path))
         once(path, results)  # warm-up: bytecode, page cache
         runs = [once(path, results) for _ in range(a.rounds)]
-    order = sorted(runs[0], key=lambda k: statistics.median(r.get(k, 0) for r in runs))
-    print(f"{a.rounds} runs of {path}; seconds from process start (median, quartiles)")
+    order = sorted(runs[0], key=lambda k: statistics.median(r.get(k, (0, 0))[0] for r in runs))
+    print(f"{a.rounds} runs of {path}; seconds from process start (median, quartiles),")
+    print("then the CPU ms of the step's thread since its previous line (median)")
     print(f"load average {os.getloadavg()[0]:.1f}")
     for what in order:
-        xs = [r[what] for r in runs if what in r]
+        xs = [r[what][0] for r in runs if what in r]
+        cpu = statistics.median(r[what][1] for r in runs if what in r) * 1000
         q = statistics.quantiles(xs, n=4) if len(xs) > 1 else xs * 3
-        print(f"  {statistics.median(xs):6.3f}  ({q[0]:.3f}-{q[2]:.3f})  {what}")
+        print(f"  {statistics.median(xs):6.3f}  ({q[0]:.3f}-{q[2]:.3f})  {cpu:6.1f}  {what}")
 
 
 if __name__ == "__main__":

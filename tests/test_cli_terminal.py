@@ -34,8 +34,10 @@ RESTORE = (
 )
 SLOW_LOAD = (  # every file takes 0.4 s to read: loading 120 files would take 48 s
     "import time, tuibench.ingest.load as load\n"
+    "import tuibench.ingest.incremental as incremental, tuibench.ingest.small_files as small\n"
     "read = load.read_file\n"
-    "load.read_file = lambda path: (time.sleep(0.4), read(path))[1]\n"
+    "load.read_file = incremental.read_file = lambda path: (time.sleep(0.4), read(path))[1]\n"
+    "small.BATCHED = False  # each file on its own, through read_file (the explorer's)\n"
     "from tuibench.cli import main\n"
     "raise SystemExit(main())\n"
 )

@@ -52,6 +52,10 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from tuibench.tui.view.session import Session, Shown
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
+# Seconds of loading (imports included) before the files read show: each count is a frame
+# made with the interpreter the loading thread needs (sample_runs/ takes 0.35-0.4 s). The
+# bar moves from the start: its frames keep the idle collection (idle_gc.py) off meanwhile.
+PROGRESS_AFTER = 0.5
 NARROW = 100  # below this width the tables take the whole width while they have the focus
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 BACKGROUND_FROM = 200_000  # comparison rows from which a reference switch or a filter runs
@@ -133,6 +137,7 @@ class MainView(Screen):
         self._computing = False  # one worker at a time; it starts the next when it is done
         self.stop_loading = threading.Event()
         self.loader: threading.Thread | None = None
+        self.progress_from = 0.0  # time.monotonic() from which the load's progress shows
         # Set once the first frame with results is drawn: the work ahead waits for it, so
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
@@ -218,6 +223,7 @@ class MainView(Screen):
     def load_results(self) -> None:
         """Load in a daemon thread: quitting never waits for it. `stop_loading` makes the
         next file's progress call raise LoadCancelled, so the work also stops soon."""
+        self.progress_from = time.monotonic() + PROGRESS_AFTER
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
 
@@ -244,7 +250,7 @@ class MainView(Screen):
             if self.stop_loading.is_set():
                 raise LoadCancelled
             now = time.monotonic()
-            if done == total or now - last[0] >= PROGRESS_EVERY:
+            if now >= self.progress_from and (done == total or now - last[0] >= PROGRESS_EVERY):
                 last[0] = now
                 self.post_message(LoadProgress(done, total, path))
 
@@ -270,7 +276,8 @@ class MainView(Screen):
                 rs, analysis = restored
             session = None
             if not rs.empty:
-                self.post_message(LoadProgress(-1, 0, "computing statistics"))
+                if time.monotonic() >= self.progress_from:
+                    self.post_message(LoadProgress(-1, 0, "computing statistics"))
                 # Large results' samples are freed once read (reopen.drop_samples).
                 unwritten = bool(reloads.loader.unwritten)
                 drop = functools.partial(drop_samples, rs, reopen, unwritten)
