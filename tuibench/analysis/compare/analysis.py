@@ -287,6 +287,27 @@ class Analysis:
         )
 
     def _groups(self) -> pl.DataFrame:
+        """Per system and metric: centre, interval, noise and what compare() reads, one row
+        each, in every table's order (`_row_layout`)."""
+        frame, order, m_id, s_id = self._groups_unordered()
+        # Rows by metric in natural order, then by system: every table's order (the Enum
+        # codes are that order); names leave the core as strings. Column by column, each
+        # let go of once taken: both frames at once were a peak at a million metrics.
+        frame = pl.DataFrame([frame.drop_in_place(c).gather(order) for c in list(frame.columns)])
+        frame = frame.with_columns(pl.col(c).cast(pl.String) for c in GROUP)
+        frame = with_reader_notes(frame, self.rs.notes)
+        frame = frame.with_columns(
+            pl.Series("_m", m_id),
+            pl.Series("_s", s_id),
+            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
+        )
+        self._a = compare_arrays(frame)
+        del self._ordered
+        return frame
+
+    def _groups_unordered(self) -> tuple[pl.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+        """The groups' frame in the groups' order (its arrays owned by it alone once this
+        returns), the rows' order, and each row's metric id and system position."""
         it = self.iterations
         gid, gstarts = rle_groups(it, GROUP)
         ng = len(gstarts)
@@ -369,47 +390,32 @@ class Analysis:
         )
         # Each group's iterations are contiguous: grouped by its id, not hashed by its names.
         values_list = group_lists("iteration_values", it["value"], gstarts)
-        frame = (
-            keys.with_columns(
-                pl.Series("iterations", c["k"].astype(np.int64)),
-                pl.Series("center", c["centre"]),
-                pl.Series("ci_low", c["ci_low"]),
-                pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
-                pl.Series("rsd", rsd),
-                *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
-                pl.Series("center_raw", centre_raw),
-                pl.Series("rsd_raw", rsd_raw),
-                pl.Series("var_within", var_within),
-                pl.Series("var_between", var_between),
-                pl.Series("_inv_n", inv_n),
-                pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
-                pl.Series("_y_mean", c["y_mean"]),
-                pl.Series("_y_var", c["y_var"]),
-                pl.Series("_s_n", c["n_s"]),
-                pl.Series("_s_mean", c["s_mean"]),
-                pl.Series("_s_var", c["s_var"]),
-                pl.Series("_g", np.arange(ng, dtype=np.int64)),
-                pl.Series("_y_mean_med", med["y_mean"]),
-                pl.Series("_y_var_med", med["y_var"]),
-                pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
-                *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
-                note.alias("_note"),
-            )
-            .with_columns(values_list, pl.Series("samples", s_counts, dtype=pl.Int64))
-            # Rows by metric in natural order, then by system: every table's order (the
-            # Enum codes are that order, `_row_layout`); names leave the core as strings.
-            .pipe(lambda f: f[order])
-            .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
-        )
-        frame = with_reader_notes(frame, self.rs.notes)
-        frame = frame.with_columns(
-            pl.Series("_m", m_id),
-            pl.Series("_s", s_id),
-            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
-        )
-        self._a = compare_arrays(frame)
-        del self._ordered
-        return frame
+        frame = keys.with_columns(
+            pl.Series("iterations", c["k"].astype(np.int64)),
+            pl.Series("center", c["centre"]),
+            pl.Series("ci_low", c["ci_low"]),
+            pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
+            pl.Series("rsd", rsd),
+            *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+            pl.Series("center_raw", centre_raw),
+            pl.Series("rsd_raw", rsd_raw),
+            pl.Series("var_within", var_within),
+            pl.Series("var_between", var_between),
+            pl.Series("_inv_n", inv_n),
+            pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
+            pl.Series("_y_mean", c["y_mean"]),
+            pl.Series("_y_var", c["y_var"]),
+            pl.Series("_s_n", c["n_s"]),
+            pl.Series("_s_mean", c["s_mean"]),
+            pl.Series("_s_var", c["s_var"]),
+            pl.Series("_g", np.arange(ng, dtype=np.int64)),
+            pl.Series("_y_mean_med", med["y_mean"]),
+            pl.Series("_y_var_med", med["y_var"]),
+            pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
+            *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
+            note.alias("_note"),
+        ).with_columns(values_list, pl.Series("samples", s_counts, dtype=pl.Int64))
+        return frame, order, m_id, s_id
 
     def _row_layout(self, keys: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows' order (every table's: metric in natural order, then system; the Enum
