@@ -30,7 +30,15 @@ from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
 from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape
 from tuibench.tui.view.per_metric import PerMetric
-from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex, sort_keys
+from tuibench.tui.view.state import (
+    VIEW_ROWS,
+    Mark,
+    Node,
+    ViewState,
+    filter_glob,
+    name_regex,
+    sort_keys,
+)
 from tuibench.util.globs import glob_expr
 
 if TYPE_CHECKING:
@@ -38,7 +46,8 @@ if TYPE_CHECKING:
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
-COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
+COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all: from there
+# only the one shown (each is about 0.7 GB at a million metrics; stepping back compares again)
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 ANSWERS_KEPT = 4
 
@@ -87,7 +96,7 @@ class Session:
         self._lock = threading.Lock()
         # Each kept comparison holds every row: keep all references at a moderate size.
         rows = len(self.metrics) * len(rs.system_names)
-        self.comparisons_kept = max(2, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
+        self.comparisons_kept = max(1, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
         self._full_names: pl.Series | None = None
         self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
@@ -256,9 +265,18 @@ class Session:
             per = PerMetric(cmp, self._metric_ids, len(self.metrics))
         with self._lock:  # a worker may be preparing another reference meanwhile
             self._comparisons[key] = per  # the newest last
-            while len(self._comparisons) > self.comparisons_kept:
-                del self._comparisons[next(iter(self._comparisons))]
+            if len(self._comparisons) > self.comparisons_kept:
+                while len(self._comparisons) > self.comparisons_kept:
+                    del self._comparisons[next(iter(self._comparisons))]
+                self._forget_summaries()
         return per
+
+    def _forget_summaries(self) -> None:
+        """Let go of the kept summaries of comparisons no longer kept: each holds its whole
+        comparison (the rows' private columns and the summary's source)."""
+        kept = {k[:2] for k in self._comparisons}  # (reference, comparison options)
+        for key in [k for k in self._summaries if k[2:4] not in kept]:
+            del self._summaries[key]
 
     def prepare_comparisons(self, stop: Callable[[], bool] | None = None) -> None:
         """Compare against every other reference ahead (in a worker, after loading), so the
@@ -359,9 +377,10 @@ class Session:
             return cmp
         return dataclasses.replace(cmp, rows=cmp.rows.filter(pl.Series(keep)))
 
-    def view_key(self) -> tuple:
-        """Everything in the state that changes what the tables show (not the cursor)."""
-        s = self.state
+    def view_key(self, state: ViewState | None = None) -> tuple:
+        """Everything in the state (the shown one by default) that changes what the tables
+        show (not the cursor)."""
+        s = state or self.state
         key: tuple = (s.reference, s.options.comparison_key(), s.sort)
         key += s.options.analysis_key()
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
@@ -413,7 +432,23 @@ class Session:
         shown.per.rows_of(0)  # the rows ordered by metric, for its tables
         if s.answer_first:
             self._answer_of(s, shown.cmp, shown.per, shown.order)
+        else:
+            self._root_table_ahead(s, shown)
         return shown
+
+    def _root_table_ahead(self, s: ViewState, shown: Shown) -> None:
+        """The root's table (the pane's first VIEW_ROWS metrics, `summary(Node(), VIEW_ROWS)`
+        once `s` is shown), made and its first rows formatted here: at a million metrics,
+        made on the UI thread when `v` landed, it was a frame of a second."""
+        key = (Node(), VIEW_ROWS, *self.view_key(s))
+        with self._lock:
+            if key in self._summaries:
+                return
+        cmp = self._restricted(shown.cmp, shown.order[:VIEW_ROWS], shown.per)
+        table = summary_window.summary(cmp, "") if cmp.rows.height else None
+        if table is not None and table.rows:
+            table.rows[0]  # read: its first block formatted now
+        self._keep_summary(key, table)
 
     def reference_note(self) -> list[str]:
         """Lines saying that the reference is first only by its name, and how to choose
@@ -492,11 +527,19 @@ class Session:
         The last few are kept: stepping back to a reference shows its summary at once.
         """
         key = (node, limit, *self.view_key())
-        table = self._summaries.pop(key) if key in self._summaries else self._summary(node, limit)
-        self._summaries[key] = table
-        while len(self._summaries) > SUMMARIES_KEPT:
-            del self._summaries[next(iter(self._summaries))]
+        with self._lock:  # a worker may be making the next screen's (`prepare`)
+            kept = key in self._summaries
+            table = self._summaries.pop(key) if kept else None
+        if not kept:
+            table = self._summary(node, limit)
+        self._keep_summary(key, table)
         return table
+
+    def _keep_summary(self, key: tuple, table: Table | None) -> None:
+        with self._lock:
+            self._summaries[key] = table  # the newest last
+            while len(self._summaries) > SUMMARIES_KEPT:
+                del self._summaries[next(iter(self._summaries))]
 
     def _summary(self, node: Node, limit: int | None) -> Table | None:
         cmp = self.comparison_under(node, limit)
