@@ -84,3 +84,16 @@ def test_parts_are_cut_between_metrics_only():
             assert hi > lo and (lo == 0 or m[lo] != m[lo - 1])
             assert hi - lo <= max(size, np.bincount(m).max())
     assert list(part_bounds(np.zeros(0, dtype=np.int64), 10)) == [(0, 0)]
+
+
+def test_an_analysis_whose_samples_are_freed_lets_go_of_its_iterations(tmp_path):
+    """The explorer's analysis (`samples_read`, no figures kept) keeps no iterations once
+    made, and compares as one that keeps them."""
+    rs = load([_write(tmp_path / "results")])
+    kept, freed = Analysis(rs), Analysis(rs, samples_read=lambda: None)
+    assert kept.iterations.height > 0 and freed.iterations.height == 0
+    assert Analysis(rs, keep_figures=True, samples_read=lambda: None).iterations.height > 0
+    for ref in SYSTEMS:
+        a, b = kept.compare(ref), freed.compare(ref)
+        assert_frame_equal(b.full_rows(), a.full_rows(), check_exact=True)
+        assert_frame_equal(b.summary(), a.summary(), check_exact=True)
