@@ -128,7 +128,7 @@ class Analysis:
         if not keep_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
             if whole and samples_read is not None:  # the explorer's: nothing reads them now
-                self.iterations, self._gid = self.iterations.clear(), self._gid[:0]
+                self.iterations, self._gid = self.iterations.clear(), np.zeros(0, np.int64)
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
     def _iterations(self, samples_read: Callable[[], object] | None = None) -> pl.DataFrame:
