@@ -8,11 +8,13 @@ import dataclasses
 import gc
 import weakref
 
+import polars as pl
+
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.present import summary_window
 from tuibench.tui.view import session as session_module
-from tuibench.tui.view.session import Session
+from tuibench.tui.view.session import Session, name_pairs
 from tuibench.tui.view.state import VIEW_ROWS, Node, ViewState
 
 
@@ -56,3 +58,13 @@ def test_a_smaller_set_keeps_the_references_it_saw(tui_data, monkeypatch):
     _switch(session, "tuned")
     _switch(session, "base")  # back: at once, from what was kept
     assert compared == ["base", "tuned"]
+
+
+def test_metric_names_are_the_catalogue_s_each_name_one_string():
+    metrics = pl.DataFrame(
+        {"benchmark": ["b/2", "b/10", "b/2", "a", "b/10"], "metric": ["x", "x", "y", "x", "y"]},
+        schema={"benchmark": pl.Enum(["b/2", "b/10", "a"]), "metric": pl.String},
+    )
+    pairs = name_pairs(metrics)
+    assert pairs == list(metrics.select(pl.all().cast(pl.String)).iter_rows())
+    assert pairs[0][0] is pairs[2][0] and pairs[0][1] is pairs[1][1]
