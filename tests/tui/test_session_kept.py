@@ -68,3 +68,10 @@ def test_metric_names_are_the_catalogue_s_each_name_one_string():
     pairs = name_pairs(metrics)
     assert pairs == list(metrics.select(pl.all().cast(pl.String)).iter_rows())
     assert pairs[0][0] is pairs[2][0] and pairs[0][1] is pairs[1][1]
+
+
+def test_going_back_before_a_switch_landed_compares_nothing_again(tui_data, monkeypatch):
+    session, compared = _session(tui_data, monkeypatch, rows_kept=1)
+    session.compute(dataclasses.replace(session.state, reference="tuned"))  # a worker's
+    session.compute(session.state)  # `[` before it was shown: the one shown, as it is
+    assert compared == ["base", "tuned"]

@@ -105,6 +105,7 @@ class Session:
         self._nodes = NodeIndex(self.metrics)
         self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
         self._comparisons: dict[tuple, PerMetric] = {}  # recent comparisons, newest last
+        self._shown_key: tuple = ()  # the key (`_key`) of the comparison shown
         self._lock = threading.Lock()
         # Each kept comparison holds every row: keep all references at a moderate size.
         rows = len(self.metrics) * len(rs.system_names)
@@ -207,6 +208,10 @@ class Session:
         """Show what `compute(state)` gave (on the UI thread, all at once)."""
         self.state = state
         self.cmp, self._compared, self._current = shown.cmp, shown.compared, shown.per
+        before, self._shown_key = self._shown_key, self._key(state)
+        if before != self._shown_key:  # the summaries of the one shown before: let go of
+            with self._lock:
+                self._forget_summaries()
         self.visible_ids, self.order_ids, self.counts = shown.ids, shown.order, shown.counts
         self._visible = self._ordered = None
         self._shape = shown.shape
@@ -268,10 +273,17 @@ class Session:
 
     def _per_metric(self, s: ViewState) -> PerMetric:
         """The comparison of `s` and its verdicts per metric, kept for the last few
-        references and options: stepping back or toggling costs no new comparison."""
-        key = (s.reference, s.options.comparison_key(), id(self.analysis))
+        references and options: stepping back or toggling costs no new comparison. The one
+        shown is never made again; before a new one is made, the kept ones beyond room for
+        it are let go of (at a million metrics: only the one shown stays beside it)."""
+        key = self._key(s)
         with self._lock:
             per = self._comparisons.pop(key, None)
+            if per is None and key == self._shown_key:
+                per = self._current
+            while per is None and len(self._comparisons) >= self.comparisons_kept:
+                del self._comparisons[next(iter(self._comparisons))]
+                self._forget_summaries()
         if per is None:
             cmp = self.analysis.compare(s.reference, s.options)
             per = PerMetric(cmp, self._metric_ids, len(self.metrics))
@@ -283,10 +295,15 @@ class Session:
                 self._forget_summaries()
         return per
 
+    def _key(self, s: ViewState) -> tuple:
+        """What a comparison is kept by: its reference, options and analysis."""
+        return (s.reference, s.options.comparison_key(), id(self.analysis))
+
     def _forget_summaries(self) -> None:
         """Let go of the kept summaries of comparisons no longer kept: each holds its whole
         comparison (the rows' private columns and the summary's source)."""
         kept = {k[:2] for k in self._comparisons}  # (reference, comparison options)
+        kept.add(self._shown_key[:2])
         for key in [k for k in self._summaries if k[2:4] not in kept]:
             del self._summaries[key]
 
