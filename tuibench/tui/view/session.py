@@ -46,8 +46,9 @@ if TYPE_CHECKING:
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
-COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all: from there
-# only the one shown (each is about 0.7 GB at a million metrics; stepping back compares again)
+COMPARISON_ROWS_KEPT = 4_000_000  # ... and at most about this many rows in all: from there
+# only the one shown (each is 0.7 GB or more at a million metrics of two systems, which keep
+# both; stepping back from a larger set compares again)
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 ANSWERS_KEPT = 4
 
