@@ -76,6 +76,9 @@ class Analysis:
     Its options' `analysis_key()` part is used here; the rest is the default of `compare`.
     """
 
+    _gid: np.ndarray  # every iteration's group (`_groups_unordered`)
+    _gstarts: np.ndarray  # every group's first iteration
+
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
     # row note (not numpy warnings on stderr).
     @np.errstate(all="ignore")

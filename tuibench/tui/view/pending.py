@@ -16,7 +16,8 @@ def pending_words(shown: ViewState, asked: ViewState | None) -> str:
     nothing is asked)."""
     if asked is None:
         return ""
-    fields = ("reference", "significant_only", "sort", "filter_text", "options", "percent")
+    fields: tuple[str, ...] = ("reference", "significant_only", "sort", "filter_text", "options")
+    fields += ("percent",)
     fields += ("answer_first",)
     changed = {k: getattr(asked, k) for k in fields if getattr(shown, k) != getattr(asked, k)}
     if not changed:

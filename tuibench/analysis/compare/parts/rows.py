@@ -84,7 +84,8 @@ def rows_against(
     the reference first within each metric. `shift()`: every row's U-test shift (waited
     for once the numbers are made). `part_rows`: PART_ROWS by default."""
     n = len(src.a["_m"])
-    numbers = {k: np.empty(n) for k in FLOATS} | {k: np.empty(n, dtype=bool) for k in BOOLS}
+    numbers: dict[str, np.ndarray] = {k: np.empty(n) for k in FLOATS}
+    numbers |= {k: np.empty(n, dtype=bool) for k in BOOLS}
     said = []
     keys = src.groups.select("benchmark", "metric", "_note")
     for lo, hi in part_bounds(src.a["_m"], part_rows or PART_ROWS):
@@ -98,7 +99,7 @@ def rows_against(
     del keys
     note, groups, shifts = pl.concat(said), src.groups, shift()
     # Reference first within each metric, then the systems in their order.
-    order = np.argsort(src.a["_m"] * 2 + ~numbers["is_reference"], kind="stable")
+    order = np.argsort(src.a["_m"] * 2 + np.logical_not(numbers["is_reference"]), kind="stable")
     if not np.array_equal(order, np.arange(n)):  # the first system: in order already
         for v in numbers.values():
             v[...] = v[order]
