@@ -23,7 +23,9 @@ Printed per set:
     CPU time much less);
   - on the million set, `]` to a reference not compared yet: the time until the screen says
     so, then until it shows the new reference; and `j` while that runs; then j n ] f s v,
-    each once nothing was written for 3 s (the workers done with the key before);
+    each once nothing was written for 3 s and what the key before asked for was shown; for
+    a key computed in a worker, also the time until the header said so (its first frame
+    with ` …`) and until the result was shown (the ` …` gone);
   - the explorer's end when its terminal closes without a hang-up (no SIGHUP: not its
     controlling terminal): seconds from closing to the process's end, and its exit code;
   - peak memory of the explorer (ru_maxrss of the child, read after it ended).
@@ -96,6 +98,7 @@ class Term:
         self.chunks: list[tuple[float, bytes]] = []
         self.out = bytearray()
         self.last = time.monotonic()
+        self.pressed = (0, self.started)  # the last key's first chunk and time (`press`)
         self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -159,6 +162,7 @@ class Term:
         with self._lock:
             first = len(self.chunks)
         start = time.monotonic()
+        self.pressed = (first, start)  # for `Header`: the key's chunks and time
         os.write(self.master, key)
         while len(self.chunks) == first and time.monotonic() - start < wait:
             time.sleep(0.002)
@@ -227,8 +231,64 @@ STEPS = [
 ]
 
 
+class Header:
+    """The screen's first line (the header) as a terminal shows it, read from the bytes
+    written (pyte): whether a key's first frames say what is coming (` …`: a worker computes
+    it), how long until they did, and until what was asked was shown (the ` …` gone)."""
+
+    def __init__(self, term: Term, size: tuple[int, int]) -> None:
+        import pyte
+
+        self.term, self.screen = term, pyte.Screen(*size)
+        self.stream, self.fed = pyte.ByteStream(self.screen), 0
+
+    def _feed(self, upto: int) -> list[tuple[float, str]]:
+        """Feed the chunks up to `upto`; the header after each."""
+        with self.term._lock:
+            chunks = self.term.chunks[self.fed : upto]
+        out = []
+        for t, c in chunks:
+            self.stream.feed(c)
+            out.append((t, self.screen.display[0]))
+        self.fed += len(chunks)
+        return out
+
+    def after_press(self, timeout: float = 120.0) -> tuple[float | None, float | None]:
+        """(seconds from the last key to its first frame saying what comes, to the frame
+        showing it); (None, None) when its frames said nothing was coming."""
+        first, start = self.term.pressed
+        self._feed(first)
+        said = shown = None
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and shown is None:
+            with self.term._lock:
+                upto = len(self.term.chunks)
+            for t, head in self._feed(upto):
+                if said is None and " …" in head:
+                    said = t - start
+                elif said is not None and shown is None and " …" not in head:
+                    shown = t - start
+            if said is None and time.monotonic() - self.term.last > QUIET:
+                break  # settled without a word of what comes: done in its frame
+            time.sleep(0.01)
+        return said, shown
+
+
 # a million metrics: the keys whose work may not fit in a frame
 BIG_STEPS = [s for s in STEPS if s[0] in {"j (tree)", "j (answer)", "n", "]", "f", "s", "v"}]
+
+
+def said_row(said: list[float | None], shown: list[float | None]) -> None:
+    """How soon a key computed in a worker said so, and when its result was shown."""
+    ms = [round(x * 1000) for x in said if x is not None]
+    if not ms:
+        return
+    done = [x for x in shown if x is not None]
+    print(
+        f"  {'':<22} said so after ms median {statistics.median(ms):6.0f}  max {max(ms):6.0f}"
+        f" ({len(ms)} of {len(said)});  shown after s median "
+        + (f"{statistics.median(done):.1f}  max {max(done):.1f}" if done else "-")
+    )
 
 
 def row(name: str, times: list[float], frames: list[int], cpu: list[float]) -> None:
@@ -259,8 +319,9 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
         if big:
             first_switch(term, size)
         calm = 3.0 if big else QUIET  # a million: workers finish what keys began
+        header = Header(term, size) if big else None
         for name, before, key, after in BIG_STEPS if big else STEPS:
-            times, frames, cpu = [], [], []
+            times, frames, cpu, said, shown = [], [], [], [], []
             for _ in range(repeat):
                 for k in before:
                     term.press(k)
@@ -268,9 +329,15 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
                 times.append(t)
                 frames.append(n)
                 cpu.append(c)
+                if header is not None:  # a worker's: until what it computes is shown
+                    for x, got in zip((said, shown), header.after_press(), strict=True):
+                        x.append(got)
                 for k in after:
                     term.press(k)
+                    if header is not None:
+                        header.after_press()
             row(name, times, frames, cpu)
+            said_row(said, shown)
         os.write(term.master, b"q")
         term.reap(30)
     finally:

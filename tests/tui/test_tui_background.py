@@ -81,3 +81,41 @@ def test_pending_words_name_each_change_not_shown_yet():
     assert words == "significant only, filtering db …"
     alpha = AnalysisOptions(alpha=0.01)
     assert pending_words(shown, asked(options=alpha)) == "recomputing …"
+    assert pending_words(shown, asked(answer_first=False)) == "the table of every metric …"
+    assert pending_words(asked(answer_first=False), shown) == "the answer …"
+
+
+async def test_v_says_so_and_its_table_is_made_in_the_worker(make_app, loaded, monkeypatch):
+    """`v` on a large set: the header names what comes at once; the root's table is made
+    with the rest in the worker, not on the UI thread when it lands."""
+    import tuibench.tui.screens.main.view as app_module
+    from tuibench.present import summary_window
+    from tuibench.tui.view import session as session_module
+
+    monkeypatch.setattr(app_module, "BACKGROUND_FROM", 0)
+    made_on: list[str] = []
+    summary = summary_window.summary
+
+    def recorded(cmp, title=""):
+        if not title:  # the root's (a group's has its name)
+            made_on.append(threading.current_thread().name)
+        return summary(cmp, title)
+
+    monkeypatch.setattr(session_module.summary_window, "summary", recorded)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        gate = threading.Event()
+        compute = app.main.session.compute
+        monkeypatch.setattr(app.main.session, "compute", lambda s: gate.wait(10) and compute(s))
+        status = app.main.query_one(StatusLine)
+        made_on.clear()
+        await pilot.press("v")
+        await pilot.pause()
+        assert "the table of every metric …" in status.plain
+        gate.set()
+        await _until(pilot, lambda: not app.main._asked and not app.main._computing)
+        await pilot.pause()
+        assert not app.main.session.state.answer_first and "…" not in status.plain
+        assert app.main.query_one("#summary").display
+        assert made_on and threading.main_thread().name not in made_on

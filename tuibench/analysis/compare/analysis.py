@@ -18,85 +18,26 @@ import numpy as np
 import polars as pl
 
 from tuibench import stats
-from tuibench.analysis.compare.against import (
-    changes,
-    gather_reference,
-    interval_overlap,
-    median_values_job,
-    mmtests_cidiff,
-    outliers_of_reference,
-    power,
-    ratio_interval,
-    row_notes,
-    single_iteration,
-    utest,
-    utest_shift,
-    welch_test,
-)
-from tuibench.analysis.compare.columns import (
-    GROUP,
-    METRIC,
-    PRIVATE_COLUMNS,
-    ROW_COLUMNS,
-    RSD_NOISY,
-    RSD_VERY_NOISY,
-)
+from tuibench.analysis.compare.against import gather_reference, utest_shift
+from tuibench.analysis.compare.columns import GROUP, METRIC, PRIVATE_COLUMNS, ROW_COLUMNS
 from tuibench.analysis.compare.comparison import Comparison
-from tuibench.analysis.compare.decide import decide, gain_expr
+from tuibench.analysis.compare.decide import decide
 from tuibench.analysis.compare.duplicates import DIGITS, duplicate_metrics
 from tuibench.analysis.compare.frames import (
-    DIRECTION_UNKNOWN,
     fixed_width_text,
     group_lists,
     harmonic,
-    join_notes,
     notes,
     rle_groups,
-    whole_numbers,
     with_reader_notes,
 )
 from tuibench.analysis.compare.growing import Known, iteration_figures
+from tuibench.analysis.compare.parts import RowSource, rows_against
 from tuibench.analysis.compare.summary import BootstrapData, SummarySource
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.model.results import ResultSet
 from tuibench.stats.samples.blocks import groups_in_order
 from tuibench.util.worker import in_worker
-
-# Undefined numbers (NaN) leave as null, so that they never read as numbers.
-NAN_IS_NULL = (
-    "center",
-    "ci_low",
-    "ci_high",
-    "change",
-    "ratio",
-    "ratio_ci_low",
-    "ratio_ci_high",
-    "p_welch",
-    "p_utest",
-    "utest_min_p",
-    "utest_shift",
-    "mmtests_cidiff",
-    "rsd",
-    "center_raw",
-    "change_raw",
-    "rsd_raw",
-    "var_within",
-    "var_between",
-    "detectable_change",
-)
-
-
-def rsd_flag() -> pl.Expr:
-    return (
-        pl.when(pl.col("rsd").is_nan())
-        .then(None)
-        .when(pl.col("rsd") > RSD_VERY_NOISY)
-        .then(pl.lit("very-noisy"))
-        .when(pl.col("rsd") > RSD_NOISY)
-        .then(pl.lit("noisy"))
-        .otherwise(pl.lit("ok"))
-        .alias("rsd_flag")
-    )
 
 
 def _group_spans(it_counts: np.ndarray, gid: np.ndarray, ng: int) -> tuple[np.ndarray, np.ndarray]:
@@ -136,6 +77,9 @@ class Analysis:
     Its options' `analysis_key()` part is used here; the rest is the default of `compare`.
     """
 
+    _gid: np.ndarray  # every iteration's group (`_groups_unordered`)
+    _gstarts: np.ndarray  # every group's first iteration
+
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
     # row note (not numpy warnings on stderr).
     @np.errstate(all="ignore")
@@ -150,7 +94,10 @@ class Analysis:
         """`known`: a previous analysis's iterations, kept where the same (compare/growing.py).
         `keep_figures`: keep every iteration's figures (median, rounding, outliers) for a later
         grown analysis (the explorer's reloads); else only what comparisons and summary read.
-        `samples_read`: called once `rs.samples` is read for good (the explorer frees them)."""
+        `samples_read`: called once `rs.samples` is read for good (the explorer frees them);
+        then, without `keep_figures`, the iterations are let go of too once the duplicates and
+        the summary's data are made from them (0.36 GB at a million metrics): no comparison
+        reads them, nor a reload without their figures (it analyses everything again)."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -184,6 +131,8 @@ class Analysis:
         del self._raw, self._values, self._it_starts, self._it_counts, self._gstarts
         if not keep_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
+            if whole and samples_read is not None:  # the explorer's: nothing reads them now
+                self.iterations, self._gid = self.iterations.clear(), np.zeros(0, np.int64)
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
     def _iterations(self, samples_read: Callable[[], object] | None = None) -> pl.DataFrame:
@@ -347,6 +296,27 @@ class Analysis:
         )
 
     def _groups(self) -> pl.DataFrame:
+        """Per system and metric: centre, interval, noise and what compare() reads, one row
+        each, in every table's order (`_row_layout`)."""
+        frame, order, m_id, s_id = self._groups_unordered()
+        # Rows by metric in natural order, then by system: every table's order (the Enum
+        # codes are that order); names leave the core as strings. Column by column, each
+        # let go of once taken: both frames at once were a peak at a million metrics.
+        frame = pl.DataFrame([frame.drop_in_place(c).gather(order) for c in list(frame.columns)])
+        frame = frame.with_columns(pl.col(c).cast(pl.String) for c in GROUP)
+        frame = with_reader_notes(frame, self.rs.notes)
+        frame = frame.with_columns(
+            pl.Series("_m", m_id),
+            pl.Series("_s", s_id),
+            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
+        )
+        self._a = compare_arrays(frame)
+        del self._ordered
+        return frame
+
+    def _groups_unordered(self) -> tuple[pl.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+        """The groups' frame in the groups' order (its arrays owned by it alone once this
+        returns), the rows' order, and each row's metric id and system position."""
         it = self.iterations
         gid, gstarts = rle_groups(it, GROUP)
         ng = len(gstarts)
@@ -429,47 +399,32 @@ class Analysis:
         )
         # Each group's iterations are contiguous: grouped by its id, not hashed by its names.
         values_list = group_lists("iteration_values", it["value"], gstarts)
-        frame = (
-            keys.with_columns(
-                pl.Series("iterations", c["k"].astype(np.int64)),
-                pl.Series("center", c["centre"]),
-                pl.Series("ci_low", c["ci_low"]),
-                pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
-                pl.Series("rsd", rsd),
-                *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
-                pl.Series("center_raw", centre_raw),
-                pl.Series("rsd_raw", rsd_raw),
-                pl.Series("var_within", var_within),
-                pl.Series("var_between", var_between),
-                pl.Series("_inv_n", inv_n),
-                pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
-                pl.Series("_y_mean", c["y_mean"]),
-                pl.Series("_y_var", c["y_var"]),
-                pl.Series("_s_n", c["n_s"]),
-                pl.Series("_s_mean", c["s_mean"]),
-                pl.Series("_s_var", c["s_var"]),
-                pl.Series("_g", np.arange(ng, dtype=np.int64)),
-                pl.Series("_y_mean_med", med["y_mean"]),
-                pl.Series("_y_var_med", med["y_var"]),
-                pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
-                *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
-                note.alias("_note"),
-            )
-            .with_columns(values_list, pl.Series("samples", s_counts, dtype=pl.Int64))
-            # Rows by metric in natural order, then by system: every table's order (the
-            # Enum codes are that order, `_row_layout`); names leave the core as strings.
-            .pipe(lambda f: f[order])
-            .with_columns(pl.col(c).cast(pl.String) for c in GROUP)
-        )
-        frame = with_reader_notes(frame, self.rs.notes)
-        frame = frame.with_columns(
-            pl.Series("_m", m_id),
-            pl.Series("_s", s_id),
-            pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
-        )
-        self._a = compare_arrays(frame)
-        del self._ordered
-        return frame
+        frame = keys.with_columns(
+            pl.Series("iterations", c["k"].astype(np.int64)),
+            pl.Series("center", c["centre"]),
+            pl.Series("ci_low", c["ci_low"]),
+            pl.Series("ci_high", np.where(np.isinf(ci_high), np.nan, ci_high)),
+            pl.Series("rsd", rsd),
+            *(pl.Series(k, a, dtype=pl.Int64) for k, a in out.items()),
+            pl.Series("center_raw", centre_raw),
+            pl.Series("rsd_raw", rsd_raw),
+            pl.Series("var_within", var_within),
+            pl.Series("var_between", var_between),
+            pl.Series("_inv_n", inv_n),
+            pl.Series("_hi", ci_high),  # with inf kept, for the overlap of intervals
+            pl.Series("_y_mean", c["y_mean"]),
+            pl.Series("_y_var", c["y_var"]),
+            pl.Series("_s_n", c["n_s"]),
+            pl.Series("_s_mean", c["s_mean"]),
+            pl.Series("_s_var", c["s_var"]),
+            pl.Series("_g", np.arange(ng, dtype=np.int64)),
+            pl.Series("_y_mean_med", med["y_mean"]),
+            pl.Series("_y_var_med", med["y_var"]),
+            pl.Series("_center_med", np.where(c["nonpos"], np.nan, med["centre"])),
+            *(pl.Series(f"_mm_{k}", a) for k, a in spread.items()),
+            note.alias("_note"),
+        ).with_columns(values_list, pl.Series("samples", s_counts, dtype=pl.Int64))
+        return frame, order, m_id, s_id
 
     def _row_layout(self, keys: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows' order (every table's: metric in natural order, then system; the Enum
@@ -583,96 +538,28 @@ class Analysis:
         """The rows against `reference` in the tables' order, before `decide`. `only`:
         those rows only (ascending, with their metrics' reference rows; the shifts against
         `reference` known), for a comparison spliced from a previous one (spliced.py)."""
-        alpha, threshold = options.alpha, options.threshold
         a, groups = self._a, self.groups
         if only is not None:
             a, groups = {k: v[only] for k, v in a.items()}, groups[pl.Series(only)]
         r = self.rs.system_names.index(reference)
-        x = gather_reference(a, r, reference)
-        # The costliest steps in workers, beside the others (the second core).
+        # The costliest step in a worker, beside the others (the second core).
         shift_job = None
-        if reference not in self._shifts:  # the costliest step: kept per reference
-            every = x if only is None else gather_reference(self._a, r, reference)
+        if reference not in self._shifts:  # kept per reference
+            every = gather_reference(self._a, r, reference)
             rows_at = (self.sorted_rows(), self._row_start, self._row_n)
             shift_job = in_worker(utest_shift, every, *rows_at)
-        med_job = median_values_job(x)  # the same test on per-iteration medians
-        w = welch_test(x)
-        change, change_raw = changes(x)
-        ratio, r_lo, r_hi, unbounded = ratio_interval(x, w)
-        pw = power(x, w, alpha, threshold)
-        if shift_job is not None:
-            self._shifts[reference] = shift_job.result()
-        shift = self._shifts[reference] if only is None else self._shifts[reference][only]
-        med = med_job.result()
-        mm_cidiff = mmtests_cidiff(x)
-        single = single_iteration(x)
-        na = ~x.is_ref & (~x.has_ref | np.isnan(x.centre) | np.isnan(w.p))
-        # Last: the first time, the ranking for the U tests may still be running (`_pairs`).
-        u = utest(x, self._utest_against(x.r), self._pooled, w.p)
-        rows = groups.with_columns(
-            pl.Series("is_reference", x.is_ref),
-            pl.Series("change", change),
-            pl.Series("ratio", ratio),
-            pl.Series("ratio_ci_low", r_lo),
-            pl.Series("ratio_ci_high", r_hi),
-            pl.Series("p_welch", w.p),
-            pl.Series("ci_overlap", interval_overlap(x)).fill_nan(None).cast(pl.Boolean),
-            pl.Series("p_utest", u.p),
-            pl.Series("utest_min_p", u.min_p),
-            pl.Series("utest_shift", shift),
-            pl.Series("single_iteration", single),
-            pl.Series("mmtests_cidiff", mm_cidiff),
-            pl.Series("mmtests_sig", np.abs(mm_cidiff) > 1),
-            rsd_flag(),
-            pl.lit(self.options.trimmed).alias("trimmed"),
-            pl.lit(self.options.iteration_value).alias("iteration_value"),
-            pl.Series("change_raw", change_raw),
-            pl.Series("detectable_change", pw.detectable),
-            whole_numbers("iterations_for_threshold", pw.for_threshold),
-            pl.Series("_ref_out", outliers_of_reference(x)),
-            pl.Series("_na", na),
-            pl.Series("_p_med", med["p"]),
-            pl.Series("_change_med", med["change"]),
-            pl.Series("_rlo_med", med["ratio_ci_low"]),
-            pl.Series("_rhi_med", med["ratio_ci_high"]),
-            join_notes(
-                groups["_note"],
-                row_notes(
-                    x,
-                    w,
-                    u,
-                    unbounded,
-                    pw,
-                    alpha,
-                    groups["benchmark"],
-                    groups["metric"],
-                    threshold,
-                    groups["_note"]
-                    .str.contains(DIRECTION_UNKNOWN, literal=True)
-                    .fill_null(False)
-                    .to_numpy(),
-                ),
-            ).alias("_note_base"),
-        ).with_columns(pl.col(c).fill_nan(None) for c in NAN_IS_NULL)
-        rows = rows.with_columns(gain_expr())
-        # mmtests' judgement exists only against a reference with a value.
-        rows = rows.with_columns(
-            pl.when(pl.col("mmtests_cidiff").is_null() & ~pl.col("is_reference"))
-            .then(None)
-            .otherwise(pl.col("mmtests_sig"))
-            .alias("mmtests_sig")
-        )
-        # Reference first within each metric, then the systems in their order.
-        order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
-        if not np.array_equal(order, np.arange(len(order))):  # the first system: in order
-            rows = rows[order]  # a copy of every column (1.3 GB at a million metrics)
-        return rows.with_columns(
-            pl.lit(None, pl.Float64).alias("p_adjusted"),
-            pl.lit(False).alias("significant"),
-            pl.lit("", pl.String).alias("verdict"),
-            pl.lit(None, pl.Boolean).alias("robust"),
-            pl.lit(None, pl.String).alias("note"),
-        ).select(*ROW_COLUMNS, *PRIVATE_COLUMNS)
+            del every
+
+        def shift() -> np.ndarray:
+            if shift_job is not None:
+                self._shifts[reference] = shift_job.result()
+            return self._shifts[reference] if only is None else self._shifts[reference][only]
+
+        # The first time, the ranking for the U tests may still be running (`_pairs`).
+        utest_p = self._utest_against(r)
+        o = self.options
+        src = RowSource(a, groups, utest_p, self._pooled, o.trimmed, o.iteration_value)
+        return rows_against(src, r, reference, options.alpha, options.threshold, shift)
 
     def options_for(self, given: AnalysisOptions | None) -> AnalysisOptions:
         """This analysis's options with the comparison part of `given`."""

@@ -1,9 +1,9 @@
 """What the keys asked for that a worker is still computing, in words for the header.
 
-On a large set a change of the view (a reference not compared yet, `f`, `s`, the filter)
-is computed in a worker while the keys go on working on what is shown. Until it is shown
-the header says what is coming, so a screen that has not changed yet is never mistaken for
-the answer: `comparing against linux-6.10 …`.
+On a large set a change of the view (a reference not compared yet, `f`, `s`, `v`, the
+filter) is computed in a worker while the keys go on working on what is shown. Until it is
+shown the header says what is coming, so a screen that has not changed yet is never
+mistaken for the answer: `comparing against linux-6.10 …`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ def pending_words(shown: ViewState, asked: ViewState | None) -> str:
     nothing is asked)."""
     if asked is None:
         return ""
-    fields = ("reference", "significant_only", "sort", "filter_text", "options", "percent")
+    fields: tuple[str, ...] = ("reference", "significant_only", "sort", "filter_text", "options")
+    fields += ("percent",)
+    fields += ("answer_first",)
     changed = {k: getattr(asked, k) for k in fields if getattr(shown, k) != getattr(asked, k)}
     if not changed:
         return ""
@@ -30,6 +32,8 @@ def pending_words(shown: ViewState, asked: ViewState | None) -> str:
     if "filter_text" in changed:
         text = str(changed["filter_text"])
         words.append(f"filtering {text}" if text else "clearing the filter")
+    if "answer_first" in changed:
+        words.append("the answer" if changed["answer_first"] else "the table of every metric")
     if len(words) < len(changed):  # options of the comparison (α, FDR, threshold, ...), %
         words.append("recomputing")
     return ", ".join(words) + " …"

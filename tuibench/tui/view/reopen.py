@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 import polars as pl
@@ -42,6 +42,25 @@ if TYPE_CHECKING:
 
 KIND = "screen"
 _LEN = struct.Struct("<Q")
+Part = bytes | memoryview | pl.DataFrame  # an entry's part: a frame is written as IPC
+
+
+def _write(fh: BinaryIO, parts: list[Part]) -> None:
+    """Each part after its length: bytes as they are, a frame as IPC written into the file
+    (its length put before it once known)."""
+    for p in parts:
+        if not isinstance(p, pl.DataFrame):
+            fh.write(_LEN.pack(memoryview(p).nbytes))
+            fh.write(p)
+            continue
+        at = fh.tell()
+        fh.write(_LEN.pack(0))
+        fh.flush()
+        p.write_ipc(fh, compression="uncompressed")
+        end = fh.tell()
+        fh.seek(at)
+        fh.write(_LEN.pack(end - at - _LEN.size))
+        fh.seek(end)
 
 
 class ResultsChanged(Exception):
@@ -182,14 +201,14 @@ class Reopen:
         assert self.key is not None
         try:
             payload = self._encode(rs, analysis)
+            if payload is not None:  # written part by part, each frame straight to the file
+                size = cache.Store().put_written(KIND, self.key, lambda fh: _write(fh, payload))
+                self.stored, self.size = size is not None, size or self.size
         except Exception:  # a frame IPC cannot hold (a bug): the screen stands, uncached
             return
-        if payload is not None:
-            self.stored = cache.Store().put(KIND, self.key, payload)
-            self.size = sum(memoryview(c).nbytes for c in payload) if self.stored else self.size
 
     # -- bytes: a JSON part, the ResultSet without samples, frames, then arrays ----------
-    def _encode(self, rs: ResultSet, analysis: Analysis) -> list[bytes | memoryview] | None:
+    def _encode(self, rs: ResultSet, analysis: Analysis) -> list[Part] | None:
         bare = load_cache.encode(_without_samples(rs))
         if bare is None:
             return None
@@ -202,18 +221,11 @@ class Reopen:
             "frames": list(frames),
             "arrays": [[k, a.dtype.str, list(a.shape)] for k, a in arrays.items()],
         }
-        # The parts in order, never joined nor copied (at 200,000 metrics the entry is
-        # 360 MB: joining it took 0.9 GB more at the explorer's peak).
-        chunks: list[bytes | memoryview] = [json.dumps(doc).encode(), bare]
-        for f in frames.values():
-            buf = io.BytesIO()
-            f.write_ipc(buf, compression="uncompressed")
-            chunks.append(buf.getbuffer())
+        # The parts in order, never joined nor copied; frames as IPC when written (at a
+        # million metrics, all of them at once were 0.9 GB at the explorer's peak).
+        chunks: list[Part] = [json.dumps(doc).encode(), bare, *frames.values()]
         chunks += [np.ascontiguousarray(a).reshape(-1).view(np.uint8).data for a in arrays.values()]
-        out: list[bytes | memoryview] = []
-        for c in chunks:
-            out += [_LEN.pack(memoryview(c).nbytes), c]
-        return out
+        return chunks
 
     def _decode(self, payload: bytes | memoryview) -> tuple[ResultSet, Analysis]:
         view = memoryview(payload)

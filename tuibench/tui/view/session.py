@@ -30,7 +30,15 @@ from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
 from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape
 from tuibench.tui.view.per_metric import PerMetric
-from tuibench.tui.view.state import Mark, Node, ViewState, filter_glob, name_regex, sort_keys
+from tuibench.tui.view.state import (
+    VIEW_ROWS,
+    Mark,
+    Node,
+    ViewState,
+    filter_glob,
+    name_regex,
+    sort_keys,
+)
 from tuibench.util.globs import glob_expr
 
 if TYPE_CHECKING:
@@ -38,7 +46,9 @@ if TYPE_CHECKING:
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
 COMPARISONS_KEPT = 8  # comparisons kept (references, options), at most ...
-COMPARISON_ROWS_KEPT = 2_000_000  # ... and at most about this many rows in all
+COMPARISON_ROWS_KEPT = 4_000_000  # ... and at most about this many rows in all: from there
+# only the one shown (each is 0.7 GB or more at a million metrics of two systems, which keep
+# both; stepping back from a larger set compares again)
 ANSWER_LIMIT = 200  # changes listed per system on the first screen (the rest are counted)
 ANSWERS_KEPT = 4
 
@@ -54,6 +64,20 @@ def name_mask(text: str, benchmarks: pl.Series, full_names: pl.Series) -> np.nda
     if regex is None:
         return np.ones(len(full_names), dtype=bool)
     return full_names.str.contains(regex).to_numpy()
+
+
+def name_pairs(metrics: pl.DataFrame) -> list[tuple[str, str]]:
+    """Every metric's (benchmark, metric), each distinct name one Python string: a string
+    per cell was 150 MB at a million metrics (100,000 benchmarks), shared ones 65."""
+    columns = []
+    for c in METRIC:
+        names = metrics[c].cast(pl.String)
+        if names.null_count():  # never from the loader; as they are then
+            columns.append(names.to_list())
+            continue
+        distinct = names.unique().sort().to_list()
+        columns.append([distinct[i] for i in (names.rank("dense") - 1).to_list()])
+    return list(zip(*columns, strict=True))
 
 
 @dataclass
@@ -76,18 +100,17 @@ class Session:
         self.rs = rs
         self.analysis = analysis
         self.state = state
-        self.metrics: list[tuple[str, str]] = list(rs.metrics.select(METRIC).iter_rows())
-        self._metric_ids = pl.DataFrame(
-            {"benchmark": [b for b, _ in self.metrics], "metric": [m for _, m in self.metrics]},
-            schema={"benchmark": pl.String, "metric": pl.String},
-        ).with_row_index("_mid")
+        self.metrics: list[tuple[str, str]] = name_pairs(rs.metrics)
+        names = rs.metrics.select(pl.col(c).cast(pl.String) for c in METRIC)
+        self._metric_ids = names.with_row_index("_mid")
         self._nodes = NodeIndex(self.metrics)
         self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
         self._comparisons: dict[tuple, PerMetric] = {}  # recent comparisons, newest last
+        self._shown_key: tuple = ()  # the key (`_key`) of the comparison shown
         self._lock = threading.Lock()
         # Each kept comparison holds every row: keep all references at a moderate size.
         rows = len(self.metrics) * len(rs.system_names)
-        self.comparisons_kept = max(2, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
+        self.comparisons_kept = max(1, min(COMPARISONS_KEPT, COMPARISON_ROWS_KEPT // max(rows, 1)))
         self._full_names: pl.Series | None = None
         self._names: np.ndarray | None = None
         self._summaries: dict[tuple, Table | None] = {}  # recent summaries, by state and node
@@ -186,6 +209,10 @@ class Session:
         """Show what `compute(state)` gave (on the UI thread, all at once)."""
         self.state = state
         self.cmp, self._compared, self._current = shown.cmp, shown.compared, shown.per
+        before, self._shown_key = self._shown_key, self._key(state)
+        if before != self._shown_key:  # the summaries of the one shown before: let go of
+            with self._lock:
+                self._forget_summaries()
         self.visible_ids, self.order_ids, self.counts = shown.ids, shown.order, shown.counts
         self._visible = self._ordered = None
         self._shape = shown.shape
@@ -247,18 +274,39 @@ class Session:
 
     def _per_metric(self, s: ViewState) -> PerMetric:
         """The comparison of `s` and its verdicts per metric, kept for the last few
-        references and options: stepping back or toggling costs no new comparison."""
-        key = (s.reference, s.options.comparison_key(), id(self.analysis))
+        references and options: stepping back or toggling costs no new comparison. The one
+        shown is never made again; before a new one is made, the kept ones beyond room for
+        it are let go of (at a million metrics: only the one shown stays beside it)."""
+        key = self._key(s)
         with self._lock:
             per = self._comparisons.pop(key, None)
+            if per is None and key == self._shown_key:
+                per = self._current
+            while per is None and len(self._comparisons) >= self.comparisons_kept:
+                del self._comparisons[next(iter(self._comparisons))]
+                self._forget_summaries()
         if per is None:
             cmp = self.analysis.compare(s.reference, s.options)
             per = PerMetric(cmp, self._metric_ids, len(self.metrics))
         with self._lock:  # a worker may be preparing another reference meanwhile
             self._comparisons[key] = per  # the newest last
-            while len(self._comparisons) > self.comparisons_kept:
-                del self._comparisons[next(iter(self._comparisons))]
+            if len(self._comparisons) > self.comparisons_kept:
+                while len(self._comparisons) > self.comparisons_kept:
+                    del self._comparisons[next(iter(self._comparisons))]
+                self._forget_summaries()
         return per
+
+    def _key(self, s: ViewState) -> tuple:
+        """What a comparison is kept by: its reference, options and analysis."""
+        return (s.reference, s.options.comparison_key(), id(self.analysis))
+
+    def _forget_summaries(self) -> None:
+        """Let go of the kept summaries of comparisons no longer kept: each holds its whole
+        comparison (the rows' private columns and the summary's source)."""
+        kept = {k[:2] for k in self._comparisons}  # (reference, comparison options)
+        kept.add(self._shown_key[:2])
+        for key in [k for k in self._summaries if k[2:4] not in kept]:
+            del self._summaries[key]
 
     def prepare_comparisons(self, stop: Callable[[], bool] | None = None) -> None:
         """Compare against every other reference ahead (in a worker, after loading), so the
@@ -359,9 +407,10 @@ class Session:
             return cmp
         return dataclasses.replace(cmp, rows=cmp.rows.filter(pl.Series(keep)))
 
-    def view_key(self) -> tuple:
-        """Everything in the state that changes what the tables show (not the cursor)."""
-        s = self.state
+    def view_key(self, state: ViewState | None = None) -> tuple:
+        """Everything in the state (the shown one by default) that changes what the tables
+        show (not the cursor)."""
+        s = state or self.state
         key: tuple = (s.reference, s.options.comparison_key(), s.sort)
         key += s.options.analysis_key()
         return (*key, s.filter_text, s.significant_only, s.percent, id(self.analysis))
@@ -413,7 +462,23 @@ class Session:
         shown.per.rows_of(0)  # the rows ordered by metric, for its tables
         if s.answer_first:
             self._answer_of(s, shown.cmp, shown.per, shown.order)
+        else:
+            self._root_table_ahead(s, shown)
         return shown
+
+    def _root_table_ahead(self, s: ViewState, shown: Shown) -> None:
+        """The root's table (the pane's first VIEW_ROWS metrics, `summary(Node(), VIEW_ROWS)`
+        once `s` is shown), made and its first rows formatted here: at a million metrics,
+        made on the UI thread when `v` landed, it was a frame of a second."""
+        key = (Node(), VIEW_ROWS, *self.view_key(s))
+        with self._lock:
+            if key in self._summaries:
+                return
+        cmp = self._restricted(shown.cmp, shown.order[:VIEW_ROWS], shown.per)
+        table = summary_window.summary(cmp, "") if cmp.rows.height else None
+        if table is not None and table.rows:
+            table.rows[0]  # read: its first block formatted now
+        self._keep_summary(key, table)
 
     def reference_note(self) -> list[str]:
         """Lines saying that the reference is first only by its name, and how to choose
@@ -492,11 +557,19 @@ class Session:
         The last few are kept: stepping back to a reference shows its summary at once.
         """
         key = (node, limit, *self.view_key())
-        table = self._summaries.pop(key) if key in self._summaries else self._summary(node, limit)
-        self._summaries[key] = table
-        while len(self._summaries) > SUMMARIES_KEPT:
-            del self._summaries[next(iter(self._summaries))]
+        with self._lock:  # a worker may be making the next screen's (`prepare`)
+            kept = key in self._summaries
+            table = self._summaries.pop(key) if kept else None
+        if not kept:
+            table = self._summary(node, limit)
+        self._keep_summary(key, table)
         return table
+
+    def _keep_summary(self, key: tuple, table: Table | None) -> None:
+        with self._lock:
+            self._summaries[key] = table  # the newest last
+            while len(self._summaries) > SUMMARIES_KEPT:
+                del self._summaries[next(iter(self._summaries))]
 
     def _summary(self, node: Node, limit: int | None) -> Table | None:
         cmp = self.comparison_under(node, limit)
