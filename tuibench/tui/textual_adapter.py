@@ -65,9 +65,9 @@ def expand_quietly(node: TreeNode) -> None:
     node._expanded = True
 
 
-def use_input_selector(selector: type[selectors.BaseSelector]) -> None:
-    """Make the Linux driver's input thread wait with `selector`: the thread builds its
-    selector from the `selectors` module it imported, and takes no other."""
+def use_input_selector(selector: Callable[[], selectors.BaseSelector]) -> None:
+    """Make the Linux driver's input thread wait with what `selector()` makes: the thread
+    builds its selector from the `selectors` module it imported, and takes no other."""
 
     linux_driver.selectors = types.SimpleNamespace(  # type: ignore[assignment]  # a stand-in
         SelectSelector=selector, EVENT_READ=selectors.EVENT_READ
