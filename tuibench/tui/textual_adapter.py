@@ -314,3 +314,9 @@ def forget_on_resize(forget: Callable[[], None]) -> None:
 
 def driver_app(driver):
     return driver._app
+
+
+def toasts_shown(app: App) -> bool:
+    """Whether Textual shows (or is about to show) a toast: the app keeps its notifications
+    with no public getter."""
+    return bool(app._notifications)
