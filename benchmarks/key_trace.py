@@ -153,6 +153,29 @@ def install(path: str) -> None:
     threading.Thread(target=others, daemon=True, name="trace-cpu").start()
 
 
+def census_after(seconds: float, path: str) -> None:
+    """Keep what the collections find for `seconds` (gc.DEBUG_SAVEALL), then write how many
+    of each type to `path`: what the keys leave in reference cycles (a diagnosis only: the
+    garbage is kept meanwhile, and timings of that run mean nothing)."""
+    import collections
+
+    gc.set_debug(gc.DEBUG_SAVEALL)
+
+    def later() -> None:
+        time.sleep(seconds)
+        gc.set_debug(0)
+        kinds = collections.Counter(
+            f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+        )
+        with open(path, "w") as out:
+            out.write(f"{len(gc.garbage)} objects in {seconds:g} s\n")
+            for kind, n in kinds.most_common(60):
+                out.write(f"{n:8} {kind}\n")
+        gc.garbage.clear()
+
+    threading.Thread(target=later, daemon=True, name="trace-census").start()
+
+
 def read(path: str | Path) -> list[list]:
     events = []
     for text in Path(path).read_text().splitlines():
@@ -195,6 +218,8 @@ def main() -> None:
     # as `tuibench` sets it, before Textual reads it on import (install imports Textual)
     os.environ.setdefault("ESCDELAY", "10")
     install(sys.argv[1])
+    if os.environ.get("KEY_TRACE_CENSUS"):  # seconds, then the census beside the timeline
+        census_after(float(os.environ["KEY_TRACE_CENSUS"]), sys.argv[1] + ".census")
     sys.argv = ["tuibench", *sys.argv[2:]]
     sys.path.insert(0, os.getcwd())  # the package of the current folder, as `python -m`
     os.environ.setdefault("TUIBENCH_NO_CACHE", "1")

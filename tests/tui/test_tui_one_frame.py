@@ -211,3 +211,31 @@ async def test_the_notice_and_a_toast_never_show_together(make_app, loaded):
         await pilot.pause()
         assert not rack.display
         assert [n.message for n in app._notifications] == ["a toast", "second"]
+
+
+async def test_keys_leave_no_drawn_lines_in_reference_cycles(make_app, loaded):
+    """A line drawn and replaced is freed at once, not by a full collection later (which
+    a key arriving meanwhile waits for)."""
+    import gc
+
+    from textual.strip import Strip
+
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("n", "escape", "s")
+        await pilot.pause(0.1)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collection finds is kept, to look at
+        try:
+            for key in ("n", "escape", "s", "tab", "j", "k", "tab"):
+                await pilot.press(key)
+                await pilot.pause(0.05)
+            gc.collect()
+            strips = sum(isinstance(o, Strip) for o in gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        # without the mend: 806; left: the lines of a line cache cleared (Textual's LRU
+        # cache keeps them in a ring of lists), 47
+        assert strips < 100
