@@ -26,7 +26,7 @@ from tuibench.tui.notices import NoticeRack, say_now
 from tuibench.tui.screens.main.live import Live
 from tuibench.tui.screens.main.navigation import Navigation
 from tuibench.tui.screens.main.series_actions import SeriesActions
-from tuibench.tui.textual_adapter import lay_out_once, strips_without_self_cycles
+from tuibench.tui.textual_adapter import drawn_lines_freed_at_once, lay_out_once
 from tuibench.tui.view.state import Node, sort_keys, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -63,7 +63,7 @@ class MainScreen(Navigation, SeriesActions, Live):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         lay_out_once()  # (for every screen of the app, once)
-        strips_without_self_cycles()
+        drawn_lines_freed_at_once()
         super().__init__(*args, **kwargs)
         self.export_format = "csv"
         self._filter_timer: Any = None
