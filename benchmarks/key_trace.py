@@ -217,11 +217,11 @@ def classify(events: list[list], start: float, end: float) -> str:
 def main() -> None:
     # as `tuibench` sets it, before Textual reads it on import (install imports Textual)
     os.environ.setdefault("ESCDELAY", "10")
+    sys.path.insert(0, os.getcwd())  # the package of the current folder, as `python -m`
     install(sys.argv[1])
     if os.environ.get("KEY_TRACE_CENSUS"):  # seconds, then the census beside the timeline
         census_after(float(os.environ["KEY_TRACE_CENSUS"]), sys.argv[1] + ".census")
     sys.argv = ["tuibench", *sys.argv[2:]]
-    sys.path.insert(0, os.getcwd())  # the package of the current folder, as `python -m`
     os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
     from tuibench.cli import run
 
