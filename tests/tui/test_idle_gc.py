@@ -127,3 +127,24 @@ async def test_survivors_are_frozen_and_collected_again_once_the_screen_rests(
         assert no_freezing[-3:] == ["unfreeze", "collect", "freeze"] and len(no_freezing) == 7
     finally:
         idle.stop()
+
+
+async def test_a_deep_collection_once_many_objects_were_frozen(monkeypatch, no_freezing):
+    frozen = [1000]
+    monkeypatch.setattr(idle_gc.gc, "get_freeze_count", lambda: frozen[0])
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: no_freezing.append("collect"))
+    monkeypatch.setattr(idle_gc, "IDLE", 0.01)
+    idle = idle_gc.IdleCollector(asyncio.get_running_loop())
+    try:
+        idle.activity()
+        await asyncio.sleep(0.1)
+        assert no_freezing == ["collect", "freeze"]
+        frozen[0] += idle_gc.DEEP_GROWTH  # keys without a pause froze many more
+        idle.activity()
+        await asyncio.sleep(0.1)
+        assert no_freezing[2:] == ["unfreeze", "collect", "freeze"]
+        idle.activity()  # counted from the deep one: a plain collection again
+        await asyncio.sleep(0.1)
+        assert no_freezing[5:] == ["collect", "freeze"]
+    finally:
+        idle.stop()

@@ -14,7 +14,8 @@ What survives a collection is frozen (`gc.freeze`): the next one walks only what
 made since, a few thousand objects (1-3 ms), where it walked everything the keys' caches
 ever kept (70,000 objects after 18 keys, 40-180 ms in a pty beside other work: a key that
 came meanwhile waited for it). Garbage among frozen objects (a dialog closed, a notice
-gone) is collected once nothing happened for DEEP_IDLE seconds: everything is unfrozen,
+gone) is collected once nothing happened for DEEP_IDLE seconds, or when DEEP_GROWTH
+objects were frozen since (keys typed without such a pause): everything is unfrozen,
 collected and frozen again. A key read meanwhile (`input()`, from the input thread) puts
 the collection off until IDLE after it: the key's handler may run for longer than IDLE
 before its frame writes anything. A key typed during a collection waits for it; nothing is
@@ -32,6 +33,7 @@ IDLE = 0.2  # seconds without output: longer than the gap between keys typed in 
 OVERDUE = 2.0  # seconds from the last full collection after which a shorter gap will do
 IDLE_OVERDUE = 0.05  # ... this gap
 DEEP_IDLE = 5.0  # seconds of quiet after which frozen objects are collected too
+DEEP_GROWTH = 100_000  # ... or once this many more objects are frozen (30 keys or so)
 NO_FULL = 1_000_000  # Python's own full collections: after this many of the middle ones
 
 
@@ -48,6 +50,7 @@ class IdleCollector:
         self._last = time.monotonic()
         self._input_at = 0.0  # when a key was last read (by the input thread)
         self._frozen_since_deep = False  # something was frozen since the last deep one
+        self._frozen_at_deep = gc.get_freeze_count()
         self._thresholds: tuple[int, int, int] | None = gc.get_threshold()
         young, middle, _ = self._thresholds
         gc.set_threshold(young, middle, NO_FULL)
@@ -85,6 +88,10 @@ class IdleCollector:
         if wait:
             self._arm(wait, self._collect)
             return
+        if gc.get_freeze_count() - self._frozen_at_deep >= DEEP_GROWTH:
+            self._frozen_since_deep = True
+            self._deep()
+            return
         gc.collect()
         gc.freeze()
         self._frozen_since_deep = True
@@ -103,4 +110,5 @@ class IdleCollector:
             gc.collect()
             gc.freeze()
             self._frozen_since_deep = False
+            self._frozen_at_deep = gc.get_freeze_count()
         self._last = time.monotonic()
