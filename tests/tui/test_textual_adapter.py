@@ -272,19 +272,3 @@ def test_strips_that_an_operation_returns_unchanged_make_no_reference_cycle():
     assert [s.text for s in strip.divide([2, 5])] == ["ab", "cde"]
     assert strip.crop_extend(1, 7, None).text == "bcde  "
     assert strip.crop_extend(0, 3, None).text == "abc"
-
-
-def test_a_line_cache_cleared_leaves_no_ring_of_links():
-    from textual.cache import LRUCache
-
-    assert "_head" in LRUCache.__slots__ and "_cache" in LRUCache.__slots__
-    textual_adapter.drawn_lines_freed_at_once()
-    cache: LRUCache = LRUCache(4)
-    for key in range(6):
-        cache.set(key, [key])
-    links = list(cache._cache.values())
-    assert [link[3] for link in links] == [[2], [3], [4], [5]]  # [previous, next, key, value]
-    cache.clear()
-    assert not cache and all(link == [] for link in links)  # no link holds another
-    cache.set("a", 1)  # and it works on
-    assert cache.get("a") == 1 and len(cache) == 1
