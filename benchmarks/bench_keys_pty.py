@@ -2,6 +2,7 @@
 
     python benchmarks/bench_keys_pty.py [--repeat 10] [--size 120x40]
                                         [--only sample|wide] [--million [N]]
+                                        [--trace FILE]
 
 Runs `tuibench` on the master side of a pseudo-terminal (TERM xterm-256color), as a person
 at a terminal or over SSH sees it. Sets, generated in a temporary folder (never in the
@@ -26,7 +27,11 @@ Printed per set:
     each once nothing was written for 3 s (the workers done with the key before);
   - the explorer's end when its terminal closes without a hang-up (no SIGHUP: not its
     controlling terminal): seconds from closing to the process's end, and its exit code;
-  - peak memory of the explorer (ru_maxrss of the child, read after it ended).
+  - peak memory of the explorer (ru_maxrss of the child, read after it ended);
+  - with `--trace FILE`: the explorer runs through key_trace.py, which writes its timeline
+    to FILE, and each press over 100 ms is printed with what that timeline holds meanwhile
+    (when the key was read, handlers, timers, collections, frames). Timings of a traced run
+    are a little higher than of a plain one.
 """
 
 from __future__ import annotations
