@@ -2,6 +2,7 @@
 
     python benchmarks/bench_keys_pty.py [--repeat 10] [--size 120x40]
                                         [--only sample|wide] [--million [N]]
+                                        [--trace FILE]
 
 Runs `tuibench` on the master side of a pseudo-terminal (TERM xterm-256color), as a person
 at a terminal or over SSH sees it. Sets, generated in a temporary folder (never in the
@@ -28,7 +29,11 @@ Printed per set:
     with ` …`) and until the result was shown (the ` …` gone);
   - the explorer's end when its terminal closes without a hang-up (no SIGHUP: not its
     controlling terminal): seconds from closing to the process's end, and its exit code;
-  - peak memory of the explorer (ru_maxrss of the child, read after it ended).
+  - peak memory of the explorer (ru_maxrss of the child, read after it ended);
+  - with `--trace FILE`: the explorer runs through key_trace.py, which writes its timeline
+    to FILE, and each press over 100 ms is printed with what that timeline holds meanwhile
+    (when the key was read, handlers, timers, collections, frames). Timings of a traced run
+    are a little higher than of a plain one.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ from bench_explorer import wide  # the same generated set
 
 ROOT = Path(__file__).resolve().parents[1]
 QUIET = 0.1  # settled: nothing written for this long
+TARGET = 0.1  # a key settled within this (--trace explains the presses over it)
 FRAME_GAP = 0.005  # output this far apart belongs to two frames
 RESULTS = b"significant only"  # drawn in the footer only once results are shown
 ASKS_SYNC = b"\x1b[?2026$p"  # does the terminal have synchronized output (DECRQM)?
@@ -306,9 +312,15 @@ def row(name: str, times: list[float], frames: list[int], cpu: list[float]) -> N
     )
 
 
-def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
+def explorer(
+    path: Path, size: tuple[int, int], repeat: int, big: bool, trace: Path | None = None
+) -> None:
     cols, rows = size
-    term = Term([sys.executable, "-m", "tuibench", str(path)], cols, rows)
+    args = [sys.executable, "-m", "tuibench", str(path)]
+    if trace is not None:  # the explorer writes its timeline (key_trace.py)
+        args[1:3] = [str(Path(__file__).with_name("key_trace.py")), str(trace)]
+    term = Term(args, cols, rows)
+    slow: list[tuple[str, float, float]] = []  # (key, pressed, settled) over the target
     try:
         first = term.wait_for(RESULTS, timeout=600)
         if first is None:
@@ -326,6 +338,8 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
                 for k in before:
                     term.press(k)
                 t, n, c = term.press(key, calm=calm)
+                if t > TARGET:
+                    slow.append((name, term.pressed[1], term.pressed[1] + t))
                 times.append(t)
                 frames.append(n)
                 cpu.append(c)
@@ -342,9 +356,22 @@ def explorer(path: Path, size: tuple[int, int], repeat: int, big: bool) -> None:
         term.reap(30)
     finally:
         term.kill()
+    if trace is not None:
+        why_slow(trace, slow)
     print(f"  peak memory {term.peak_mb:,.0f} MB (ru_maxrss)")
     if not big:  # the same code at any size; a million would load a second time
         end_on_hang_up(path, size)
+
+
+def why_slow(trace: Path, slow: list[tuple[str, float, float]]) -> None:
+    """Each press over the target, with what the explorer's timeline holds meanwhile."""
+    import key_trace
+
+    events = key_trace.read(trace)
+    print(f"  presses over {TARGET * 1000:.0f} ms: {len(slow)}")
+    for name, start, end in slow:
+        took = (end - start) * 1000
+        print(f"    {name:<20} {took:4.0f} ms: {key_trace.classify(events, start, end)}")
 
 
 def first_switch(term: Term, size: tuple[int, int]) -> None:
@@ -418,6 +445,7 @@ def main() -> None:
     p.add_argument("--size", default="120x40")
     p.add_argument("--only", choices=["sample", "wide"])
     p.add_argument("--million", type=int, nargs="?", const=1_000_000, default=None)
+    p.add_argument("--trace", type=Path, help="the explorer's timeline to this file (wide)")
     args = p.parse_args()
     size = tuple(map(int, args.size.split("x")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -433,7 +461,7 @@ def main() -> None:
                 sets.append(("20,000 metrics x 2", Path(tmp) / "wide", False))
         for name, path, big in sets:
             print(f"tuibench on {name} at {args.size}:", flush=True)
-            explorer(path, size, args.repeat, big)
+            explorer(path, size, args.repeat, big, None if big else args.trace)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,24 @@
 """The full garbage collection runs once the screen has settled (tui/terminal/idle_gc.py):
-after the last write, not at each, and not from another thread."""
+after the last write, not at each, and not from another thread; not within IDLE of a key
+read; what survives is frozen, and collected again once the screen rests long."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
+import pytest
+
 from tuibench.tui.terminal import idle_gc
+
+
+@pytest.fixture(autouse=True)
+def no_freezing(monkeypatch):
+    """The test process's own objects are never frozen here: each call is recorded."""
+    calls: list[str] = []
+    monkeypatch.setattr(idle_gc.gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(idle_gc.gc, "unfreeze", lambda: calls.append("unfreeze"))
+    return calls
 
 
 async def test_one_collection_after_the_last_write(monkeypatch):
@@ -71,5 +83,68 @@ async def test_an_overdue_collection_takes_a_shorter_gap(monkeypatch):
         assert abs(wait() - idle_gc.IDLE_OVERDUE) < 0.01
         idle._collect()  # collected: the full gap again
         assert abs(wait() - idle_gc.IDLE) < 0.01
+    finally:
+        idle.stop()
+
+
+async def test_a_key_read_puts_the_collection_off(monkeypatch):
+    collected: list[float] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: collected.append(loop.time()))
+    monkeypatch.setattr(idle_gc, "IDLE", 0.2)
+    idle = idle_gc.IdleCollector(loop)
+    try:
+        idle.activity()  # a write: the collection comes IDLE after it ...
+        await asyncio.sleep(0.15)
+        # ... but a key is read (the input thread) and its handler writes nothing yet
+        threading.Thread(target=idle.input).start()
+        read = loop.time()
+        await asyncio.sleep(0.1)
+        assert collected == []  # IDLE after the write, not after the key
+        await asyncio.sleep(0.4)
+        assert len(collected) == 1 and collected[0] - read >= 0.19
+    finally:
+        idle.stop()
+
+
+async def test_survivors_are_frozen_and_collected_again_once_the_screen_rests(
+    monkeypatch, no_freezing
+):
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: no_freezing.append("collect"))
+    monkeypatch.setattr(idle_gc, "IDLE", 0.01)
+    monkeypatch.setattr(idle_gc, "DEEP_IDLE", 0.3)
+    idle = idle_gc.IdleCollector(asyncio.get_running_loop())
+    try:
+        idle.activity()
+        await asyncio.sleep(0.1)
+        assert no_freezing == ["collect", "freeze"]  # the next walks only what is new
+        idle.activity()  # a write before DEEP_IDLE: no deep collection yet
+        await asyncio.sleep(0.2)
+        assert no_freezing == ["collect", "freeze"] * 2
+        await asyncio.sleep(0.4)  # resting: the frozen objects are collected too, once
+        assert no_freezing == ["collect", "freeze"] * 2 + ["unfreeze", "collect", "freeze"]
+        await asyncio.sleep(0.4)
+        assert no_freezing[-3:] == ["unfreeze", "collect", "freeze"] and len(no_freezing) == 7
+    finally:
+        idle.stop()
+
+
+async def test_a_deep_collection_once_many_objects_were_frozen(monkeypatch, no_freezing):
+    frozen = [1000]
+    monkeypatch.setattr(idle_gc.gc, "get_freeze_count", lambda: frozen[0])
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: no_freezing.append("collect"))
+    monkeypatch.setattr(idle_gc, "IDLE", 0.01)
+    idle = idle_gc.IdleCollector(asyncio.get_running_loop())
+    try:
+        idle.activity()
+        await asyncio.sleep(0.1)
+        assert no_freezing == ["collect", "freeze"]
+        frozen[0] += idle_gc.DEEP_GROWTH  # keys without a pause froze many more
+        idle.activity()
+        await asyncio.sleep(0.1)
+        assert no_freezing[2:] == ["unfreeze", "collect", "freeze"]
+        idle.activity()  # counted from the deep one: a plain collection again
+        await asyncio.sleep(0.1)
+        assert no_freezing[5:] == ["collect", "freeze"]
     finally:
         idle.stop()

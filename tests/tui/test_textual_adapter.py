@@ -248,3 +248,27 @@ def test_a_widget_sized_by_a_layout_is_not_laid_out_again():
         assert not after._layout_required
     finally:
         Widget._size_updated = size_updated  # type: ignore[method-assign]
+
+
+def test_strips_that_an_operation_returns_unchanged_make_no_reference_cycle():
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    def made() -> Strip:
+        return Strip([Segment("abc"), Segment("de")], 5)
+
+    if not getattr(Strip.divide, "_acyclic", False):  # Textual's own keeps the strip
+        plain = made()  # in its own cache: what the adapter mends (drop it once fixed)
+        assert plain.divide([5]) == [plain] and plain._divide_cache.get((5,)) == [plain]
+        assert plain.crop_extend(0, 5, None) is plain
+        assert plain._crop_extend_cache.get((0, 5, None)) is plain
+    textual_adapter.drawn_lines_freed_at_once()
+    textual_adapter.drawn_lines_freed_at_once()  # once only
+    strip = made()
+    assert strip.divide([5]) == [strip] and strip.divide(iter([5, 7])) == [strip]
+    assert strip.crop_extend(0, 5, None) is strip
+    assert not strip._divide_cache and not strip._crop_extend_cache  # nothing kept
+    # the other cuts and crops as Textual makes them
+    assert [s.text for s in strip.divide([2, 5])] == ["ab", "cde"]
+    assert strip.crop_extend(1, 7, None).text == "bcde  "
+    assert strip.crop_extend(0, 3, None).text == "abc"

@@ -36,6 +36,12 @@ def write_results(root: Path) -> Path:
     return root
 
 
+def shown(copy: TerminalCopy) -> str:
+    """The text the terminal shows, as far as the frames wrote it."""
+    rows = copy._rows
+    return "\n".join("".join(str(cell[0]) for cell in rows[y]) for y in sorted(rows))
+
+
 class Frames:
     """The frames the app hands to the terminal: each one's changed cells, and whether
     Textual painted the whole screen for it."""
@@ -163,3 +169,73 @@ async def test_two_changes_of_focus_before_their_events_end_styled_as_the_focus_
             await pilot.pause()
             assert app.focused is second and second.has_focus and not first.has_focus
             assert second.styles.background_tint.a > 0 and first.styles.background_tint.a == 0
+
+
+async def test_s_draws_its_notice_in_the_frame_of_the_tree(make_app, loaded, tmp_path):
+    """The notice is set by `s`'s action itself, so the frame that draws the tree draws it
+    (a toast was mounted on later turns of the loop, and drawn in a frame of its own)."""
+    from tuibench.tui.notices import Notice, NoticeRack
+    from tuibench.tui.view.state import sort_label
+
+    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        await loaded(pilot)
+        frames = Frames(app)
+        rack = app.main.query_one(NoticeRack)
+        for _ in range(2):  # also while the notice of the last `s` still shows
+            await frames.quiet(pilot)
+            await app.run_action("cycle_sort", app.main)  # as the key runs it
+            said = f"Tree and tables: {sort_label(app.main.wanted.sort)}"
+            assert rack.display and rack.text == said  # before the loop turns again
+            assert len(await frames.after(pilot, "s")) == 1  # pressed: one frame
+            said = f"Tree and tables: {sort_label(app.main.wanted.sort)}"
+            assert rack.text == said and said in shown(frames.copy)  # drawn
+        assert not app._notifications  # no toast besides
+        await pilot.click(rack.query_one(Notice))  # gone on a click, as a toast goes
+        assert not rack.display and not rack.text
+
+
+async def test_the_notice_and_a_toast_never_show_together(make_app, loaded):
+    from tuibench.tui.notices import NoticeRack, say, say_now
+
+    app = make_app()
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        await loaded(pilot)
+        rack = app.main.query_one(NoticeRack)
+        say_now(app, "first", timeout=5)
+        assert rack.text == "first"
+        say(app, "a toast")  # takes the notice's place
+        await pilot.pause()
+        assert not rack.display and [n.message for n in app._notifications] == ["a toast"]
+        say_now(app, "second", timeout=5)  # a toast shows: said as a toast too
+        await pilot.pause()
+        assert not rack.display
+        assert [n.message for n in app._notifications] == ["a toast", "second"]
+
+
+async def test_keys_leave_no_drawn_lines_in_reference_cycles(make_app, loaded):
+    """A line drawn and replaced is freed at once, not by a full collection later (which
+    a key arriving meanwhile waits for)."""
+    import gc
+
+    from textual.strip import Strip
+
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("n", "escape", "s")
+        await pilot.pause(0.1)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collection finds is kept, to look at
+        try:
+            for key in ("n", "escape", "s", "tab", "j", "k", "tab"):
+                await pilot.press(key)
+                await pilot.pause(0.05)
+            gc.collect()
+            strips = sum(isinstance(o, Strip) for o in gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        # without the mend: 806; left: the lines of a line cache cleared (Textual's LRU
+        # cache keeps them in a ring of lists), 47
+        assert strips < 100

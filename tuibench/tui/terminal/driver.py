@@ -23,8 +23,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import curses
+import functools
 import selectors
 import termios
+from collections.abc import Callable
 
 from textual import constants
 from textual.drivers.linux_driver import LinuxDriver
@@ -36,10 +38,17 @@ from tuibench.tui.textual_adapter import use_input_selector
 
 
 class _PromptSelector(selectors.SelectSelector):
+    def __init__(self, read: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.read = read  # told when input is ready, before it is parsed
+
     def select(self, timeout: float | None = None):
         if timeout is not None:
             timeout = min(timeout, constants.ESCAPE_DELAY)
-        return super().select(timeout)
+        ready = super().select(timeout)
+        if ready and self.read is not None:
+            self.read()
+        return ready
 
 
 class PromptEscapeDriver(LinuxDriver):
@@ -116,5 +125,12 @@ class PromptEscapeDriver(LinuxDriver):
         return True
 
     def run_input_thread(self) -> None:
-        use_input_selector(_PromptSelector)
+        use_input_selector(functools.partial(_PromptSelector, self._input_ready))
         super().run_input_thread()
+
+    def _input_ready(self) -> None:
+        """A key's bytes are there (the input thread): the idle collection waits (a lone
+        escape becomes a key only ESCDELAY later)."""
+        idle = self._idle
+        if idle is not None:
+            idle.input()

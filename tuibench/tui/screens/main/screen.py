@@ -13,6 +13,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.message import Message
 from textual.reactive import Reactive
@@ -21,10 +22,11 @@ from textual.widgets import Input
 
 from tuibench.model.options import AnalysisOptions
 from tuibench.tui.keys import MAIN_KEYS, bindings
+from tuibench.tui.notices import NoticeRack, say_now
 from tuibench.tui.screens.main.live import Live
 from tuibench.tui.screens.main.navigation import Navigation
 from tuibench.tui.screens.main.series_actions import SeriesActions
-from tuibench.tui.textual_adapter import lay_out_once
+from tuibench.tui.textual_adapter import drawn_lines_freed_at_once, lay_out_once
 from tuibench.tui.view.state import Node, sort_keys, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
@@ -61,12 +63,17 @@ class MainScreen(Navigation, SeriesActions, Live):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         lay_out_once()  # (for every screen of the app, once)
+        drawn_lines_freed_at_once()
         super().__init__(*args, **kwargs)
         self.export_format = "csv"
         self._filter_timer: Any = None
         # Typed, not applied yet: once the queued keys are read, or on a large set once
         # typing pauses.
         self._typed_filter: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield NoticeRack(id="notice")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The keys that act on results do nothing until they are loaded."""
@@ -238,7 +245,8 @@ class MainScreen(Navigation, SeriesActions, Live):
         """Order the tree and the tables (a click on a table's header sorts by its column)."""
         if self.session is not None:
             self.update_state(dataclasses.replace(self.wanted, sort=sort))
-            self.say(f"Tree and tables: {sort_label(sort)}", timeout=2)
+            # in the key's frame (a toast came in a frame of its own, 20-50 ms later)
+            say_now(self.app, f"Tree and tables: {sort_label(sort)}", timeout=2)
 
     def on_table_view_sort_by(self, event: TableView.SortBy) -> None:
         if self.session is None:
