@@ -126,9 +126,8 @@ class Analysis:
             self.duplicates = dup.result()
             self._boot = BootstrapData.build(self.iterations, self._a, self._gid)
         self.timings["summary data"] = time.perf_counter() - clock
-        # The samples are not needed once everything above is computed, nor the iterations'
-        # figures in the rows (48 of 84 bytes an iteration: 0.5 GB at 10^7), nor their spans.
-        del self._raw, self._values, self._it_starts, self._it_counts, self._gstarts
+        # Nor the iterations' figures in the rows (48 of 84 bytes an iteration: 0.5 GB at
+        # 10^7): the samples and their spans were let go of in `_groups`.
         if not keep_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
             if whole and samples_read is not None:  # the explorer's: nothing reads them now
@@ -299,6 +298,11 @@ class Analysis:
         """Per system and metric: centre, interval, noise and what compare() reads, one row
         each, in every table's order (`_row_layout`)."""
         frame, order, m_id, s_id = self._groups_unordered()
+        # The samples, their spans and their sorted copy are read no more (`_sorted` holds
+        # what the tests need): let go of before the frame is copied into the rows' order,
+        # where they were the explorer's peak at a million metrics (0.5 GB more).
+        del self._ordered, self._raw, self._values, self._it_starts, self._it_counts
+        del self._gstarts
         # Rows by metric in natural order, then by system: every table's order (the Enum
         # codes are that order); names leave the core as strings. Column by column, each
         # let go of once taken: both frames at once were a peak at a million metrics.
@@ -311,7 +315,6 @@ class Analysis:
             pl.Series("_row", np.arange(frame.height, dtype=np.int64)),
         )
         self._a = compare_arrays(frame)
-        del self._ordered
         return frame
 
     def _groups_unordered(self) -> tuple[pl.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
