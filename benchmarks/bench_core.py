@@ -96,7 +96,7 @@ def alternate(fns: dict, rounds: int) -> dict[str, list]:
 
 
 def child_run(args: list[str]) -> tuple[float, float]:
-    """Wall time and peak RSS (MB) of one child process.
+    """Wall time and peak RSS (MiB) of one child process.
 
     The peak comes from GNU time, whose own child starts small: a process started straight
     from this one would report at least this process' RSS (Linux keeps the high-water mark
@@ -261,8 +261,8 @@ def main() -> None:
         rows = json.loads(out.read_text())["rows"]
         print(f"report rows: {len(rows):,}")
         print(
-            f"peak memory of report (max RSS):      {rss_report:7.0f} MB (target < 1536 MB; "
-            f"the bare read and median: {rss_bare:.0f} MB)"
+            f"peak memory of report (max RSS):      {rss_report:7.0f} MiB (target < 1536 MiB; "
+            f"the bare read and median: {rss_bare:.0f} MiB)"
         )
 
 

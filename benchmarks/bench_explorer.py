@@ -236,7 +236,7 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
         session = app.main.session
         print(
             f"  {len(session.metrics)} metrics x {len(session.systems)} systems loaded and "
-            f"analysed in {seconds:.0f} s (headless); peak {peak_mb():.0f} MB"
+            f"analysed in {seconds:.0f} s (headless); peak {peak_mb():.0f} MiB"
         )
         display = app._display
         view = app.main.query_one(AnswerView)
@@ -341,7 +341,7 @@ async def measure_million(path: Path, size: tuple[int, int], repeat: int) -> Non
             )
             await pilot.pause(0.3)
         report(results)
-        print(f"  peak {peak_mb():.0f} MB")
+        print(f"  peak {peak_mb():.0f} MiB")
 
 
 def main() -> None:

@@ -86,7 +86,7 @@ def main() -> None:
         path = generate(a.scale, Path(tmp) / "data")
         os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")  # never the user's
         wall, rss = child_run(bench_shapes.report_args(path, Path(tmp) / "report.json"))
-        print(f"report:   {wall:7.1f} s  peak {rss:6.0f} MB")
+        print(f"report:   {wall:7.1f} s  peak {rss:6.0f} MiB")
         out = subprocess.run(
             [sys.executable, "-c", EXPLORER, str(path)],
             capture_output=True,
@@ -97,8 +97,8 @@ def main() -> None:
         first, at_first, ahead, peak = (float(x) for x in out.stdout.split()[-4:])
         print(
             f"explorer: {first:7.1f} s to the first screen ({first / wall:.2f}x the report)  "
-            f"peak {at_first:6.0f} MB\n"
-            f"          {ahead:7.1f} s to the end of its work ahead            peak {peak:6.0f} MB"
+            f"peak {at_first:6.0f} MiB\n"
+            f"          {ahead:7.1f} s to the end of its work ahead            peak {peak:6.0f} MiB"
         )
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 

@@ -358,7 +358,7 @@ def explorer(
         term.kill()
     if trace is not None:
         why_slow(trace, slow)
-    print(f"  peak memory {term.peak_mb:,.0f} MB (ru_maxrss)")
+    print(f"  peak memory {term.peak_mb:,.0f} MiB (ru_maxrss)")
     if not big:  # the same code at any size; a million would load a second time
         end_on_hang_up(path, size)
 

@@ -157,7 +157,7 @@ def main() -> None:
         args.csv_mb, args.gbench_mb, args.json_bomb_mb, args.text_bomb_mb = 2048, 500, 4, 2.6
     only = set(args.only.split(",")) if args.only else {"csv", "gbench", "json-bomb", "text-bomb"}
     base = run("-")
-    print(f"python + imports: {base['peak_mb']:.0f} MB peak")
+    print(f"python + imports: {base['peak_mb']:.0f} MiB peak")
     print(f"{'case':<16} {'input':>12} {'peak':>10} {'time':>8}  result")
     with tempfile.TemporaryDirectory(prefix="tuibench-bench-memory-") as tmp:
         root = Path(tmp)
@@ -196,14 +196,14 @@ def main() -> None:
             made = time.perf_counter() - t
             r = run(path)
             if "failed" in r:
-                print(f"{name:<16} {size / MB:>9.1f} MB {'-':>10} {'-':>8}  {r['failed']}")
+                print(f"{name:<16} {size / MB:>9.1f} MiB {'-':>10} {'-':>8}  {r['failed']}")
             else:
                 what = f"{r['samples']:,} samples"
                 if r["problems"]:
                     what += "; problem: " + r["problems"][0]
                 ratio = f" ({r['peak_mb'] * MB / size:.1f}x input)" if size > 10 * MB else ""
                 print(
-                    f"{name:<16} {size / MB:>9.1f} MB {r['peak_mb']:>7.0f} MB "
+                    f"{name:<16} {size / MB:>9.1f} MiB {r['peak_mb']:>7.0f} MiB "
                     f"{r['seconds']:>7.1f}s  {what}{ratio}"
                 )
             print(f"{'':<16} (written in {made:.0f} s)")

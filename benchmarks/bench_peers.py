@@ -173,7 +173,7 @@ def main() -> None:
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(
         f"{'peer':11} {'shape':16} {'files':>7} {'tuibench':>8} {'peer':>7} {'ratio':>6} "
-        f"{'(range)':11} {'RSS MB':>6} {'peer':>6}"
+        f"{'(range)':11} {'RSS MiB':>7} {'peer':>6}"
     )
     with tempfile.TemporaryDirectory(prefix="tuibench-peers-") as tmp:
         for peer, name, benches, n, values in SHAPES:
@@ -201,8 +201,8 @@ def main() -> None:
             m_t = max(m for _, m in runs["tuibench"])
             m_p = max(m for _, m in runs["peer"])
             print(
-                f"{peer:11} {name:16} {size:5.1f}MB {t_t:8.2f} {t_p:7.2f} {t_t / t_p:5.2f}x "
-                f"({ratios[0]:.2f}-{ratios[-1]:.2f}) {m_t:6.0f} {m_p:6.0f}   "
+                f"{peer:11} {name:16} {size:5.1f}MiB {t_t:8.2f} {t_p:7.2f} {t_t / t_p:5.2f}x "
+                f"({ratios[0]:.2f}-{ratios[-1]:.2f}) {m_t:7.0f} {m_p:6.0f}   "
                 f"{what(peer, benches, n, values)}",
                 flush=True,
             )

@@ -279,7 +279,7 @@ def show(shape: Shape, runs: dict) -> None:
     print(
         f"{shape.name:20} {shape.rows:>11,} {t_r:7.2f} {t_f:7.2f} {t_r / t_f:5.2f}x "
         f"({ratios[0]:.2f}-{ratios[-1]:.2f}) {time_ok:4} "
-        f"{m_r:6.0f} {m_f:6.0f} {m_r / m_f:5.2f}x {mem_ok}",
+        f"{m_r:7.0f} {m_f:6.0f} {m_r / m_f:5.2f}x {mem_ok}",
         flush=True,
     )
 
@@ -318,7 +318,7 @@ def main() -> None:
         print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         print(
             f"{'shape':20} {'rows':>11} {'report':>7} {'floor':>7} {'ratio':>6} "
-            f"{'(range)':11} {'':4} {'RSS MB':>6} {'floor':>6} {'ratio':>6}"
+            f"{'(range)':11} {'':4} {'RSS MiB':>7} {'floor':>6} {'ratio':>6}"
         )
         for s in shapes:
             show(s, measure(s, root, a.rounds))

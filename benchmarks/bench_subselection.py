@@ -43,7 +43,7 @@ pl.DataFrame({"system": "one", "benchmark": "big", "metric": "time", "iteration"
 
 
 def child(args: list[str]) -> tuple[float, float, str]:
-    """Wall time, peak RSS (MB) and stdout of a child process."""
+    """Wall time, peak RSS (MiB) and stdout of a child process."""
     with tempfile.NamedTemporaryFile("r") as rss:
         t = time.perf_counter()
         proc = subprocess.run(
@@ -67,13 +67,13 @@ def main() -> None:
     for n in (int(float(s)) for s in a.sizes.split(",")):
         print(f"{n:,} samples in one iteration ({8 * n / 1e6:.0f} MB of values), B = {a.b}:")
         wall, rss, out = child([py, "-c", VALUE, str(n), str(a.b)])
-        print(f"  iteration value alone:   {wall:7.1f} s, peak {rss:6.0f} MB  (value {out})")
+        print(f"  iteration value alone:   {wall:7.1f} s, peak {rss:6.0f} MiB  (value {out})")
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "one.parquet"
             subprocess.run([py, "-c", WRITE, str(n), str(path)], check=True)
             cmd = [py, "-m", "tuibench", "report", str(path), "--format", "json"]
             wall, rss, out = child([*cmd, "--subselections", str(a.b)])
-            print(f"  tuibench report --format json: {wall:7.1f} s, peak {rss:6.0f} MB")
+            print(f"  tuibench report --format json: {wall:7.1f} s, peak {rss:6.0f} MiB")
 
 
 if __name__ == "__main__":
