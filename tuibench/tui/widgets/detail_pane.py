@@ -140,6 +140,11 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         height = max(14, min(36, self.size.height - 16)) if wide else 14
         self.query_one("#plot", PlotSlot).styles.height = height
 
+    def plot_ahead(self) -> None:
+        """The plot's widget made while the first screen is read (its module imported):
+        made at the first metric shown, its mount took 60-70 ms of that key."""
+        self.query_one("#plot", PlotSlot)._plot()
+
     _left_width = 0  # the tree's column beside the pane, as wide as when last shown
 
     def fit_beside(self, left: Widget, shown: bool, width: int) -> None:

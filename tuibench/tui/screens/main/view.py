@@ -300,6 +300,8 @@ class MainView(Screen):
             if self.stop_loading.is_set():
                 return
         self._import_dialogs()
+        with contextlib.suppress(Exception):  # the app may be gone
+            self.app.call_from_thread(lambda: self.query_one(DetailPane).plot_ahead())
         # Said where it takes long enough to matter: a switch meanwhile computes its own.
         said = self.large and len(rs.system_names) > 1
         if said:
