@@ -96,17 +96,24 @@ async def test_the_first_load_takes_the_files_identity_once(make_app, loaded, mo
         assert len(calls) == 1 and calls[0] > 0
 
 
-async def test_a_short_load_counts_no_files(make_app, loaded, monkeypatch):
-    """Before PROGRESS_AFTER the loading thread posts no progress (each count is a frame
-    made with the interpreter it needs); the bar moves meanwhile."""
+def progress_posted(monkeypatch, after: float) -> list[int]:
+    """The counts the loading thread posts (`done`; -1: computing statistics), with
+    PROGRESS_AFTER set to `after` seconds."""
     from tuibench.tui.screens.main import view
 
-    monkeypatch.setattr(view, "PROGRESS_AFTER", 60.0)
+    monkeypatch.setattr(view, "PROGRESS_AFTER", after)
     posted: list[int] = []
     on_progress = view.MainView.on_load_progress
     monkeypatch.setattr(
         view.MainView, "on_load_progress", lambda s, m: (posted.append(m.done), on_progress(s, m))
     )
+    return posted
+
+
+async def test_a_short_load_counts_no_files(make_app, loaded, monkeypatch):
+    """Before PROGRESS_AFTER the loading thread posts no progress (each count is a frame
+    made with the interpreter it needs); the bar moves meanwhile."""
+    posted = progress_posted(monkeypatch, 60.0)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         assert app.main.query_one("#loading-bar").percentage is None  # moving
@@ -116,14 +123,7 @@ async def test_a_short_load_counts_no_files(make_app, loaded, monkeypatch):
 
 
 async def test_a_long_load_counts_its_files(make_app, loaded, monkeypatch):
-    from tuibench.tui.screens.main import view
-
-    monkeypatch.setattr(view, "PROGRESS_AFTER", 0.0)
-    posted: list[int] = []
-    on_progress = view.MainView.on_load_progress
-    monkeypatch.setattr(
-        view.MainView, "on_load_progress", lambda s, m: (posted.append(m.done), on_progress(s, m))
-    )
+    posted = progress_posted(monkeypatch, 0.0)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot)
