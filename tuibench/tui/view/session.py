@@ -282,19 +282,24 @@ class Session:
             per = self._comparisons.pop(key, None)
             if per is None and key == self._shown_key:
                 per = self._current
-            while per is None and len(self._comparisons) >= self.comparisons_kept:
-                del self._comparisons[next(iter(self._comparisons))]
-                self._forget_summaries()
+            if per is None:  # room for the new one first
+                self._keep_at_most(self.comparisons_kept - 1)
         if per is None:
             cmp = self.analysis.compare(s.reference, s.options)
             per = PerMetric(cmp, self._metric_ids, len(self.metrics))
         with self._lock:  # a worker may be preparing another reference meanwhile
             self._comparisons[key] = per  # the newest last
-            if len(self._comparisons) > self.comparisons_kept:
-                while len(self._comparisons) > self.comparisons_kept:
-                    del self._comparisons[next(iter(self._comparisons))]
-                self._forget_summaries()
+            self._keep_at_most(self.comparisons_kept)
         return per
+
+    def _keep_at_most(self, n: int) -> None:
+        """The oldest kept comparisons let go of down to `n`, their summaries with them
+        (under the lock)."""
+        if len(self._comparisons) <= n:
+            return
+        while len(self._comparisons) > n:
+            del self._comparisons[next(iter(self._comparisons))]
+        self._forget_summaries()
 
     def _key(self, s: ViewState) -> tuple:
         """What a comparison is kept by: its reference, options and analysis."""
