@@ -129,11 +129,14 @@ async def test_survivors_are_frozen_and_collected_again_once_the_screen_rests(
         idle.stop()
 
 
-async def test_a_deep_collection_once_many_objects_were_frozen(monkeypatch, no_freezing):
+async def test_a_deep_collection_after_a_longer_pause_once_many_were_frozen(
+    monkeypatch, no_freezing
+):
     frozen = [1000]
     monkeypatch.setattr(idle_gc.gc, "get_freeze_count", lambda: frozen[0])
     monkeypatch.setattr(idle_gc.gc, "collect", lambda: no_freezing.append("collect"))
     monkeypatch.setattr(idle_gc, "IDLE", 0.01)
+    monkeypatch.setattr(idle_gc, "DEEP_GROWN_IDLE", 0.3)
     idle = idle_gc.IdleCollector(asyncio.get_running_loop())
     try:
         idle.activity()
@@ -141,10 +144,38 @@ async def test_a_deep_collection_once_many_objects_were_frozen(monkeypatch, no_f
         assert no_freezing == ["collect", "freeze"]
         frozen[0] += idle_gc.DEEP_GROWTH  # keys without a pause froze many more
         idle.activity()
+        await asyncio.sleep(0.1)  # a short gap: a plain collection, not the deep one
+        assert no_freezing[2:] == ["collect", "freeze"]
+        idle.activity()  # a write within DEEP_GROWN_IDLE puts the deep one off again
         await asyncio.sleep(0.1)
-        assert no_freezing[2:] == ["unfreeze", "collect", "freeze"]
+        assert no_freezing[4:] == ["collect", "freeze"]
+        await asyncio.sleep(0.4)  # the longer pause: now the deep one
+        assert no_freezing[6:] == ["unfreeze", "collect", "freeze"]
         idle.activity()  # counted from the deep one: a plain collection again
         await asyncio.sleep(0.1)
-        assert no_freezing[5:] == ["collect", "freeze"]
+        assert no_freezing[9:] == ["collect", "freeze"]
+        await asyncio.sleep(0.4)  # and the next deep one only after DEEP_IDLE
+        assert len(no_freezing) == 11
+    finally:
+        idle.stop()
+
+
+async def test_a_key_answered_by_a_write_does_not_put_it_off(monkeypatch):
+    """Keys typed every 0.1-0.2 s: each is answered by its frame, and the overdue
+    collection runs in the gap after that frame, not only IDLE after the last key."""
+    collected: list[float] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: collected.append(loop.time()))
+    monkeypatch.setattr(idle_gc, "IDLE", 0.5)
+    monkeypatch.setattr(idle_gc, "IDLE_OVERDUE", 0.05)
+    monkeypatch.setattr(idle_gc, "OVERDUE", 0.0)  # a collection is due at once
+    idle = idle_gc.IdleCollector(loop)
+    try:
+        idle.input()  # a key read ...
+        await asyncio.sleep(0.02)
+        idle.activity()  # ... and its frame
+        written = loop.time()
+        await asyncio.sleep(0.25)  # within IDLE of the key, past IDLE_OVERDUE of the frame
+        assert len(collected) == 1 and collected[0] - written < 0.2
     finally:
         idle.stop()
