@@ -445,7 +445,7 @@ def main() -> None:
     p.add_argument("--size", default="120x40")
     p.add_argument("--only", choices=["sample", "wide"])
     p.add_argument("--million", type=int, nargs="?", const=1_000_000, default=None)
-    p.add_argument("--trace", type=Path, help="the explorer's timeline to this file (wide)")
+    p.add_argument("--trace", type=Path, help="the explorer's timeline to this file")
     args = p.parse_args()
     size = tuple(map(int, args.size.split("x")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -461,7 +461,7 @@ def main() -> None:
                 sets.append(("20,000 metrics x 2", Path(tmp) / "wide", False))
         for name, path, big in sets:
             print(f"tuibench on {name} at {args.size}:", flush=True)
-            explorer(path, size, args.repeat, big, None if big else args.trace)
+            explorer(path, size, args.repeat, big, args.trace)
 
 
 if __name__ == "__main__":
