@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 
 from tuibench import stats
+from tuibench.analysis.compare.frames import join_notes
 
 
 def gain_expr() -> pl.Expr:
@@ -177,11 +178,10 @@ def decide(rows: pl.DataFrame, alpha: float, fdr: bool, threshold: float | None)
         )
         said = facts.select(_disagreement("p (BH)" if fdr else "p").alias("extra"))
         extra = extra.scatter(shaky, said.to_series())
-    joined = pl.concat_str([pl.col("_note_base"), extra], separator="; ", ignore_nulls=True)
     return rows.with_columns(
         pl.Series("p_adjusted", p_adj).fill_nan(None),
         pl.Series("significant", significant),
         WORDS.gather(verdict),
         robust.cast(pl.Boolean).alias("robust"),
-        pl.when(joined != "").then(joined).alias("note"),
+        join_notes(rows["_note_base"], extra),
     ).drop(added)
