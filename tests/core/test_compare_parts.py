@@ -90,9 +90,9 @@ def test_an_analysis_whose_samples_are_freed_lets_go_of_its_iterations(tmp_path)
     """The explorer's analysis (`samples_read`, no figures kept) keeps no iterations once
     made, and compares as one that keeps them."""
     rs = load([_write(tmp_path / "results")])
-    kept, freed = Analysis(rs), Analysis(rs, samples_read=lambda: None)
+    kept, freed = Analysis(rs), Analysis(rs, samples_read=lambda _: None)
     assert kept.iterations.height > 0 and freed.iterations.height == 0
-    assert Analysis(rs, keep_figures=True, samples_read=lambda: None).iterations.height > 0
+    assert Analysis(rs, keep_figures=True, samples_read=lambda _: None).iterations.height > 0
     for ref in SYSTEMS:
         a, b = kept.compare(ref), freed.compare(ref)
         assert_frame_equal(b.full_rows(), a.full_rows(), check_exact=True)

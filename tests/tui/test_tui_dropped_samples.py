@@ -12,6 +12,7 @@ from polars.testing import assert_frame_equal
 from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions, ViewOptions
+from tuibench.tui.view import reloads as reloads_module
 from tuibench.tui.view import reopen as reopen_module
 from tuibench.tui.view.reloads import Reloads
 from tuibench.tui.view.reopen import (
@@ -46,9 +47,10 @@ def opened(root: Path):
     reloads = Reloads([root])
     rs = reloads.load(found=reopen.found, later=True)
     analysis = reloads.analyse(rs, OPTIONS)
-    if not drop_samples(rs, reopen, bool(reloads.loader.unwritten)):
+    kept = analysis.keeps_figures
+    if not drop_samples(rs, reopen, bool(reloads.loader.unwritten), kept):
         reloads.loader.write_unwritten()  # with the cache on: the load's entry first
-        assert drop_samples(rs, reopen, bool(reloads.loader.unwritten))
+        assert drop_samples(rs, reopen, bool(reloads.loader.unwritten), kept)
     state = ViewState.first(rs.default_reference, OPTIONS, ViewOptions())
     session = Session(rs, analysis, state)
     session.install(state, session.prepare(state, session.compute(state)))
@@ -100,13 +102,36 @@ def test_small_results_keep_their_samples(tmp_path, monkeypatch):
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
     reopen, reloads = Reopen([DATA], OPTIONS), Reloads([DATA])
     rs = reloads.load(found=reopen.found)
-    assert not drop_samples(rs, reopen, False) and not isinstance(rs, Deferred)
+    assert not drop_samples(rs, reopen, False, True) and not isinstance(rs, Deferred)
+
+
+def test_many_iterations_drop_their_figures_and_samples(tmp_path, monkeypatch):
+    """Below DROPPED_PAST samples, results of more than ITERATIONS_KEPT_UP_TO iterations keep
+    no iterations' figures (a reload analyses everything again), so their samples go too:
+    a million metrics of 3 iterations of 2 samples held 0.8 GB of both."""
+    monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
+    reopen, reloads = Reopen([DATA], OPTIONS), Reloads([DATA])
+    rs = reloads.load(found=reopen.found)
+    iterations = Analysis(rs, OPTIONS).iterations.height
+    assert rs.samples.height <= reopen_module.DROPPED_PAST and iterations > 1
+    monkeypatch.setattr(reloads_module, "ITERATIONS_KEPT_UP_TO", iterations)
+    assert reloads.analyse(rs, OPTIONS).keeps_figures  # as many as kept: kept
+    reloads.analysis = None
+    monkeypatch.setattr(reloads_module, "ITERATIONS_KEPT_UP_TO", iterations - 1)
+    told: list[bool] = []
+    analysis = reloads.analyse(rs, OPTIONS, told.append)
+    assert told == [False] and not analysis.keeps_figures
+    assert "median" not in analysis.iterations.columns  # the figures let go of
+    assert drop_samples(rs, reopen, False, analysis.keeps_figures) and isinstance(rs, Deferred)
+    want = Analysis(load([DATA]), OPTIONS).compare(rs.default_reference)
+    got = analysis.compare(rs.default_reference)
+    assert_frame_equal(got.full_rows(), want.full_rows(), check_exact=True)
 
 
 def test_samples_read_again_for_an_analysis_are_freed_once_read(results):
     rs, _, _, _ = opened(results)
     options = AnalysisOptions(iteration_value="mean")
-    got = Analysis(rs, options, samples_read=lambda: forget_samples(rs))
+    got = Analysis(rs, options, samples_read=lambda _: forget_samples(rs))
     assert rs._samples is None  # read for the analysis, then freed again
     want = Analysis(load([results]), options)
     ref = rs.default_reference
@@ -145,8 +170,8 @@ async def test_with_the_cache_on_the_samples_are_freed_before_the_first_screen(
     monkeypatch.setattr(reopen_module, "DROPPED_PAST", 0)  # every set counts as large
     freed = []
 
-    def spy(rs, reopen, unwritten):
-        freed.append(drop_samples(rs, reopen, unwritten))
+    def spy(rs, reopen, unwritten, figures_kept):
+        freed.append(drop_samples(rs, reopen, unwritten, figures_kept))
         return freed[-1]
 
     monkeypatch.setattr(reopen_module, "drop_samples", spy)

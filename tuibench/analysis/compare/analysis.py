@@ -78,6 +78,7 @@ class Analysis:
     """
 
     _gid: np.ndarray  # every iteration's group (`_groups_unordered`)
+    keeps_figures = True  # the iterations' figures kept (`keep_figures`; read back: as made)
     _gstarts: np.ndarray  # every group's first iteration
 
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
@@ -88,13 +89,15 @@ class Analysis:
         rs: ResultSet,
         options: AnalysisOptions = DEFAULT_ANALYSIS,
         known: Known | None = None,
-        keep_figures: bool = False,
-        samples_read: Callable[[], object] | None = None,
+        keep_figures: bool | int = False,
+        samples_read: Callable[[bool], object] | None = None,
     ):
         """`known`: a previous analysis's iterations, kept where the same (compare/growing.py).
         `keep_figures`: keep every iteration's figures (median, rounding, outliers) for a later
         grown analysis (the explorer's reloads); else only what comparisons and summary read.
-        `samples_read`: called once `rs.samples` is read for good (the explorer frees them);
+        A number: keep them only for that many iterations or fewer (`keeps_figures` says).
+        `samples_read(keeps_figures)`: called once `rs.samples` is read for good (the
+        explorer frees them);
         then, without `keep_figures`, the iterations are let go of too once the duplicates and
         the summary's data are made from them (0.36 GB at a million metrics): no comparison
         reads them, nor a reload without their figures (it analyses everything again)."""
@@ -112,6 +115,8 @@ class Analysis:
         self.options = options
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         self._known = known
+        self.keeps_figures = bool(keep_figures)  # for a number: and few enough iterations
+        self._figures_up_to = None if isinstance(keep_figures, bool) else keep_figures
         clock = time.perf_counter()
         self.iterations = self._iterations(samples_read)
         self.timings["iterations"] = time.perf_counter() - clock
@@ -128,13 +133,13 @@ class Analysis:
         self.timings["summary data"] = time.perf_counter() - clock
         # Nor the iterations' figures in the rows (48 of 84 bytes an iteration: 0.5 GB at
         # 10^7): the samples and their spans were let go of in `_groups`.
-        if not keep_figures:
+        if not self.keeps_figures:
             self.iterations = self.iterations.select(*GROUP, "iteration", "value", "mean_raw")
             if whole and samples_read is not None:  # the explorer's: nothing reads them now
                 self.iterations, self._gid = self.iterations.clear(), np.zeros(0, np.int64)
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
-    def _iterations(self, samples_read: Callable[[], object] | None = None) -> pl.DataFrame:
+    def _iterations(self, samples_read: Callable[[bool], object] | None = None) -> pl.DataFrame:
         samples = self.rs.samples
         it_keys = [*GROUP, "iteration"]
         if self._known is not None and self._known.counts is not None:
@@ -143,11 +148,13 @@ class Analysis:
             starts = rle_groups(samples, it_keys)[1]  # not the ids: one int64 a sample
             counts = np.diff(np.r_[starts, samples.height]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
+        if self._figures_up_to is not None:
+            self.keeps_figures &= len(starts) <= self._figures_up_to
         hmean = harmonic(keys, self.rs.metrics)
         values = samples["value"].to_numpy()
         del samples  # before the kernels: `samples_read` may free the frame
         if samples_read is not None:
-            samples_read()
+            samples_read(self.keeps_figures)
         kind = self.options.iteration_value
         if self._known is not None and self._known.fits(self.options, len(starts)):
             return self._known_iterations(keys, values, starts, counts, hmean)

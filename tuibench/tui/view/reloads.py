@@ -21,10 +21,13 @@ from tuibench.ingest.load import Progress
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
 
-# Samples up to which every iteration's figures are kept for a reload to reuse (48 bytes
-# an iteration: at a million metrics, 10 M iterations, 0.5 GB). Past it a reload analyses
-# everything again (`spliced` needs them).
+# Samples, and iterations, up to which every iteration's figures are kept for a reload to
+# reuse (48 bytes an iteration, 80 with their keys: at a million metrics of 2 systems and 3
+# iterations, 6 M iterations, 0.45 GB, and their samples 0.35 GB more, kept by
+# `reopen.drop_samples` with them). Past either a reload analyses everything again
+# (`spliced` needs them).
 FIGURES_KEPT_UP_TO = 12_000_000
+ITERATIONS_KEPT_UP_TO = 2_000_000
 
 
 class Reloads:
@@ -57,7 +60,7 @@ class Reloads:
         self,
         rs: ResultSet,
         options: AnalysisOptions,
-        samples_read: Callable[[], object] | None = None,
+        samples_read: Callable[[bool], object] | None = None,
     ) -> Analysis:
         """The analysis of `rs` (the last `load`'s), reusing what the last one computed;
         `samples_read` as `Analysis` calls it (not when spliced)."""
@@ -69,7 +72,7 @@ class Reloads:
         if g is not None and last is not None and rs is g.rs:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
-        keep = rs.samples.height <= FIGURES_KEPT_UP_TO
+        keep = ITERATIONS_KEPT_UP_TO if rs.samples.height <= FIGURES_KEPT_UP_TO else False
         self.analysis = grown or Remembering(
             rs, options, keep_figures=keep, samples_read=samples_read
         )

@@ -270,11 +270,15 @@ class Reopen:
 DROPPED_PAST = 12_000_000
 
 
-def drop_samples(rs: ResultSet, reopen: Reopen, unwritten: bool) -> bool:
-    """Free the samples of large results once analysed, to be read again from the same
-    files (or the load's entry) when needed; not while a cache entry of the load is still
-    to be written (`unwritten`) from them. Whether they were freed."""
-    if unwritten or isinstance(rs, Deferred) or rs.samples.height <= DROPPED_PAST:
+def drop_samples(rs: ResultSet, reopen: Reopen, unwritten: bool, figures_kept: bool) -> bool:
+    """Free the samples of large results once analysed (past DROPPED_PAST, or whenever the
+    analysis keeps no iterations' figures: a reload analyses everything again then), to be
+    read again from the same files (or the load's entry) when needed; not while a cache
+    entry of the load is still to be written (`unwritten`) from them. Whether they were
+    freed."""
+    if unwritten or isinstance(rs, Deferred):
+        return False
+    if figures_kept and rs.samples.height <= DROPPED_PAST:
         return False
     if reopen.identity is None:  # a file could not be stat'ed: never read back blind
         return False

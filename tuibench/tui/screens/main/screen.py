@@ -165,7 +165,7 @@ class MainScreen(Navigation, SeriesActions, Live):
 
         rs = self.loaded_session.rs
         try:  # large results' samples are read again, and freed once read
-            analysis = Analysis(rs, options, samples_read=lambda: forget_samples(rs))
+            analysis = Analysis(rs, options, samples_read=lambda _: forget_samples(rs))
         except Exception as exc:  # keep the explorer up; say what happened
             self.post_message(Analysed(None, options, f"{type(exc).__name__}: {exc}"))
             return

@@ -310,7 +310,8 @@ class MainView(Screen):
             reloads.loader.write_unwritten()
         with contextlib.suppress(Exception):
             reopen.store_first(rs, analysis, session)  # reopening shows this at once
-            drop_samples(rs, reopen, bool(reloads.loader.unwritten))  # not before the entries
+            unwritten = bool(reloads.loader.unwritten)  # dropped now, not before the entries
+            drop_samples(rs, reopen, unwritten, analysis.keeps_figures)
             if reopen.stored or restored:  # a mark used now is dropped last
                 read_ahead.mark(self.paths, self.options, reopen.size)
             analysis.prepare_references(stop=self.stop_loading.is_set)
