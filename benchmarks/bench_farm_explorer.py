@@ -10,6 +10,8 @@ resident memory (GNU time's, or the explorer's own high-water mark) is its own:
 - the explorer, headless (`App.run_test()`): seconds from start to the first screen
   (loaded, analysed, tree and answer made) and the peak until then; then the same once
   its work ahead (the other references' U tests, done after the first screen) ended;
+  then `]` to the other reference and `[` back, each until shown, and the peak after each
+  (two comparisons of 2 M rows are kept, `session.COMPARISON_ROWS_KEPT`);
 - `tuibench report PATH --format json --output FILE`: wall time and peak.
 The cache is off (the work itself is timed) unless `--cache`: then on, in a fresh folder,
 as a first open by a user writes its entries.
@@ -54,7 +56,17 @@ async def main(path):
         first, at_first = time.perf_counter() - t0, peak()
         while app.main.loader is not None and app.main.loader.is_alive():
             await pilot.pause(0.2)
-        print(f"{first:.1f} {at_first:.0f} {time.perf_counter() - t0:.1f} {peak():.0f}")
+        ahead, at_ahead = time.perf_counter() - t0, peak()
+        first_ref = app.main.session.state.reference
+        for key, done in (("]", lambda r: r != first_ref), ("[", lambda r: r == first_ref)):
+            t1 = time.perf_counter()
+            await pilot.press(key)  # the other reference, computed in the background
+            while not done(app.main.session.state.reference):
+                await pilot.pause(0.05)
+            took = time.perf_counter() - t1
+            await pilot.pause(1.0)  # what follows the switch (the answer, the tree) too
+            print(f"{key} {took:.1f} {peak():.0f}")
+        print(f"{first:.1f} {at_first:.0f} {ahead:.1f} {at_ahead:.0f}")
 
 asyncio.run(main(sys.argv[1]))
 """
@@ -94,12 +106,17 @@ def main() -> None:
             cwd=tmp,
             check=True,
         )
-        first, at_first, ahead, peak = (float(x) for x in out.stdout.split()[-4:])
+        lines = out.stdout.split("\n")
+        first, at_first, ahead, peak = (float(x) for x in lines[-2].split())
         print(
             f"explorer: {first:7.1f} s to the first screen ({first / wall:.2f}x the report)  "
             f"peak {at_first:6.0f} MiB\n"
             f"          {ahead:7.1f} s to the end of its work ahead            peak {peak:6.0f} MiB"
         )
+        for line in lines[-4:-2]:  # then `]` to the other reference and `[` back
+            key, took, after = line.split()
+            shown = f"{key} shown after {float(took):.1f} s"
+            print(f"          {shown:<46}peak {float(after):6.0f} MiB")
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
