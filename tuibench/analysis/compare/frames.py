@@ -122,8 +122,14 @@ def notes(*conds: tuple[np.ndarray, str | pl.Expr], data: dict | None = None) ->
     rows = np.flatnonzero(varied)
     if len(rows):  # shared as well: a row keeps no copy of its own
         at, distinct = factorized(_joined_rows(conds, masks, kept, rows, data or {}))
-        said = said.scatter(rows, distinct.append(pl.Series([None], dtype=pl.String)).gather(at))
+        said = said.scatter(rows, _with_null(distinct, at))
     return said
+
+
+def _with_null(values: pl.Series, at: np.ndarray) -> pl.Series:
+    """`values` gathered at `at`, null where `at` is -1."""
+    nulls = pl.Series([None], dtype=values.dtype)
+    return pl.concat([values, nulls]).gather(np.where(at < 0, len(values), at))
 
 
 def _dense(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -168,10 +174,7 @@ def join_notes(first: pl.Series, second: pl.Series) -> pl.Series:
     (ia, da), (ib, db) = factorized(first), factorized(second)
     width = len(db) + 1
     seen, at = _dense((ia + 1) * width + ib + 1)
-    a, b = (
-        d.append(pl.Series([None], dtype=pl.String)).gather(i)  # -1: the null at the end
-        for d, i in ((da, seen // width - 1), (db, seen % width - 1))
-    )
+    a, b = _with_null(da, seen // width - 1), _with_null(db, seen % width - 1)
     joined = pl.concat_str([pl.lit(a), pl.lit(b)], separator="; ", ignore_nulls=True)
     texts = pl.select(pl.when(joined != "").then(joined).alias("note")).to_series()
     return texts.gather(at)
