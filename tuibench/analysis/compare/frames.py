@@ -101,8 +101,8 @@ def notes(*conds: tuple[np.ndarray, str | pl.Expr], data: dict | None = None) ->
     A text may be a polars expression over the columns in `data` (one value per row).
     Where only fixed texts hold, a row's note depends only on which of them hold: one
     string is made per such pattern and gathered, so its rows share its bytes (a note made
-    per row keeps a copy in each: 140 bytes a row where every row had one, 0.6 GB of a
-    million metrics' comparison). The rows where a text of their own holds are joined one
+    per row keeps a copy in each: 140 bytes a row where every row had one, 700 MiB of
+    a million metrics' comparison). The rows where a text of their own holds are joined one
     by one, with only the conditions that hold somewhere: polars makes every text of a
     `when` for every row, and at 200,000 metrics most rows have no note.
     """

@@ -23,7 +23,7 @@ from tuibench.model.results import ResultSet
 
 # Samples, and iterations, up to which every iteration's figures are kept for a reload to
 # reuse (48 bytes an iteration, 80 with their keys: at a million metrics of 2 systems and 3
-# iterations, 6 M iterations, 0.45 GB, and their samples 0.35 GB more, kept by
+# iterations, 6 M iterations, 446 MiB, and their samples 343 MiB more, kept by
 # `reopen.drop_samples` with them). Past either a reload analyses everything again
 # (`spliced` needs them).
 FIGURES_KEPT_UP_TO = 12_000_000
