@@ -78,8 +78,8 @@ class Analysis:
     """
 
     _gid: np.ndarray  # every iteration's group (`_groups_unordered`)
-    keeps_figures = True  # the iterations' figures kept (`keep_figures`; read back: as made)
     _gstarts: np.ndarray  # every group's first iteration
+    keeps_figures = True  # the iterations' figures kept (`keep_figures`; read back: as made)
 
     # Values near the float range overflow in sums and squares: they become NaN or inf and a
     # row note (not numpy warnings on stderr).
@@ -89,18 +89,19 @@ class Analysis:
         rs: ResultSet,
         options: AnalysisOptions = DEFAULT_ANALYSIS,
         known: Known | None = None,
-        keep_figures: bool | int = False,
+        keep_figures: bool = False,
+        figures_up_to: int | None = None,
         samples_read: Callable[[bool], object] | None = None,
     ):
         """`known`: a previous analysis's iterations, kept where the same (compare/growing.py).
         `keep_figures`: keep every iteration's figures (median, rounding, outliers) for a later
         grown analysis (the explorer's reloads); else only what comparisons and summary read.
-        A number: keep them only for that many iterations or fewer (`keeps_figures` says).
-        `samples_read(keeps_figures)`: called once `rs.samples` is read for good (the
-        explorer frees them);
-        then, without `keep_figures`, the iterations are let go of too once the duplicates and
-        the summary's data are made from them (0.36 GB at a million metrics): no comparison
-        reads them, nor a reload without their figures (it analyses everything again)."""
+        `figures_up_to`: keep them only for that many iterations or fewer (`keeps_figures`
+        says whether they were kept). `samples_read(keeps_figures)`: called once `rs.samples`
+        is read for good (the explorer frees them); then, without the figures kept, the
+        iterations are let go of too once the duplicates and the summary's data are made
+        from them (0.36 GB at a million metrics): no comparison reads them, nor a reload
+        without their figures (it analyses everything again)."""
         if not 1 <= options.subselections <= stats.MAX_SUBSELECTIONS:
             raise ValueError(
                 f"subselections must be between 1 and {stats.MAX_SUBSELECTIONS}, "
@@ -115,10 +116,9 @@ class Analysis:
         self.options = options
         self.timings: dict[str, float] = {}  # seconds per phase, for benchmarks/
         self._known = known
-        self.keeps_figures = bool(keep_figures)  # for a number: and few enough iterations
-        self._figures_up_to = None if isinstance(keep_figures, bool) else keep_figures
+        self.keeps_figures = keep_figures  # and few enough iterations (`_iterations`)
         clock = time.perf_counter()
-        self.iterations = self._iterations(samples_read)
+        self.iterations = self._iterations(samples_read, figures_up_to)
         self.timings["iterations"] = time.perf_counter() - clock
         whole = known is None or not known.part  # a part's rows are spliced (spliced.py)
         # Duplicate metrics need only the iterations' plain means: in a worker, beside.
@@ -139,7 +139,11 @@ class Analysis:
                 self.iterations, self._gid = self.iterations.clear(), np.zeros(0, np.int64)
 
     # -- step 1: outliers, then one robust value per iteration ----------------------------
-    def _iterations(self, samples_read: Callable[[bool], object] | None = None) -> pl.DataFrame:
+    def _iterations(
+        self,
+        samples_read: Callable[[bool], object] | None = None,
+        figures_up_to: int | None = None,
+    ) -> pl.DataFrame:
         samples = self.rs.samples
         it_keys = [*GROUP, "iteration"]
         if self._known is not None and self._known.counts is not None:
@@ -148,8 +152,8 @@ class Analysis:
             starts = rle_groups(samples, it_keys)[1]  # not the ids: one int64 a sample
             counts = np.diff(np.r_[starts, samples.height]).astype(np.int64)
         keys = samples.select(it_keys)[starts] if len(starts) else samples.select(it_keys)
-        if self._figures_up_to is not None:
-            self.keeps_figures &= len(starts) <= self._figures_up_to
+        if figures_up_to is not None and len(starts) > figures_up_to:
+            self.keeps_figures = False
         hmean = harmonic(keys, self.rs.metrics)
         values = samples["value"].to_numpy()
         del samples  # before the kernels: `samples_read` may free the frame

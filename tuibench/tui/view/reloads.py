@@ -72,9 +72,12 @@ class Reloads:
         if g is not None and last is not None and rs is g.rs:
             it = g.iterations
             grown = spliced(last, rs, it.keys, it.start, it.count, g.source, options)
-        keep = ITERATIONS_KEPT_UP_TO if rs.samples.height <= FIGURES_KEPT_UP_TO else False
         self.analysis = grown or Remembering(
-            rs, options, keep_figures=keep, samples_read=samples_read
+            rs,
+            options,
+            keep_figures=rs.samples.height <= FIGURES_KEPT_UP_TO,
+            figures_up_to=ITERATIONS_KEPT_UP_TO,
+            samples_read=samples_read,
         )
         # The next merge finds the iterations here (without the figures: in the samples).
         if rs is self.loader.result and "samples" in self.analysis.iterations.columns:
