@@ -91,11 +91,17 @@ class IdleCollector:
             return 0.0
         return max(0.0, self._input_at + IDLE - time.monotonic())
 
-    def _collect(self) -> None:
+    def _put_off(self) -> bool:
+        """Whether a key not yet answered puts this collection off: then a plain one is
+        set for when it may run."""
         self._handle = None
         wait = self._after_input()
         if wait:
             self._arm(wait, self._collect)
+        return bool(wait)
+
+    def _collect(self) -> None:
+        if self._put_off():
             return
         gc.collect()
         gc.freeze()
@@ -106,10 +112,7 @@ class IdleCollector:
 
     def _deep(self) -> None:
         """Collect the frozen objects too (whatever became garbage since they froze)."""
-        self._handle = None
-        wait = self._after_input()
-        if wait:
-            self._arm(wait, self._collect)
+        if self._put_off():
             return
         if self._frozen_since_deep:
             gc.unfreeze()
