@@ -19,10 +19,7 @@ def fixed_width_text(s: pl.Series) -> np.ndarray:
     """A String column as numpy fixed-width text, null as "": each distinct value converted
     once, then gathered by its index (converting every value took 40-50 ms a column at
     400,000 rows; this 6-8 ms)."""
-    filled = s.fill_null("")
-    if not len(filled):
-        return filled.to_numpy().astype(str)
-    at, distinct = factorized(filled)
+    at, distinct = factorized(s.fill_null(""))
     return distinct.to_numpy().astype(str)[at]
 
 

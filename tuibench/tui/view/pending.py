@@ -16,9 +16,15 @@ def pending_words(shown: ViewState, asked: ViewState | None) -> str:
     nothing is asked)."""
     if asked is None:
         return ""
-    fields: tuple[str, ...] = ("reference", "significant_only", "sort", "filter_text", "options")
-    fields += ("percent",)
-    fields += ("answer_first",)
+    fields = (
+        "reference",
+        "significant_only",
+        "sort",
+        "filter_text",
+        "options",
+        "percent",
+        "answer_first",
+    )
     changed = {k: getattr(asked, k) for k in fields if getattr(shown, k) != getattr(asked, k)}
     if not changed:
         return ""
