@@ -327,14 +327,14 @@ def drawn_lines_freed_at_once() -> None:
     cycles for a full collection: a strip that one of its own operations returns
     unchanged is not kept in that operation's cache. Textual's `Strip.divide` caches
     `[self]` when the cut is its whole width, and `crop_extend` caches `self` when the
-    crop is the whole strip: every line the
-    compositor renders for a widget of one chop became a reference cycle (the strip, its
-    seven caches and its segments), freed only by a full collection: about 240,000
-    objects in 40 s of keys on 20,000 metrics, 15-160 ms a collection on a busy machine,
-    that a key arriving meanwhile waited for. Answered without the cache, as Textual's
-    own code answers them, they are freed as soon as they are no longer shown. (Textual's
-    LRUCache leaves its ring of links as one cycle when cleared; emptying the links
-    first made a test of keys typed in one burst fail now and then: left as it is.)"""
+    crop is the whole strip: every line the compositor renders for a widget of one chop
+    became a reference cycle (the strip, its seven caches and its segments), freed only by
+    a full collection: about 240,000 objects in 40 s of keys on 20,000 metrics, 15-160 ms
+    a collection on a busy machine, that a key arriving meanwhile waited for. Answered
+    without the cache, as Textual's own code answers them, they are freed as soon as they
+    are no longer shown. (Textual's LRUCache leaves its ring of links as one cycle when
+    cleared; emptying the links first made a test of keys typed in one burst fail now and
+    then: left as it is.)"""
     from textual.strip import Strip
 
     divide, crop_extend = Strip.divide, Strip.crop_extend
