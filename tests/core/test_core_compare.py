@@ -58,14 +58,35 @@ def three(tmp_path, make_system):
 
 
 def test_rows_have_the_documented_columns_and_order(three):
-    cmp = Analysis(three).compare("sys-2")
+    analysis = Analysis(three)
+    cmp = analysis.compare("sys-2")
     assert cmp.rows.columns == ROW_COLUMNS
     assert three.system_names == ["sys-1", "sys-2", "sys-10"]  # natural sort
-    assert cmp.rows.filter(pl.col("metric") == "time")["system"].to_list() == [
+    systems = ["sys-1", "sys-2", "sys-10"]  # the groups' order, whatever the reference
+    assert cmp.rows.filter(pl.col("metric") == "time")["system"].to_list() == systems
+    # The group columns are the analysis's own, not a copy (the memory of a reference).
+    assert cmp.rows["center"].equals(analysis.groups["center"])
+    first = cmp.reference_first()  # the tables' order
+    assert first.rows.filter(pl.col("metric") == "time")["system"].to_list() == [
         "sys-2",
         "sys-1",
         "sys-10",
-    ]  # reference first
+    ]
+    assert first.full_rows().equals(cmp.full_rows()[first_order(cmp)])
+    assert analysis.compare("sys-1").reference_first().rows.equals(analysis.compare("sys-1").rows)
+
+
+def first_order(cmp) -> list[int]:
+    """The tables' order, row by row in Python: each metric's reference, then the rest."""
+    rows = cmp.rows.select("benchmark", "metric", "is_reference").rows()
+    metrics = list(dict.fromkeys((b, m) for b, m, _ in rows))
+    return [
+        i
+        for metric in metrics
+        for want in (True, False)
+        for i, (b, m, ref) in enumerate(rows)
+        if (b, m) == metric and ref == want
+    ]
 
 
 def test_welch_on_reported_iteration_values_matches_scipy(three):

@@ -34,7 +34,7 @@ async def goto(pilot, node: Node) -> None:
 
 
 def comparison(reference: str = "base"):
-    return Analysis(load(["results"])).compare(reference)
+    return Analysis(load(["results"])).compare(reference).reference_first()  # as shown
 
 
 def metric_share(reference: str = "base", node: Node = DB_READ_TPS) -> Shareable:

@@ -24,7 +24,7 @@ def session(tui_data):
 def test_each_metric_s_tables_are_those_of_its_rows(session, reference):
     session.state = dataclasses.replace(session.state, reference=reference)
     session.recompute()
-    cmp = session.cmp
+    cmp = session.cmp.reference_first()  # the tables' order
     for bench, metric in session.metrics:
         node = Node.of_metric(bench, metric)
         rows = cmp.rows.filter((cmp.rows["benchmark"] == bench) & (cmp.rows["metric"] == metric))

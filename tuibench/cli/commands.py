@@ -137,7 +137,8 @@ def report(args: argparse.Namespace) -> int:
     if reference is None:
         return EXIT_USAGE
     analysis = Analysis(rs, analysis_options(args))
-    cmp = dataclasses.replace(analysis.compare(reference), percent=args.percent)
+    cmp = analysis.compare(reference).reference_first()  # the tables' order
+    cmp = dataclasses.replace(cmp, percent=args.percent)
     if args.benchmark or args.metric:  # unfiltered, the rows and their verdicts stand
         cmp = cmp.filter(args.benchmark, args.metric)
     if why := _nothing_matches(cmp, args.benchmark, args.metric):

@@ -390,7 +390,9 @@ def fmt_half_width(centre: float | None, lo: float | None, hi: float | None) -> 
 
 
 def _detail_part(cmp: Comparison, benchmark: str, metric: str) -> pl.DataFrame:
-    return cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
+    """One metric's rows, the reference first (whatever order `cmp` holds them in)."""
+    part = cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
+    return part.sort("is_reference", descending=True, nulls_last=True, maintain_order=True)
 
 
 def _scale(part: pl.DataFrame) -> Scale:

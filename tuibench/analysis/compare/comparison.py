@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare.columns import GROUP, METRIC
@@ -18,7 +19,9 @@ from tuibench.util.globs import glob_expr
 class Comparison:
     reference: str
     systems: list[str]
-    rows: pl.DataFrame  # ROW_COLUMNS, grouped by benchmark and metric, systems in order
+    # ROW_COLUMNS, grouped by benchmark and metric, systems in order: as `Analysis.compare`
+    # makes them, whatever the reference; `reference_first` gives the tables' order.
+    rows: pl.DataFrame
     options: AnalysisOptions = DEFAULT_ANALYSIS  # those that made the rows
     # How people read sizes: "gain" (positive = better) or "change" (positive = bigger).
     percent: str = "gain"
@@ -38,6 +41,19 @@ class Comparison:
         if aligned and not keys.is_duplicated().any():
             return self.rows.hstack(private.drop(GROUP))
         return self.rows.join(private, on=GROUP, how="left", maintain_order="left")
+
+    def reference_first(self) -> Comparison:
+        """A copy whose rows put each metric's reference row first, the other systems after
+        it in their order (the order of every table and report); itself when they are so
+        already (the reference is the first system, or the rows hold no reference)."""
+        order = reference_first_order(self.rows)
+        if order is None:
+            return self
+        at = pl.Series(order)
+        private = self.private
+        if private is not None and private.height == self.rows.height:
+            private = private[at]  # row for row beside the rows, as made (`full_rows`)
+        return dataclasses.replace(self, rows=self.rows[at], private=private)
 
     def filter(
         self,
@@ -105,3 +121,18 @@ class Comparison:
                 self.options.trust_single_iteration,
             )
         return cache[key]
+
+
+def reference_first_order(rows: pl.DataFrame) -> np.ndarray | None:
+    """The positions that put each metric's reference row first, the others after it in
+    their order (stable); None when `rows` are in that order already. Each metric's rows
+    lie together (`Comparison.rows`)."""
+    if rows.height == 0 or "is_reference" not in rows.columns:
+        return None
+    is_ref = rows["is_reference"].fill_null(False).to_numpy()
+    b, m = rows["benchmark"], rows["metric"]
+    new_metric = np.ones(rows.height, dtype=bool)
+    new_metric[1:] = ((b[1:] != b[:-1]) | (m[1:] != m[:-1])).fill_null(True).to_numpy()
+    block = np.cumsum(new_metric)
+    order = np.lexsort((~is_ref, block))
+    return None if np.array_equal(order, np.arange(rows.height)) else order

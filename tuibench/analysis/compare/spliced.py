@@ -253,7 +253,7 @@ class GrownAnalysis(Remembering):
 
     def _spliced_rows(self, before: Comparison, options: AnalysisOptions) -> pl.DataFrame | None:
         """The decided rows of the comparison `before` would be now: its rows that did not
-        change, the others compared again (`undecided`), in the tables' order; None when
+        change, the others compared again (`undecided`), in the groups' order; None when
         most rows changed (a whole comparison is then as quick)."""
         old = before.source.rows if before.source is not None else None
         if old is None or before.options != options or old.height != self._old_nrow:
@@ -270,9 +270,9 @@ class GrownAnalysis(Remembering):
         part = part.filter(pl.Series(changed[part["_row"].to_numpy()]))  # not the references
         if not options.fdr:  # a row's significance, verdict and note are its own
             part = decide(part, options.alpha, options.fdr, options.threshold)
-        # The tables' order (as `undecided` gives it): each row from the previous rows
+        # The groups' order (as `undecided` gives it): each row from the previous rows
         # (through its row there) or from the part (through its own), one gather.
-        order = np.argsort(x.m * 2 + ~x.is_ref, kind="stable")
+        order = np.arange(len(changed))
         at_old = np.empty(old.height, dtype=np.int64)
         at_old[old["_row"].to_numpy()] = np.arange(old.height)
         at_part = np.zeros(len(changed), dtype=np.int64)

@@ -61,13 +61,14 @@ class PerMetric:
         self.compared = np.zeros(n, dtype=bool)
         self.compared[mid] = True
         self._row_ids: np.ndarray | None = None
+        self._not_ref: np.ndarray | None = None
 
     def rows_of(self, i: int) -> np.ndarray:
-        """Positions of metric `i`'s rows in the comparison, in their order (one argsort of
-        the rows' metric ids, kept)."""
+        """Positions of metric `i`'s rows in the comparison, in the tables' order: the
+        reference first (one sort of the rows' metric ids, kept)."""
         if self._by_metric is None:
             ids = self.row_ids()
-            order = np.argsort(ids, kind="stable")
+            order = np.lexsort((self.not_reference(), ids))
             self._by_metric = (order, ids[order])
         order, sorted_ids = self._by_metric
         lo, hi = np.searchsorted(sorted_ids, [i, i + 1])
@@ -82,6 +83,13 @@ class PerMetric:
             )["_mid"]
             self._row_ids = ids.fill_null(self._n).cast(pl.Int64).to_numpy()
         return self._row_ids
+
+    def not_reference(self) -> np.ndarray:
+        """Each comparison row: not the reference's (the second key of the tables' order,
+        `Comparison.reference_first`), made when first needed and kept."""
+        if self._not_ref is None:
+            self._not_ref = ~self.cmp.rows["is_reference"].fill_null(False).to_numpy()
+        return self._not_ref
 
     def chance(self) -> str:
         """See `Session.chance` (kept: the same for every filter, sort or toggle)."""

@@ -395,13 +395,13 @@ class Session:
 
     def _restricted(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
         """`cmp` (the comparison `per` keeps, whatever its display options) with the rows of
-        the metrics `ids` only, in that order: a gather by the rows' metric ids, not a join
-        over every row."""
+        the metrics `ids` only, in that order, each metric's reference first (the tables'
+        order): a gather by the rows' metric ids, not a join over every row."""
         position = np.full(len(self.metrics) + 1, len(ids), dtype=np.int64)
         position[ids] = np.arange(len(ids))
         at = position[per.row_ids()]  # a row of no listed metric: len(ids)
         keep = np.flatnonzero(at < len(ids))
-        keep = keep[np.argsort(at[keep], kind="stable")]
+        keep = keep[np.lexsort((per.not_reference()[keep], at[keep]))]
         return dataclasses.replace(cmp, rows=cmp.rows[keep])
 
     def _among(self, cmp: Comparison, ids: np.ndarray, per: PerMetric) -> Comparison:
