@@ -17,21 +17,31 @@ class PerMetric:
     """One comparison and, per metric (by id), whether some system is worse, better or
     significantly changed, and how bad its worst change is (for the orders)."""
 
-    def __init__(self, cmp: Comparison, metric_ids: pl.DataFrame, n: int):
+    def __init__(
+        self, cmp: Comparison, metric_ids: pl.DataFrame, n: int, row_ids: np.ndarray | None = None
+    ):
+        """`row_ids`: `row_ids()` when known (another comparison of the same rows)."""
         self.cmp = cmp
         self._metric_ids = metric_ids
         self._n = n
         self._gains: dict[str, np.ndarray] = {}
         self._chance: str | None = None
         self._by_metric: tuple[np.ndarray, np.ndarray] | None = None
+        self._row_ids = row_ids
+        self._not_ref: np.ndarray | None = None
         direction = pl.when(pl.col("better") == "higher").then(-1.0).otherwise(1.0)
         badness = pl.col("change") * direction  # > 0: worse than the reference
         # the size a change certainly has: its interval's bound nearest zero (0 across it)
         lo, hi = (pl.col("ratio_ci_low") - 1) * direction, (pl.col("ratio_ci_high") - 1) * direction
         sure_bad = pl.min_horizontal(lo, hi).clip(lower_bound=0).fill_null(0.0)
         sure_good = pl.min_horizontal(-lo, -hi).clip(lower_bound=0).fill_null(0.0)
+        # By the metrics' integer ids: grouped by their names, a million metrics took a
+        # hash of every name and a join (0.3 GB for a moment).
         per = (
-            cmp.rows.group_by(METRIC)
+            cmp.rows.lazy()  # lazy: only the columns read are filtered
+            .with_columns(pl.Series("_mid", self.row_ids()))
+            .filter(pl.col("_mid") < n)  # metrics of the catalogue only
+            .group_by("_mid")
             .agg(
                 ((pl.col("verdict") == "worse") & cmp.counted()).any().alias("worse"),
                 ((pl.col("verdict") == "better") & cmp.counted()).any().alias("better"),
@@ -43,7 +53,7 @@ class PerMetric:
                 sure_bad.filter(pl.col("verdict") == "worse").max().alias("worst_sure"),
                 sure_good.filter(pl.col("verdict") == "better").max().alias("best_sure"),
             )
-            .join(metric_ids, on=METRIC, how="inner")
+            .collect()
         )
         mid = per["_mid"].to_numpy()
 
@@ -60,8 +70,6 @@ class PerMetric:
         self.worst_sure, self.best_sure = column("worst_sure", 0.0), column("best_sure", 0.0)
         self.compared = np.zeros(n, dtype=bool)
         self.compared[mid] = True
-        self._row_ids: np.ndarray | None = None
-        self._not_ref: np.ndarray | None = None
 
     def rows_of(self, i: int) -> np.ndarray:
         """Positions of metric `i`'s rows in the comparison, in the tables' order: the
@@ -111,7 +119,8 @@ class PerMetric:
     def gains(self, system: str) -> np.ndarray:
         """Each metric's gain of `system` against the reference (NaN where it has none)."""
         if system not in self._gains:
-            part = self.cmp.rows.filter(pl.col("system") == system).select(*METRIC, "gain")
+            rows = self.cmp.rows.select(*METRIC, "gain", "system")  # a filter copies them all
+            part = rows.filter(pl.col("system") == system).drop("system")
             part = part.join(self._metric_ids, on=METRIC, how="inner")
             out = np.full(self._n, np.nan)
             out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
