@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
+from tuibench.analysis.compare.frames import reference_rows
 from tuibench.present.tables import fmt_p, fmt_pct, pct_decimals
 from tuibench.util.text import printable
 
@@ -116,18 +118,22 @@ FLAGS = {
 THROUGHPUT_NAME = r"(?i)(^|[^a-z])(tput|ops|bw|bandwidth|per_?sec|throughput)([^a-z]|$)"
 
 
-def _flag_columns(rows: pl.DataFrame, reference_rows: pl.DataFrame) -> pl.DataFrame:
-    """`_fragile`, `_two`, `_direction` of non-reference rows, from the rows' own fields (the
-    notes' wording may change): robust, both sides' iterations, direction and name."""
+def _flag_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """The non-reference rows of `frame` (which holds each metric's reference row beside
+    them) with `_fragile`, `_two`, `_direction`, from the rows' own fields (the notes'
+    wording may change): robust, both sides' iterations, direction and name."""
 
     def col(name: str) -> pl.Expr:  # rows built by hand may lack a field: no warning then
-        return pl.col(name) if name in rows.columns else pl.lit(None)
+        return pl.col(name) if name in frame.columns else pl.lit(None)
 
-    its = "iterations" in reference_rows.columns
-    ref = reference_rows.select(
-        *METRIC, (col("iterations") if its else pl.lit(None)).alias("_ref_its")
-    )
-    rows = rows.join(ref, on=METRIC, how="left", maintain_order="left")
+    # Each row's reference's iterations, by position (a join on the names hashed them all).
+    others = np.flatnonzero(~frame["is_reference"].fill_null(False).to_numpy())
+    at = reference_rows(frame)[others]
+    rows = frame[pl.Series(others)]
+    ref_its: pl.Expr = pl.lit(None)
+    if "iterations" in frame.columns:
+        ref_its = pl.when(pl.Series(at >= 0)).then(frame["iterations"].gather(np.maximum(at, 0)))
+    rows = rows.with_columns(ref_its.alias("_ref_its"))
     fewest = pl.min_horizontal(col("iterations"), "_ref_its")
     named = pl.col("metric").str.contains(THROUGHPUT_NAME)
     return rows.with_columns(
@@ -212,16 +218,15 @@ def build_answer(
     """
     percent = percent or cmp.percent
     p_col = "p_adjusted" if cmp.options.fdr else "p_welch"
-    rows = _size_columns(_read(cmp.rows).filter(~pl.col("is_reference")), percent)
-    references = _read((whole if whole is not None else cmp).rows).filter(pl.col("is_reference"))
-    rows = _flag_columns(rows, references)
+    # `cmp` holds whole metrics (each listed metric's reference row too), as `whole` does.
+    rows = _size_columns(_flag_columns(_read(cmp.rows)), percent)
     unknown = ~pl.col("better").is_in(["lower", "higher"]).fill_null(False)
     single = pl.col("single_iteration").fill_null(False)
     counted = cmp.counted()  # a side with one iteration counts only when trusted
     verdict = pl.col("verdict")
     counted_rows = rows
     if whole is not None:
-        counted_rows = _flag_columns(_read(whole.rows).filter(~pl.col("is_reference")), references)
+        counted_rows = _flag_columns(_read(whole.rows))
     counts = counted_rows.group_by("system").agg(
         *(pl.col(f"_{flag}").sum().alias(f"_{flag}") for flag in FLAGS),
         pl.col("p_welch").is_not_null().sum().alias("_tests"),

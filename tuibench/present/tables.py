@@ -307,7 +307,7 @@ def chance_notes(cmp: Comparison) -> list[str]:
     if flagged:
         return []
     p = cmp.rows["p_adjusted"].drop_nulls()
-    its = cmp.rows.filter(~pl.col("is_reference"))["iterations"]
+    its = cmp.rows.select(pl.col("iterations").filter(~pl.col("is_reference")))["iterations"]
     smallest = f"{cast(float, p.min()):.2g}" if p.len() else "-"
     fewest, most = cast(int, its.min()), cast(int, its.max())
     return [

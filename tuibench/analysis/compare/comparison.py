@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare.columns import GROUP, METRIC
 from tuibench.analysis.compare.decide import decide
+from tuibench.analysis.compare.frames import reference_first_order
 from tuibench.analysis.compare.summary import SummarySource, summarise
 from tuibench.model.options import DEFAULT_ANALYSIS, AnalysisOptions
 from tuibench.util.globs import glob_expr
@@ -100,12 +100,16 @@ class Comparison:
     @property
     def regressions(self) -> int:
         """Significantly worse rows that count (for --fail-on-regression)."""
-        return self.rows.filter((pl.col("verdict") == "worse") & self.counted()).height
+        # Counted, not filtered: a filter copies every column of the rows it keeps (half a
+        # gigabyte for a moment at a million metrics).
+        worse = (pl.col("verdict") == "worse") & self.counted()
+        return int(self.rows.select(worse.fill_null(False).sum()).item())
 
     @property
     def comparisons(self) -> int:
         """How many tests these rows hold (non-reference rows with a p-value)."""
-        return self.rows.filter(~pl.col("is_reference") & pl.col("p_welch").is_not_null()).height
+        tested = ~pl.col("is_reference") & pl.col("p_welch").is_not_null()
+        return int(self.rows.select(tested.fill_null(False).sum()).item())
 
     def summary(self) -> pl.DataFrame:
         """Per non-reference system against the reference (see summary.py), over every
@@ -121,18 +125,3 @@ class Comparison:
                 self.options.trust_single_iteration,
             )
         return cache[key]
-
-
-def reference_first_order(rows: pl.DataFrame) -> np.ndarray | None:
-    """The positions that put each metric's reference row first, the others after it in
-    their order (stable); None when `rows` are in that order already. Each metric's rows
-    lie together (`Comparison.rows`)."""
-    if rows.height == 0 or "is_reference" not in rows.columns:
-        return None
-    is_ref = rows["is_reference"].fill_null(False).to_numpy()
-    b, m = rows["benchmark"], rows["metric"]
-    new_metric = np.ones(rows.height, dtype=bool)
-    new_metric[1:] = ((b[1:] != b[:-1]) | (m[1:] != m[:-1])).fill_null(True).to_numpy()
-    block = np.cumsum(new_metric)
-    order = np.lexsort((~is_ref, block))
-    return None if np.array_equal(order, np.arange(rows.height)) else order

@@ -28,6 +28,7 @@ import polars as pl
 
 from tuibench import stats
 from tuibench.analysis.compare.columns import LEFT_OUT_REASONS, METRIC, SUMMARY_COLUMNS
+from tuibench.analysis.compare.frames import reference_rows
 
 # Iterations a side needs for an interval: with two, Welch's t has one to two degrees of
 # freedom and such an interval covered 90 to 99 % in the calibration harness, off the mark
@@ -63,7 +64,13 @@ class BootstrapData:
         hmean = (a["mean_kind"] == "hmean")[row] if len(row) else np.zeros(0, bool)
         with np.errstate(divide="ignore"):
             y = np.where(hmean, 1.0 / v, v)
-        return cls(row, label, y)
+        # Rows and labels as 32-bit where they fit: half of 0.1 GB kept at a million metrics.
+        return cls(_narrow(row), _narrow(label), y)
+
+
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """Non-negative integers as 32-bit when they fit."""
+    return a.astype(np.int32) if not len(a) or int(a.max()) < 2**31 - 1 else a
 
 
 def _dense_labels(it: pl.DataFrame) -> np.ndarray:
@@ -120,13 +127,17 @@ _READ = (
 )
 
 
+# What `_system_summary` reads of a system's used rows.
+_USED = ("system", "_l", "verdict", "mean_kind", "better", "_row", "_ref_row")
+
+
 def _reasons(
     rows: pl.DataFrame, duplicates: pl.DataFrame | None, trust_single: bool
 ) -> pl.DataFrame:
     """Every non-reference row with `_reason` (null when the metric is used) and `_l`, its
     log ratio oriented so that positive is better."""
-    ref = rows.filter(pl.col("is_reference")).select(
-        *METRIC,
+    ref = rows.select(
+        "is_reference",  # a column of the rows': the literals below then fill every row
         (pl.col("_row") if "_row" in rows.columns else pl.lit(None)).alias("_ref_row"),
         *(
             [pl.col("_mm_min").alias("_rmin"), pl.col("_mm_max").alias("_rmax")]
@@ -134,10 +145,13 @@ def _reasons(
             else []
         ),
         pl.lit(True).alias("_has_ref"),
-    )
-    others = rows.filter(~pl.col("is_reference")).join(
-        ref, on=METRIC, how="left", maintain_order="left"
-    )
+    ).drop("is_reference")
+    # Each other row beside its reference row's fields (null where the metric has none).
+    others_at = np.flatnonzero(~rows["is_reference"].fill_null(False).to_numpy())
+    ref_at = reference_rows(rows)[others_at]
+    beside = ref[pl.Series(np.maximum(ref_at, 0))]
+    beside = beside.select(pl.when(pl.Series(ref_at >= 0)).then(pl.col(c)) for c in ref.columns)
+    others = pl.concat([rows[pl.Series(others_at)], beside], how="horizontal")
     if duplicates is not None and duplicates.height:
         others = others.join(duplicates, on=METRIC, how="left", maintain_order="left")
     else:
@@ -181,7 +195,9 @@ def _runs_of_suite(
     deviation from the metric's centre (rows: the metrics' frame rows, in order), or None
     and why there is no interval."""
     m = len(rows)
-    col = np.full(int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1, -1)
+    size = int(max(rows.max(), boot.row.max() if len(boot.row) else 0)) + 1
+    # 32-bit where the metrics fit: `c` below holds one per iteration of every row.
+    col = np.full(size, -1, dtype=np.int32 if m < 2**31 else np.int64)
     col[rows] = np.arange(m)
     c = col[boot.row]
     pick = c >= 0
@@ -279,17 +295,19 @@ def summarise(
         (system, reason): n
         for system, reason, n in marked.group_by("system", "_reason").agg(pl.len()).iter_rows()
     }
-    used_by = {
-        key[0]: part
-        for key, part in marked.filter(pl.col("_reason").is_null())
-        .partition_by("system", as_dict=True)
-        .items()
-    }
+    # The used rows with what `_system_summary` reads only, and `marked` let go of before
+    # the intervals' arrays are made (at a million metrics they were the switch's peak).
+    kept = [c for c in _USED if c in marked.columns]
+    used = marked.lazy().filter(pl.col("_reason").is_null()).select(kept).collect()
+    empty = used.clear()
+    del marked
+    used_by = {key[0]: part for key, part in used.partition_by("system", as_dict=True).items()}
+    del used
     out = [
         _system_summary(
             system,
             reference,
-            used_by.get(system, marked.clear()),
+            used_by.pop(system, empty),
             {r: int(why.get((system, r), 0)) for r in LEFT_OUT_REASONS},
             n_ref - int(with_ref.get(system) or 0),
             source,
