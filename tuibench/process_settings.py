@@ -1,13 +1,16 @@
 """Settings of the process, made before polars and numpy load: allocators and threads.
 
 Each is measured (the comments say on what) and each yields to a value the user set in
-the environment. `cli` applies them; nothing else should.
+the environment. `cli` applies them; nothing else should. One more is an act, not a setting:
+`heap_trimmer`, which the explorer calls once work is done (idle_gc.py, a view's worker).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
+from collections.abc import Callable
 
 # polars' allocator (jemalloc) keeps freed pages for seconds, where numpy's allocations
 # cannot reuse them: at 10^7 samples the text columns of a file read once stayed resident
@@ -89,6 +92,21 @@ def return_freed_heap() -> bool:
     whether it was set."""
     mallopt = _mallopt()
     return mallopt is not None and bool(mallopt(M_MMAP_THRESHOLD, EXPLORER_MMAP_THRESHOLD))
+
+
+@functools.cache
+def heap_trimmer() -> Callable[[], object] | None:
+    """glibc's `malloc_trim(0)`: the free pages inside its heaps given back to the system
+    (None under another C library, or where the user set malloc's settings). Below
+    EXPLORER_MMAP_THRESHOLD blocks come from the heaps, and what they free stays there: the
+    explorer at a million metrics held 0.45-0.5 GB of it at rest (a trim took 39 ms; with
+    nothing to give back, 0.3 ms)."""
+    if _mallopt() is None:
+        return None
+    import ctypes
+
+    trim = ctypes.CDLL(None).malloc_trim
+    return lambda: trim(0)
 
 
 def numpy_settings() -> None:

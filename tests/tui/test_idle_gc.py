@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,40 @@ async def test_a_key_answered_by_a_write_does_not_put_it_off(monkeypatch):
         assert len(collected) == 1 and collected[0] - written < 0.2
     finally:
         idle.stop()
+
+
+async def test_the_heap_is_trimmed_after_each_collection(monkeypatch):
+    """What the work before freed goes back to the system with the collection (glibc keeps
+    freed blocks in its heaps: 0.5 GB at a million metrics)."""
+    done: list[str] = []
+    monkeypatch.setattr(idle_gc.gc, "collect", lambda: done.append("collect"))
+    monkeypatch.setattr(
+        idle_gc.process_settings, "heap_trimmer", lambda: lambda: done.append("trim")
+    )
+    monkeypatch.setattr(idle_gc, "IDLE", 0.05)
+    idle = idle_gc.IdleCollector(asyncio.get_running_loop())
+    idle.activity()
+    await asyncio.sleep(0.3)
+    idle.stop()
+    assert done == ["collect", "trim"]
+
+
+def _resident_mib() -> float:
+    with open("/proc/self/status") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+    return kb / 1024
+
+
+def test_the_trimmer_gives_back_free_heap_pages():
+    """Under glibc, blocks freed inside the heap (every ninth kept: not at its top, where
+    malloc gives back on its own) stay resident until the trim gives them back."""
+    trim = idle_gc.process_settings.heap_trimmer()
+    if trim is None or not Path("/proc/self/status").exists():
+        pytest.skip("not glibc's malloc, or malloc's settings given")
+    blocks = [b"x" * 60_000 for _ in range(2_000)]  # 120 MB written, from the heap
+    kept = blocks[::9]
+    del blocks
+    before = _resident_mib()
+    trim()
+    assert before - _resident_mib() > 60
+    del kept

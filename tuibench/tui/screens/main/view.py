@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
+from tuibench import process_settings
 from tuibench.model.options import AnalysisOptions, ViewOptions
 from tuibench.model.problems import Problem
 from tuibench.model.set_aside import set_aside_line
@@ -660,7 +661,10 @@ class MainView(Screen):
         """What `state` shows, and what its first frame draws, away from the keys."""
         session = self.loaded_session
         try:
-            computed = session.prepare(state, session.compute(state))
+            computed = session.compute(state)
+            if trim := process_settings.heap_trimmer():  # the comparison's temporaries
+                trim()  # given back before the answer's (a million metrics: 0.2 GB)
+            computed = session.prepare(state, computed)
         except Exception as exc:  # keep the explorer up; say what happened
             self.app.call_from_thread(self._compute_failed, exc)
             return
