@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
-from tuibench.analysis.compare import Analysis
+from tuibench.analysis.compare import METRIC, Analysis
 from tuibench.ingest.load import load
 from tuibench.present.tables import detail_table
 from tuibench.tui.view.export_files import (
@@ -165,6 +167,26 @@ def test_toggles_and_orders_reuse_the_comparison(session, monkeypatch):
     session.recompute()
     assert [a[0] for a in calls] == ["patched"]
     assert session.visible == [("db/read", "latency"), ("db/read", "tps")]
+
+
+def test_each_reference_s_rows_have_their_metric_ids_and_gains(session):
+    """The rows' metric ids come from their groups (found once per analysis) and the gains
+    are put by them: both as a join on the names and a row-by-row reading give them."""
+    ids = {pair: i for i, pair in enumerate(session.metrics)}
+    for reference in session.systems:
+        session.state = dataclasses.replace(session.state, reference=reference)
+        session.recompute()
+        per, rows = session._current, session.cmp.rows
+        names = list(zip(rows["benchmark"], rows["metric"], strict=True))
+        assert per.row_ids().tolist() == [ids[pair] for pair in names]
+        for system in session.systems:
+            want = np.full(len(session.metrics), np.nan)
+            for (b, m, sy), gain in zip(
+                rows.select(*METRIC, "system").rows(), rows["gain"], strict=True
+            ):
+                if sy == system and gain is not None:
+                    want[ids[(b, m)]] = gain
+            np.testing.assert_array_equal(per.gains(system), want)
 
 
 def test_counts_follow_the_reference(session):

@@ -13,6 +13,13 @@ from tuibench.analysis.compare import METRIC, Comparison
 from tuibench.present import tables
 
 
+def metric_ids_of(names: pl.DataFrame, metric_ids: pl.DataFrame, n: int) -> np.ndarray:
+    """Each row's metric id in the catalogue `metric_ids` (`n` where its metric is not
+    there), by a join on the names."""
+    ids = names.select(METRIC).join(metric_ids, on=METRIC, how="left", maintain_order="left")
+    return ids["_mid"].fill_null(n).cast(pl.Int64).to_numpy()
+
+
 class PerMetric:
     """One comparison and, per metric (by id), whether some system is worse, better or
     significantly changed, and how bad its worst change is (for the orders)."""
@@ -86,10 +93,7 @@ class PerMetric:
         """Each comparison row's metric id (`n` where a row's metric is not in the
         catalogue), made when first needed and kept."""
         if self._row_ids is None:
-            ids = self.cmp.rows.select(METRIC).join(
-                self._metric_ids, on=METRIC, how="left", maintain_order="left"
-            )["_mid"]
-            self._row_ids = ids.fill_null(self._n).cast(pl.Int64).to_numpy()
+            self._row_ids = metric_ids_of(self.cmp.rows, self._metric_ids, self._n)
         return self._row_ids
 
     def not_reference(self) -> np.ndarray:
@@ -119,10 +123,9 @@ class PerMetric:
     def gains(self, system: str) -> np.ndarray:
         """Each metric's gain of `system` against the reference (NaN where it has none)."""
         if system not in self._gains:
-            rows = self.cmp.rows.select(*METRIC, "gain", "system")  # a filter copies them all
-            part = rows.filter(pl.col("system") == system).drop("system")
-            part = part.join(self._metric_ids, on=METRIC, how="inner")
+            ids, rows = self.row_ids(), self.cmp.rows
+            mine = (rows["system"] == system).fill_null(False).to_numpy() & (ids < self._n)
             out = np.full(self._n, np.nan)
-            out[part["_mid"].to_numpy()] = part["gain"].fill_null(np.nan).to_numpy()
+            out[ids[mine]] = rows["gain"].fill_null(np.nan).to_numpy()[mine]
             self._gains[system] = out
         return self._gains[system]

@@ -29,7 +29,7 @@ from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
 from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape
-from tuibench.tui.view.per_metric import PerMetric
+from tuibench.tui.view.per_metric import PerMetric, metric_ids_of
 from tuibench.tui.view.state import (
     VIEW_ROWS,
     Mark,
@@ -80,14 +80,6 @@ def name_pairs(metrics: pl.DataFrame) -> list[tuple[str, str]]:
     return list(zip(*columns, strict=True))
 
 
-def _group_rows(cmp: Comparison) -> pl.Series | None:
-    """Each row's row in the analysis's groups (None for rows built by hand)."""
-    private = cmp.private
-    if private is None or "_row" not in private.columns or private.height != cmp.rows.height:
-        return None
-    return private["_row"]
-
-
 @dataclass
 class Shown:
     """What a view state shows (`Session.compute`), installed all at once (`install`)."""
@@ -115,8 +107,7 @@ class Session:
         self._nodes = NodeIndex(self.metrics)
         self._match: tuple[str, np.ndarray] | None = None  # the last filter and its matches
         self._comparisons: dict[tuple, PerMetric] = {}  # recent comparisons, newest last
-        # (analysis, group rows, their metric ids) of the last comparison made (`_row_ids_of`)
-        self._seen_rows: tuple[int, pl.Series | None, np.ndarray] | None = None
+        self._group_ids: np.ndarray | None = None  # each group's metric id (`_row_ids_of`)
         self._shown_key: tuple = ()  # the key (`_key`) of the comparison shown
         self._lock = threading.Lock()
         # Each kept comparison holds every row: keep all references at a moderate size.
@@ -205,6 +196,7 @@ class Session:
     def set_analysis(self, analysis: Analysis) -> None:
         """A new analysis of the same results (another option of `Analysis`)."""
         self.analysis = analysis
+        self._group_ids = None
         self._summaries.clear()
         self._comparisons.clear()
 
@@ -299,21 +291,23 @@ class Session:
         if per is None:
             cmp = self.analysis.compare(s.reference, s.options)
             per = PerMetric(cmp, self._metric_ids, len(self.metrics), self._row_ids_of(cmp))
-            self._seen_rows = (id(self.analysis), _group_rows(cmp), per.row_ids())
         with self._lock:  # a worker may be preparing another reference meanwhile
             self._comparisons[key] = per  # the newest last
             self._keep_at_most(self.comparisons_kept)
         return per
 
     def _row_ids_of(self, cmp: Comparison) -> np.ndarray | None:
-        """The rows' metric ids of an earlier comparison of this analysis, if `cmp` holds the
-        same rows in the same order (every reference does: `Analysis.compare`), else None."""
-        seen = self._seen_rows
-        if seen is None or seen[0] != id(self.analysis):
+        """Each row's metric id, through its row in the analysis's groups (`_row`): the
+        groups' ids are found once per analysis, then every comparison gathers them (a join
+        on the names per comparison held 0.4 GB for a moment at a million distinct names).
+        None for rows built by hand (without `_row`)."""
+        private = cmp.private
+        if private is None or "_row" not in private.columns or private.height != cmp.rows.height:
             return None
-        rows = _group_rows(cmp)
-        same = rows is not None and seen[1] is not None and rows.equals(seen[1])
-        return seen[2] if same else None
+        if self._group_ids is None:
+            groups = self.analysis.groups
+            self._group_ids = metric_ids_of(groups, self._metric_ids, len(self.metrics))
+        return self._group_ids[private["_row"].to_numpy()]
 
     def _keep_at_most(self, n: int) -> None:
         """The oldest kept comparisons let go of down to `n`, their summaries with them
