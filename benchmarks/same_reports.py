@@ -42,9 +42,8 @@ def report(path: Path, fmt: str, cwd: str, reference: str | None = None) -> byte
 def write_reports(name: str, path: Path, out: Path, cwd: str, other: str | None) -> None:
     """The reports against the default reference, and against `other` (a system that is
     not the first: its rows are put in the tables' order by the report)."""
-    for reference, suffix in ((None, ""), (other, f"-vs-{other}")):
-        if reference is None and suffix:
-            continue
+    for reference in (None, other) if other else (None,):
+        suffix = f"-vs-{reference}" if reference else ""
         for fmt, ext in (("json", "json"), ("text", "txt")):
             text = report(path, fmt, cwd, reference).replace(str(path).encode(), b"<input>")
             (out / f"{name}{suffix}.{ext}").write_bytes(text)
