@@ -116,3 +116,60 @@ async def test_the_groups_beside_the_tree_cursor_are_summarised_while_it_rests(
         await pilot.press("j")
         await pilot.pause(0.05)
         assert asked[:1] == [below]  # the pane asks for the one made while resting
+
+
+def _painted(tree) -> list[list]:
+    """The tree's lines on screen as a paint draws them (unfocused: through its cache)."""
+    tree._paint_style = tree.rich_style
+    try:
+        return [list(tree.render_line(y)) for y in range(tree.size.height)]
+    finally:
+        tree._paint_style = None
+
+
+async def test_the_unfocused_tree_draws_again_only_the_lines_that_change(make_app, loaded):
+    """`n` and escape move the tree's cursor off the root and back, the pane focused.
+    Tree keys each cached line by its ancestors' changes, the root's selection one of
+    them: every line was drawn again each time (10 ms at 120x40 on 20,000 metrics). Now
+    only the cursor's lines are, and every line is as Tree draws it without a cache."""
+    from textual.widgets import Tree
+
+    from tuibench.tui.widgets.bench_tree import BenchTree
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        tree = app.main.query_one(BenchTree)
+        await pilot.press("n", "escape")  # the groups `n` opens stay open
+        await pilot.pause(0.2)
+        assert not tree.has_focus and tree.cursor_line == 0
+        drawn: list[int] = []
+        original = Tree._render_line
+
+        def counted(self, y, *args):
+            drawn.append(y)
+            return original(self, y, *args)
+
+        Tree._render_line = counted
+        try:
+            for key in ("n", "escape"):
+                drawn.clear()
+                await pilot.press(key)
+                await pilot.pause(0.2)
+                assert 1 <= len(set(drawn)) <= 2, (key, drawn)  # the cursor's lines
+        finally:
+            Tree._render_line = original
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        cached = _painted(tree)
+        tree._unfocused_lines.clear()
+        tree._line_cache.clear()
+        assert _painted(tree) == cached
+        drawn.clear()
+        Tree._render_line = counted
+        try:
+            tree.labels_changed()  # what every label shows changed: each line drawn anew
+            assert _painted(tree) == cached
+        finally:
+            Tree._render_line = original
+        assert len(drawn) == tree.size.height

@@ -21,6 +21,7 @@ from rich.color import ColorSystem
 from rich.control import Control
 from textual import events
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.cache import LRUCache
 from textual.drivers import linux_driver
 from textual.geometry import Region
 
@@ -170,9 +171,16 @@ class TreeHooks:
     - A paint takes the tree's style once, not once a line (Tree.render_line asks for it
       at each line, and its background walks every ancestor: a third of a whole tree's
       paint).
+    - Unfocused, a line is drawn again only when it changes (`_unfocused_line`). Tree keys
+      its cached lines by every ancestor's count of changes, and selecting a node counts
+      as one: moving the cursor to or from the root drew every line again (10 ms at
+      120x40), though the look of a line under the cursor changes only with the focus.
+      `labels_changed()` draws every line again, for what all labels show.
     """
 
     _paint_style: Any = None  # the tree's style during a paint
+    _labels_version = 0
+    _unfocused_lines: Any = None  # LRUCache: key -> the strip of a line, unfocused
 
     def render_lines(self, crop: Region) -> Any:
         self._paint_style = self.rich_style  # type: ignore[attr-defined]
@@ -188,7 +196,46 @@ class TreeHooks:
         # as Tree.render_line, with the style of this paint
         scroll_x, scroll_y = self.scroll_offset  # type: ignore[attr-defined]
         width = self.size.width  # type: ignore[attr-defined]
+        if not self.has_focus:  # type: ignore[attr-defined]
+            return self._unfocused_line(y + scroll_y, scroll_x, width, style)
         return self._render_line(y + scroll_y, scroll_x, scroll_x + width, style)  # type: ignore[attr-defined]
+
+    def _unfocused_line(self, y: int, x: int, width: int, style: Any) -> Any:
+        """Line `y` drawn, or as drawn before with the same look. Without the focus, the
+        look of a line depends on its own node, the cursor or mouse on it or above it,
+        the tree's shape and style, and what `labels_changed` says: not on which node
+        is selected (Tree's guides under the cursor take its colour only when focused)."""
+        lines = self._tree_lines  # type: ignore[attr-defined]
+        if y >= len(lines):
+            return self._render_line(y, x, x + width, style)  # type: ignore[attr-defined]
+        line = lines[y]
+        hover = self.hover_line  # type: ignore[attr-defined]
+        key = (
+            y,
+            x,
+            width,
+            self._updates,  # type: ignore[attr-defined]
+            self._pseudo_class_state,  # type: ignore[attr-defined]
+            self._labels_version,
+            line.node._updates,
+            y == self.cursor_line,  # type: ignore[attr-defined]
+            y == hover,
+            hover >= 0 and any(node._hover for node in line.path),
+            style,
+        )
+        cache = self._unfocused_lines
+        if cache is None:
+            cache = self._unfocused_lines = LRUCache(1024)
+        strip = cache.get(key)
+        if strip is None:
+            strip = cache[key] = self._render_line(y, x, x + width, style)  # type: ignore[attr-defined]
+        return strip
+
+    def labels_changed(self) -> None:
+        """Every line's label shows something new: all are drawn again."""
+        self._labels_version += 1
+        self.root.refresh()  # type: ignore[attr-defined]  # Tree's own cache, when focused
+        self.refresh()  # type: ignore[attr-defined]
 
     def batching(self) -> bool:
         return False
@@ -205,6 +252,8 @@ class TreeHooks:
     def _invalidate(self) -> None:
         if not self.batching():
             super()._invalidate()  # type: ignore[misc]
+            if self._unfocused_lines is not None:
+                self._unfocused_lines.clear()
 
     def _build(self) -> None:
         super()._build()  # type: ignore[misc]

@@ -204,8 +204,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
         self._counts, self._labels = counts, labels
         if same:
             return
-        self.root.refresh()  # the root is on every line's path: every line is drawn again
-        self.refresh()
+        self.labels_changed()
 
     def _suffix(self, key: Node) -> Text:
         text = Text()
