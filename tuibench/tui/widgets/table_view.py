@@ -139,7 +139,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
             del self._layouts[next(iter(self._layouts))]
         _, self._full, self._short = kept
         self._use(self._full)
-        self._fit_fixed_columns()
+        self.fit_to()
         self.refresh(layout=True)
 
     def _layout(self, table: Table, palette: Palette, compact: bool) -> tuple:
@@ -280,25 +280,28 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
     def _fixed_width(self) -> int:
         return sum(w + 2 * PAD for w in self._shown[: self.fixed_columns])
 
-    def fit_to(self, width: int) -> None:
-        """Fit the columns to `width` before a layout gives it to the table (the pane
-        widens or narrows as the tree is hidden or shown), the scroll bar shown or hidden
-        for it: fitted after that layout, the table was laid out and painted again in a
-        frame of its own."""
-        self._fit_fixed_columns(width)
+    def fit_to(self, width: int | None = None) -> None:
+        """Fit the columns to `width` (by default the width it has or will have) before a
+        layout gives it to the table (a new table; the pane widens or narrows as the tree
+        is hidden or shown), the scroll bar shown or hidden for it: decided by that layout,
+        the table was laid out and painted again in a frame of its own (60 ms and more on
+        the first metric shown at 120x40)."""
+        width = self._fit_fixed_columns(width)
+        if not width:
+            return
         scroll = self.virtual_size.width > width  # overflow-x: auto
         if self.table is not None and scroll != self.show_horizontal_scrollbar:
             self.show_horizontal_scrollbar = scroll
             self.horizontal_scrollbar.display = scroll
 
-    def _fit_fixed_columns(self, width: int | None = None) -> None:
+    def _fit_fixed_columns(self, width: int | None = None) -> int:
         """Keep the naming columns in view when the table scrolls sideways. When they would
         take more than 55% of the width, the widest is shortened in the middle, so numbers
         are on screen even at 80 columns; further, down to MIN_NAME_WIDTH, when that brings
-        every column on screen."""
+        every column on screen. Returns the width fitted to (0: not known yet)."""
         table = self.table
         if table is None:
-            return
+            return 0
         # hidden until this paint (a pane's mode changed): the width it will be drawn at
         width = width or self.scrollable_content_region.width or self.size.width
         width = width or self.width_hint
@@ -335,6 +338,7 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
             self._shown = shown
             self.virtual_size = Size(sum(w + 2 * PAD for w in shown), len(self._rows) + 1)
             self.refresh()
+        return width
 
     def on_resize(self) -> None:
         self._drop_painted()
