@@ -120,7 +120,7 @@ async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, l
         assert app.focused is tree
 
 
-async def test_n_shows_the_metric_in_one_frame(make_app, loaded, tmp_path):
+async def test_n_and_escape_each_draw_one_frame(make_app, loaded, tmp_path):
     app = make_app(paths=[str(write_results(tmp_path / "results"))])
     # the pane scrolls for the answer and the metric alike (its scroll bar that comes or
     # goes is a layout more: not measured); the tree's does come with the groups n opens
@@ -128,10 +128,11 @@ async def test_n_shows_the_metric_in_one_frame(make_app, loaded, tmp_path):
         await loaded(pilot)
         frames = Frames(app)
         # the first time too: the tables' scroll bars are decided before the frame
-        for _ in range(3):  # from the answer; then back with escape
+        for _ in range(3):  # from the answer; then back with escape, also in one frame
             assert len(await frames.after(pilot, "n")) == 1
             assert app.main.query_one(DetailPane).mode == "metric"
-            await pilot.press("escape")
+            assert len(await frames.after(pilot, "escape")) == 1
+            assert app.main.query_one(DetailPane).mode == "answer"
 
 
 async def test_the_trees_width_stays_put_whatever_it_shows(make_app, loaded, tmp_path):

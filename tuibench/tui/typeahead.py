@@ -29,14 +29,9 @@ class TypeAhead(App[int]):
         # moment, so keys typed right after one that opens a dialog still go to the old one.
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
             event.typed_on = self.screen  # type: ignore[attr-defined]  # our own tag
-        if isinstance(event, events.MouseEvent) and not event.is_forwarded:
-            self.main.follow_tree()  # a click acts on the tree as it will be
         await super().on_event(event)
 
     async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
-        # A key's action (every binding runs here) acts on the tree as it will be, also when
-        # typed before the tree followed the pane (navigation.py).
-        self.main.follow_tree()
         done = await super().run_action(action, default_namespace, namespaces)
         if self.screen_stack:  # what the key changed, drawn in one frame
             post_updates_now(self.screen)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widget import Widget
 
 from tuibench.tui.screens.main.view import MainView
-from tuibench.tui.textual_adapter import StyledOnFocus, post_updates_now
+from tuibench.tui.textual_adapter import StyledOnFocus
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.answer_view import AnswerView
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -14,10 +14,6 @@ from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.table_view import TableView
 
 BACK_KEPT = 32  # places `escape` can go back to
-# seconds from a key to moving the tree's cursor after the pane: the pane's frame starts
-# within a few ms of the key and takes 15-25 ms at 120x40, so the timer's callback waits
-# for it and runs right after it (a timer does not interrupt a frame)
-FOLLOW_AFTER = 0.01
 
 
 class Navigation(MainView):
@@ -25,8 +21,6 @@ class Navigation(MainView):
 
     _back: list[tuple[Node, int]]
     _next_landed: Node | None = None  # where the last `n` / `N` went
-
-    _tree_to: Node | None = None  # where the tree's cursor goes after the pane's frame
 
     def focus_now(self, widget: Widget) -> None:
         """As MainView's, with the new focus styled (both panes' tint), the layout arranged
@@ -42,34 +36,17 @@ class Navigation(MainView):
             self._arrange()
             self.update_footer()
 
-    def go_to(self, node: Node, tree_after: bool = False) -> None:
-        """Put the tree's cursor on `node` and show it. `tree_after`: the pane is drawn
-        first, the tree's cursor moves after that frame (`follow_tree`), so the first frame
-        is the pane's alone: the tree scrolled and painted too made escape's first frame
-        wait 10 ms and more at 120x40."""
+    def go_to(self, node: Node) -> None:
+        """Put the tree's cursor on `node` and show it, in one frame. (The tree once moved a
+        frame after the pane, to draw the pane sooner; unfocused, the tree draws again only
+        its cursor's lines, and one frame settled 15-20 ms sooner than two.)"""
         tree = self.query_one(BenchTree)
-        self.follow_tree()  # one that is still waiting goes first
-        if tree_after:
-            self._tree_to = node
-            # (call_after_refresh runs at once here: nothing is marked to draw yet)
-            self.set_timer(FOLLOW_AFTER, self.follow_tree)
-            node = tree.landing(node)
-        else:
-            tree.select(node)
-            node = tree.current
+        tree.select(node)
+        node = tree.current
         if self.session is not None:
             self.query_one(DetailPane).show(node, self.session, self.palette)
             self.update_footer()  # the pane may show another kind of place now
             self.mark_seen(node)
-
-    def follow_tree(self) -> None:
-        """Move the tree's cursor where the pane went, if it waits to: after the pane's
-        frame, or before any key or click (the app calls it) acts on a tree not there yet."""
-        node, self._tree_to = self._tree_to, None
-        if node is not None:
-            self.query_one(BenchTree).select(node)
-            self.update_footer()  # its keys may read the tree's node
-            post_updates_now(self)  # drawn in the next frame, not one after
 
     def open_row(self, node: Node, row: int) -> None:
         """Open a row's metric; `escape` comes back to this row of this place."""
@@ -96,7 +73,7 @@ class Navigation(MainView):
             return
         node, row = self._back.pop()
         self._next_landed = None
-        self.go_to(node, tree_after=True)
+        self.go_to(node)
         pane = self.query_one(DetailPane)
         pane.set_cursor_line(row)
 

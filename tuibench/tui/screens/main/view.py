@@ -471,12 +471,7 @@ class MainView(Screen):
             self.say(f"Comparing failed: {type(exc).__name__}: {first}", severity="error")
         self.refresh_view()
 
-    def follow_tree(self) -> None:
-        """A move of the tree's cursor that waits for the pane's frame: made now
-        (navigation.py)."""
-
     def refresh_view(self) -> None:
-        self.follow_tree()  # the pane is shown at the tree's node
         self._update_status()
         session = self.session
         if session is None:
