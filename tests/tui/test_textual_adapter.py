@@ -95,6 +95,19 @@ def test_tree_hooks_override_steps_tree_still_takes():
     line = inspect.getsource(Tree.render_line)
     assert "self.rich_style" in line and "y + scroll_y" in line and "scroll_x + width" in line
     assert "_tree._invalidate()" in inspect.getsource(TreeNode)  # adding a node invalidates
+    # TreeHooks._unfocused_line keys a line by what Tree's own cache key holds, less the
+    # ancestors' changes: a new part of Tree's key may be a look it does not know of
+    source = inspect.getsource(Tree._render_line)
+    key = source[source.index("cache_key = (") : source.index(")\n", source.index("cache_key = ("))]
+    assert [part.strip() for part in key.splitlines()[1:] if part.strip()] == [
+        "y,",
+        "is_hover,",
+        "width,",
+        "self._updates,",
+        "self._pseudo_class_state,",
+        "tuple(node._updates for node in line.path),",
+    ]
+    assert "selected = line.path[0]._selected and self.has_focus" in source
     assert _parameters(TreeNode.line.fget) == ["self"]
 
 

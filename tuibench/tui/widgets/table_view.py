@@ -284,8 +284,8 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         """Fit the columns to `width` (by default the width it has or will have) before a
         layout gives it to the table (a new table; the pane widens or narrows as the tree
         is hidden or shown), the scroll bar shown or hidden for it: decided by that layout,
-        the table was laid out and painted again in a frame of its own (60 ms and more on
-        the first metric shown at 120x40)."""
+        the table was laid out and painted again in a frame of its own (the first metric
+        shown at 120x40 settled 40-70 ms later)."""
         width = self._fit_fixed_columns(width)
         if not width:
             return
