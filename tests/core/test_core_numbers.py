@@ -120,6 +120,9 @@ def test_undefined_negative_zero_huge_and_tiny():
     assert shown([1e300], "s") == ["1.00e+300 s"]
     assert shown([1e-15], "s") == ["1.00e-15 s"]
     assert shown([5e-324], None) == ["4.94e-324"]
+    # shown in a smaller unit than the data's, a value near the float's top overflows:
+    # 1e308 minutes are 6e309 seconds (the hostile corpus found it, as an IndexError)
+    assert shown([1e308, 1.0], "min") == ["6.00e+309 s", "0.00e+309 s"]
     assert scale_for([1.5e-3], "s").interval(1.4e-3, 1.6e-3) == "[1.40,1.60] ms"
 
 

@@ -53,7 +53,7 @@ class Scale:
         """`4.74` (without the unit); '-' when undefined."""
         if x is None or not math.isfinite(x):
             return "-"
-        v = _shift(x / self.size, self.exponent)
+        v = _scaled(x, self.size, self.exponent)
         text = f"{v:.{self.decimals}f}"
         if text[0] == "-" and not text.strip("-0."):
             text = text[1:]  # never -0.00
@@ -84,6 +84,17 @@ def _shift(x, exponent):
     return x / 10.0**half / 10.0 ** (exponent - half)
 
 
+@np.errstate(over="ignore", invalid="ignore")
+def _scaled(x, size, exponent):
+    """x / size / 10**exponent. Near the float's top a unit smaller than the data's makes
+    x / size overflow (1e308 minutes in seconds): there the power of ten goes first."""
+    shown = _shift(x / size, exponent)
+    late = np.isinf(shown) & np.isfinite(x)
+    if not np.any(late):
+        return shown
+    return np.where(late, _shift(x, exponent) / size, shown)
+
+
 def choose(
     typical: np.ndarray, values: np.ndarray, group: np.ndarray, unit: str | None
 ) -> list[Scale]:
@@ -100,19 +111,21 @@ def choose(
     own = int(np.argmin(np.abs(np.log(sizes))))  # the rung closest to the data's unit
     idx = np.searchsorted(thresholds, np.where(known, typical, 1.0), side="right") - 1
     idx = np.where(known, np.clip(idx, 0, len(rungs) - 1), own)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = np.where(known, typical / sizes[idx], 1.0)
         # Beyond the ladder: the data's own unit and a power of ten shared by the metric.
         beyond = (t >= 1e6) | (t < 1e-3)
         idx = np.where(beyond, own, idx)
         size = sizes[idx]
         t = np.where(known, typical / size, 1.0)
-        mag = np.floor(np.log10(t))
+        # (typical / size overflows near the float's top: its magnitude from the logs)
+        logs = np.log10(np.where(known, typical, 1.0)) - np.log10(size)
+        mag = np.floor(np.where(np.isinf(t), logs, np.log10(t)))
         exponent = np.where(beyond, 3 * np.floor(mag / 3), 0).astype(int)
         mag = mag - exponent
     decimals = np.where(known, np.maximum(0, MIN_SIGNIFICANT - 1 - mag), 0).astype(int)
     most = np.maximum(decimals, MAX_SIGNIFICANT - 1 - mag).astype(int)
-    shown = _shift(values / size[group], exponent[group]) if len(values) else values
+    shown = _scaled(values, size[group], exponent[group]) if len(values) else values
     decimals = _tell_apart(shown, group, decimals, most)
     # One Scale object per distinct choice (there are few), shared by its metrics.
     code = (idx.astype(np.int64) * 64 + decimals) * 4096 + (exponent + 2048)
