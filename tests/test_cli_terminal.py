@@ -38,6 +38,22 @@ SLOW_LOAD = (  # every file takes 0.4 s to read: loading 120 files would take 48
     "read = load.read_file\n"
     "load.read_file = incremental.read_file = lambda path: (time.sleep(0.4), read(path))[1]\n"
     "small.BATCHED = False  # each file on its own, through read_file (the explorer's)\n"
+    "import tuibench.tui.view.load_ahead as ahead\n"
+    "ahead.FORK_UP_TO = -1  # the explorer loads them itself (load_ahead.py's child gives up)\n"
+    "from tuibench.cli import main\n"
+    "raise SystemExit(main())\n"
+)
+# The first open's child (load_ahead.py) reads slowly: each file 5 s, then a mark.
+SLOW_CHILD = (
+    "import os, sys, time, tuibench.ingest.load as load, tuibench.ingest.incremental as inc\n"
+    "read, explorer, mark = load.read_file, os.getpid(), sys.argv.pop()\n"
+    "def slow(path):\n"
+    "    time.sleep(5)\n"
+    "    if os.getpid() != explorer: open(mark, 'w').close()\n"
+    "    return read(path)\n"
+    "load.read_file = inc.read_file = slow\n"
+    "import tuibench.ingest.small_files as small\n"
+    "small.BATCHED = False\n"
     "from tuibench.cli import main\n"
     "raise SystemExit(main())\n"
 )
@@ -245,6 +261,24 @@ def test_quitting_while_files_load_exits_at_once(tmp_path, make_system, how):
     # Generous for a busy machine; what matters is that it does not wait for the load.
     assert took < 15, f"took {took:.1f} s to quit; the load alone takes 48 s"
     term.assert_restored()
+
+
+def test_quitting_while_the_first_opens_child_loads_ends_it_too(tmp_path, make_system):
+    """The child that loads small results on their first open (load_ahead.py) ends with the
+    explorer: quitting does not leave it reading."""
+    if not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the child is forked only with two cores")
+    make_system(tmp_path / "results" / "base", "run", [("b", "m", 0, 1.0)])
+    make_system(tmp_path / "results" / "new", "run", [("b", "m", 0, 1.0)])
+    mark = tmp_path / "the child read a file"
+    term = Terminal([sys.executable, "-c", SLOW_CHILD, str(tmp_path / "results"), str(mark)])
+    term.wait_for(b"Loading")
+    term.type(b"q")
+    code, took = term.finish()
+    assert code == 0 and took < 5
+    term.assert_restored()
+    time.sleep(6)  # the child's first read would have ended by now
+    assert not mark.exists()
 
 
 def test_stdin_that_is_not_a_terminal_is_refused(results):

@@ -296,9 +296,11 @@ def explore(args: argparse.Namespace) -> int:
     options = analysis_options(args)
     process_settings.pause_collection()  # until the loading thread has its modules
     process_settings.return_freed_heap()
-    from tuibench.tui.view import read_ahead
+    from tuibench.tui.view import load_ahead, read_ahead
 
+    shown = view_options(args)
+    load_ahead.start(args.paths, options, shown)  # before any thread starts
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads
     from tuibench.tui.app import run
 
-    return run(list(args.paths), options, view_options(args))
+    return run(list(args.paths), options, shown)

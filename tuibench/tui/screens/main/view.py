@@ -256,13 +256,14 @@ class MainView(Screen):
                 self.post_message(LoadProgress(done, total, path))
 
         try:
-            from tuibench.tui.view import read_ahead
+            from tuibench.tui.view import load_ahead, read_ahead
             from tuibench.tui.view.reloads import Reloads
             from tuibench.tui.view.reopen import DROPPED_PAST, Reopen, drop_samples
 
             complete = self.prepare_watch()  # files still being written are not read yet
             # Unchanged results: the first screen's data, maybe read while Textual loaded.
             early = read_ahead.take(self.paths, self.options)
+            load_ahead.wait(self.paths, self.options)  # small results' first open: its entry
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
             found = reopen.found  # the cache's entries are written after the first screen

@@ -1,0 +1,104 @@
+"""Small results' first open: a child process loads, analyses and stores the first screen
+while the explorer imports Textual; the explorer then reopens that entry."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tui.test_tui_reopen import DATA, OPTIONS, assert_same_comparisons, entries
+from tuibench.analysis.compare.stored import Restored
+from tuibench.tui.view import load_ahead
+from tuibench.tui.view.reopen import Reopen
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or load_ahead._cores() < 2, reason="forks only with two cores"
+)
+
+# As the command line does, in a process of its own (a test runner's has threads).
+CHILD = """
+import sys, time
+from tuibench.model.options import AnalysisOptions, ViewOptions
+from tuibench.tui.view import load_ahead
+load_ahead.FORK_UP_TO = int(sys.argv[2])
+paths, options = [sys.argv[1]], AnalysisOptions()
+load_ahead.start(paths, options, ViewOptions())
+print(len(load_ahead._child))
+clock = time.monotonic()
+load_ahead.wait(paths, options)
+print(time.monotonic() - clock)
+"""
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> Path:
+    root = tmp_path / "results"
+    shutil.copytree(DATA, root)
+    return root
+
+
+def files_of(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*")}
+
+
+def run_child(root: Path, fork_up_to: int = load_ahead.FORK_UP_TO) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(root), str(fork_up_to)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0 and not out.stderr, out.stderr  # the child said nothing
+    return out.stdout.split()
+
+
+def test_the_child_stores_the_first_screen_as_the_explorer_would(results, cache_folder):
+    before = files_of(results)
+    forked, waited = run_child(results)
+    assert forked == "1" and float(waited) < load_ahead.WAIT_UP_TO  # it told, in time
+    assert files_of(results) == before  # nothing written into the results
+    assert len(entries(cache_folder)) == 1
+    reopen = Reopen([results], OPTIONS)
+    restored = reopen.restored()
+    assert restored is not None
+    _, analysis = restored
+    assert isinstance(analysis, Restored)
+    assert_same_comparisons(analysis, results, OPTIONS)  # every reference's, as computed
+
+
+def test_larger_results_are_left_to_the_explorer(results, cache_folder):
+    forked, _ = run_child(results, fork_up_to=0)
+    assert forked == "1"  # it looked, found them too large and wrote nothing
+    assert not entries(cache_folder)
+    assert Reopen([results], OPTIONS).restored() is None
+
+
+def test_no_child_without_the_cache(results, cache_folder, monkeypatch):
+    monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
+    forked, _ = run_child(results)
+    assert forked == "0" and not entries(cache_folder)
+
+
+def test_a_child_too_slow_is_not_waited_for_and_ends(monkeypatch):
+    """Past WAIT_UP_TO the explorer loads itself; the child, which would only hold the
+    results a second time, is killed and reaped."""
+    import signal
+    import time
+
+    monkeypatch.setattr(load_ahead, "WAIT_UP_TO", 0.2)
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    read, write = os.pipe()
+    key = (("somewhere",), OPTIONS)
+    monkeypatch.setitem(load_ahead._child, key, (slow.pid, read))
+    monkeypatch.setattr(load_ahead, "_reap", lambda pid: None)  # Popen reaps it here
+    clock = time.monotonic()
+    load_ahead.wait(["somewhere"], OPTIONS)
+    assert 0.2 <= time.monotonic() - clock < 5
+    assert slow.wait(10) == -signal.SIGKILL
+    assert key not in load_ahead._child
+    os.close(write)
