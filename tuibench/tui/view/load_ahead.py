@@ -26,8 +26,10 @@ from collections.abc import Sequence
 
 from tuibench.model.options import AnalysisOptions, ViewOptions
 
-FORK_UP_TO = 16 << 20  # bytes of result files
-WAIT_UP_TO = 2.0  # seconds the loading thread waits for the child before loading itself
+FORK_UP_TO = 4 << 20  # bytes of result files: loaded in well under a second
+# Seconds the loading thread waits for the child before loading itself: a child that slow
+# is stuck (its files take no longer to read than the explorer's own load would).
+WAIT_UP_TO = 10.0
 READY, SKIPPED = b"r", b"s"
 
 _child: dict[tuple, tuple[int, int]] = {}  # (paths, options) -> (pid, read end of its pipe)
