@@ -22,9 +22,13 @@ import os
 import select
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tuibench.model.options import AnalysisOptions, ViewOptions
+
+if TYPE_CHECKING:
+    from tuibench.tui.view.reloads import Reloads
 
 FORK_UP_TO = 4 << 20  # bytes of result files: loaded in well under a second
 # Seconds the loading thread waits for the child before loading itself: a child that slow
@@ -61,7 +65,9 @@ def start(paths: Sequence[str], options: AnalysisOptions, view: ViewOptions) -> 
         code = 1
         try:
             _quiet(parent)
-            os.write(write, _write_entry(paths, options, view, write))
+            reloads = _write_entry(paths, options, view, lambda word: os.write(write, word))
+            if reloads is not None:  # told: the load's entry is written meanwhile
+                reloads.loader.write_unwritten()
             code = 0
         finally:
             os._exit(code)
@@ -108,10 +114,10 @@ def _quiet(parent: int) -> None:
 
 
 def _write_entry(
-    paths: Sequence[str], options: AnalysisOptions, view: ViewOptions, tell: int
-) -> bytes:
-    """The screen's entry written (or already there): READY; SKIPPED when not worth it.
-    Then, the parent told, the load's entry too (what reopening reads the samples from)."""
+    paths: Sequence[str], options: AnalysisOptions, view: ViewOptions, tell: Callable
+) -> Reloads | None:
+    """Write the screen's entry and `tell` READY (also when one is there already), else
+    SKIPPED when it is not worth it; the load that wrote it, when there was one."""
     import gc
 
     gc.enable()  # the command line paused it for the imports
@@ -120,35 +126,24 @@ def _write_entry(
     from tuibench.tui.view.reloads import Reloads
     from tuibench.tui.view.reopen import KIND, Reopen
     from tuibench.tui.view.session import Session
-    from tuibench.tui.view.state import ViewState
 
-    mode = watch_mode(paths)  # the files the explorer will read: as view.MainView._load
+    mode = watch_mode(paths)  # the files the explorer will read: as Live.prepare_watch
     complete = None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()
     reopen = Reopen(paths, options, complete)
-    if reopen.key is None:
-        return SKIPPED
-    if cache.Store().has(KIND, reopen.key):
-        return READY
-    if sum(os.stat(unit.path).st_size for unit in reopen.found.units) > FORK_UP_TO:
-        return SKIPPED
+    if reopen.key is not None and cache.Store().has(KIND, reopen.key):
+        tell(READY)
+        return None
+    size = sum(os.stat(unit.path).st_size for unit in reopen.found.units)
+    if reopen.key is None or size > FORK_UP_TO:
+        tell(SKIPPED)
+        return None
     reloads = Reloads(paths)
     rs = reloads.load(None, complete, reopen.found, True, reopen.identity)
-    if rs.empty:
-        return SKIPPED
-    analysis = reloads.analyse(rs, options, lambda _figures: None)
-    # The first screen's comparison, as view.MainView._first_session makes it: kept in the
-    # entry, the explorer shows it without comparing.
-    reference = view.reference or rs.default_reference
-    if reference not in rs.system_names:
-        reference = rs.system_names[0]
-    state = ViewState.first(reference, options, view)
-    session = Session(rs, analysis, state)
-    session.install(state, session.prepare(state, session.compute(state)))
-    analysis.prepare_references()  # every reference's tests: a switch reads no sample
-    reopen.store_first(rs, analysis, session)
-    if not reopen.stored:
-        return SKIPPED
-    os.write(tell, READY)  # the explorer goes on; the child writes the load's entry
-    with contextlib.suppress(Exception):
-        reloads.loader.write_unwritten()
-    return b""
+    if not rs.empty:
+        analysis = reloads.analyse(rs, options, lambda _figures: None)
+        # The first screen's comparison is kept in the entry: the explorer shows it at once.
+        session = Session.first(rs, analysis, options, view)
+        analysis.prepare_references()  # every reference's tests: a switch reads no sample
+        reopen.store_first(rs, analysis, session)
+    tell(READY if reopen.stored else SKIPPED)
+    return reloads if reopen.stored else None

@@ -42,6 +42,7 @@ from tuibench.tui.view.state import (
 from tuibench.util.globs import glob_expr
 
 if TYPE_CHECKING:
+    from tuibench.model.options import AnalysisOptions, ViewOptions
     from tuibench.tui.view.reloads import Reloads
 
 SUMMARIES_KEPT = 16  # summaries kept, for stepping back to a reference at once
@@ -134,6 +135,22 @@ class Session:
         self.unseen: set[tuple[str, str]] = set()  # verdict changed by a reload, not visited
         self.reloads: Reloads | None = None  # what the last load keeps for the next
         self.recompute()
+
+    @classmethod
+    def first(
+        cls, rs: ResultSet, analysis: Analysis, options: AnalysisOptions, view: ViewOptions
+    ) -> Session:
+        """The session of the first screen, as the command line asks for it, with what it
+        draws first (the tree's shape, the answer and its per-system summary) made."""
+        reference = view.reference or rs.default_reference
+        if reference not in rs.system_names:  # the explorer says so
+            reference = rs.system_names[0]
+        state = ViewState.first(reference, options, view)
+        session = cls(rs, analysis, state)
+        session.reference_requested = view.reference is not None
+        session.decide = view.decide or view.follow
+        session.install(state, session.prepare(state, session.compute(state)))
+        return session
 
     def reload(
         self,

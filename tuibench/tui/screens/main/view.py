@@ -335,14 +335,7 @@ class MainView(Screen):
         hundred thousand metrics that takes seconds the keys must not wait for."""
         from tuibench.tui.view.session import Session
 
-        reference = self.view_options.reference or rs.default_reference
-        if reference not in rs.system_names:  # on_loaded says so
-            reference = rs.system_names[0]
-        state = ViewState.first(reference, self.options, self.view_options)
-        session = Session(rs, analysis, state)
-        session.reference_requested = self.view_options.reference is not None
-        session.decide = self.view_options.decide or self.view_options.follow
-        session.install(state, session.prepare(state, session.compute(state)))
+        session = Session.first(rs, analysis, self.options, self.view_options)
         session.decisions()  # made here too, when asked for: not on the first frame's time
         return session
 
