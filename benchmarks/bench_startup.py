@@ -14,6 +14,11 @@ PYTHONDONTWRITEBYTECODE, so the warm-up writes it) and files in the page cache.
   header names the reference or counts the systems), and the CPU time the explorer used
   up to then (all its threads: a loaded machine inflates it much less). Then `q` quits
   it. Target: first frame under 0.3 s.
+- The floor of the first frame with results: a bare Textual app (a line and a footer) in the
+  same pty, which shows its header at once and a line of results once a thread imported
+  numpy and polars and grouped a frame of three rows (`FLOOR_APP`): one interpreter that
+  holds Textual and polars, and nothing of tuibench. The explorer's figure is printed
+  against it (the ratio of the medians).
 - For scale: a bare interpreter, importing the libraries a report needs (numpy and polars),
   and with scipy.special, which the statistics no longer import (tuibench.stats.special
   has the t and normal distributions): a line says whether the report or the explorer's
@@ -55,6 +60,28 @@ NEUTRAL = tempfile.gettempdir()
 # Children may write bytecode, as an installed package has it: without it every start
 # compiles tuibench's modules again.
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# The floor of the explorer's first frame with results (see the docstring).
+FLOOR_APP = """
+import sys, threading
+from textual.app import App
+from textual.widgets import Footer, Static
+
+class Floor(App):
+    def compose(self):
+        yield Static("tuibench: loading", id="line")
+        yield Footer()
+
+    def on_mount(self):
+        threading.Thread(target=self.load, daemon=True).start()
+
+    def load(self):
+        import numpy, polars
+        n = polars.DataFrame({"a": [1, 2, 2]}).group_by("a").len().height
+        shown = f"tuibench: ref a, {n} systems"
+        self.call_from_thread(lambda: self.query_one("#line").update(shown))
+
+Floor().run()
+"""
 CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
@@ -76,18 +103,20 @@ def explorer(
     text_out: list | None = None,
     hold=None,
     cpu_out: list | None = None,
+    argv: list[str] | None = None,
 ) -> tuple[float, float]:
     """(first frame, first frame with results), seconds from process start, in a pty; with
     text_out, what the terminal received up to then is appended to it; `hold()`, if given,
     runs before `q` is pressed (e.g. waits for the explorer to write its cache); with
-    cpu_out, the CPU seconds the explorer used (all its threads) up to its results."""
+    cpu_out, the CPU seconds the explorer used (all its threads) up to its results; `argv`
+    runs another command in its place (the floor)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = dict(base or CHILD_ENV, TERM="xterm-256color", COLUMNS="80", LINES="24")
     env.pop("NO_COLOR", None)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tuibench", path],
+        argv or [sys.executable, "-m", "tuibench", path],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -195,6 +224,7 @@ def main() -> None:
         "import numpy, polars, scipy.special": lambda: wall(
             [py, "-c", "import numpy, polars, scipy.special"]
         ),
+        "floor": lambda: explorer(a.path, argv=[py, "-c", FLOOR_APP]),
     }
     cpu: list[float] = []  # the explorers' CPU seconds to their results, in run order
 
@@ -233,12 +263,17 @@ def main() -> None:
         print(f"baseline: {a.baseline}")
     for name in list(commands)[:3]:
         print(summary(name, times[name]))
+    floor = [r for _, r in times["floor"]]
+    print(summary("floor: Textual, then numpy and polars", floor))
     for label in versions:
         print(summary(f"{label}tuibench --help", times[f"{label}--help"]))
         print(summary(f"{label}tuibench report {a.path}", times[f"{label}report"], 0.35))
         ex = times[f"{label}explorer"]
         print(summary(f"{label}explorer: first frame (pty, 80x24)", [f for f, _ in ex], 0.3))
-        print(summary(f"{label}explorer: first frame with results", [r for _, r in ex]))
+        shown = [r for _, r in ex]
+        ratio = statistics.median(shown) / statistics.median(floor)
+        line = summary(f"{label}explorer: first frame with results", shown)
+        print(f"{line}  {ratio:.2f}x floor")
         # CPU time (all threads) to the results: what a loaded machine inflates least
         mine = cpu[list(versions).index(label) :: len(versions)]
         print(summary(f"{label}explorer: CPU seconds to its results", mine))
