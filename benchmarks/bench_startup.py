@@ -224,9 +224,10 @@ def main() -> None:
         "import numpy, polars, scipy.special": lambda: wall(
             [py, "-c", "import numpy, polars, scipy.special"]
         ),
-        "floor": lambda: explorer(a.path, argv=[py, "-c", FLOOR_APP]),
+        "floor": lambda: explorer(a.path, argv=[py, "-c", FLOOR_APP], cpu_out=floor_cpu),
     }
     cpu: list[float] = []  # the explorers' CPU seconds to their results, in run order
+    floor_cpu: list[float] = []
 
     def first(env: dict | None) -> dict | None:
         """With --first-open, `env` with the cache on, in a new empty folder."""
@@ -246,6 +247,7 @@ def main() -> None:
     for run in commands.values():  # warm-up: caches, bytecode
         run()
     cpu.clear()
+    floor_cpu.clear()
     for _ in range(a.rounds):
         for name, run in commands.items():
             times[name].append(run())
@@ -265,6 +267,7 @@ def main() -> None:
         print(summary(name, times[name]))
     floor = [r for _, r in times["floor"]]
     print(summary("floor: Textual, then numpy and polars", floor))
+    print(summary("floor: CPU seconds to its results", floor_cpu))
     for label in versions:
         print(summary(f"{label}tuibench --help", times[f"{label}--help"]))
         print(summary(f"{label}tuibench report {a.path}", times[f"{label}report"], 0.35))

@@ -118,14 +118,14 @@ def _write_entry(
 ) -> Reloads | None:
     """Write the screen's entry and `tell` READY (also when one is there already), else
     SKIPPED when it is not worth it; the load that wrote it, when there was one."""
-    import gc
-
-    gc.enable()  # the command line paused it for the imports
+    from tuibench import process_settings
     from tuibench.ingest.reuse import cache
     from tuibench.ingest.watch import Watcher, watch_mode
     from tuibench.tui.view.reloads import Reloads
     from tuibench.tui.view.reopen import KIND, Reopen
     from tuibench.tui.view.session import Session
+
+    process_settings.resume_collection()  # paused by the command line for the imports
 
     mode = watch_mode(paths)  # the files the explorer will read: as Live.prepare_watch
     complete = None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()

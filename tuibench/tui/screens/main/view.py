@@ -231,15 +231,12 @@ class MainView(Screen):
     @staticmethod
     def _imports() -> None:
         """What loading and the first screen need, imported at once; then the collector
-        runs again (the command line pauses it while the libraries load). What the imports
-        made is frozen first: the young generation held all of it (125,000 objects), and
-        the first collection after `enable` took 70 ms of the loading thread's time."""
+        runs again (the command line pauses it while the libraries load)."""
         try:
             for name in LOADING_MODULES:
                 importlib.import_module(name)
         finally:
-            gc.freeze()
-            gc.enable()
+            process_settings.resume_collection()
 
     def _load(self) -> None:
         self._imports()
