@@ -62,7 +62,7 @@ NEUTRAL = tempfile.gettempdir()
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 # The floor of the explorer's first frame with results (see the docstring).
 FLOOR_APP = """
-import sys, threading
+import threading
 from textual.app import App
 from textual.widgets import Footer, Static
 
