@@ -142,6 +142,55 @@ def test_tree_hooks_are_called():
     assert tree.toggled == [node] and node.is_expanded
 
 
+class _FocusTree(App):
+    class Hooked(textual_adapter.TreeHooks, Tree):
+        pass
+
+    def compose(self) -> ComposeResult:
+        tree = self.Hooked("root")
+        tree.root.expand()
+        for name in "abc":
+            tree.root.add_leaf(name)
+        yield tree
+        yield Static("other", id="other")
+
+
+async def test_a_change_of_focus_redraws_the_tree_without_a_layout():
+    """Tree lays the screen out on every change of style (its notify_style_update
+    invalidates with layout=True); TreeHooks only draws the lines again, in the new style."""
+    assert "_invalidate()" in inspect.getsource(Tree.notify_style_update)
+    app = _FocusTree()
+    async with app.run_test(size=(20, 6)) as pilot:
+        tree = app.query_one(_FocusTree.Hooked)
+        other = app.query_one("#other", Static)
+        other.can_focus = True
+        tree.focus()
+        await pilot.pause()
+        styles_focused = _styles(app, 0)
+        laid_out = []
+        original = Widget.refresh
+
+        def refresh(self, *regions, layout=False, **kw):
+            if layout and self is tree:
+                laid_out.append(self)
+            return original(self, *regions, layout=layout, **kw)
+
+        Widget.refresh = refresh  # type: ignore[method-assign]
+        try:
+            other.focus()
+            await pilot.pause()
+        finally:
+            Widget.refresh = original  # type: ignore[method-assign]
+        assert laid_out == []
+        # drawn again in the style without focus: the cursor's line is no longer lit
+        assert _styles(app, 0) != styles_focused
+
+
+def _styles(app: App, y: int) -> list:
+    """The styles of the screen's line `y`, as the compositor draws it."""
+    return [segment.style for segment in app.screen._compositor.render_strips()[y]]
+
+
 def test_the_input_selector_can_be_replaced(monkeypatch):
     assert linux_driver.selectors is selectors  # the module the input thread reads
     source = inspect.getsource(LinuxDriver.run_input_thread)

@@ -24,6 +24,7 @@ from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.cache import LRUCache
 from textual.drivers import linux_driver
 from textual.geometry import Region
+from textual.widget import Widget
 
 from tuibench.tui import sgr
 from tuibench.tui.line_diff import Piece, Run, TerminalCopy
@@ -31,7 +32,6 @@ from tuibench.tui.line_diff import Piece, Run, TerminalCopy
 if TYPE_CHECKING:
     from textual.app import App
     from textual.message_pump import MessagePump
-    from textual.widget import Widget
     from textual.widgets.tree import TreeNode
 
 
@@ -82,8 +82,6 @@ def lay_out_once() -> None:
     and painted the same screen (the detail pane whole, 10-30 ms at 120x40). Here the
     virtual size is set as Textual sets it after a scroll, without asking again: what
     does depend on it (a scroll bar shown or hidden) still asks for its own layout."""
-    from textual.widget import Widget
-
     size_updated = Widget._size_updated
     if getattr(size_updated, "_once", False):
         return
@@ -247,6 +245,18 @@ class TreeHooks:
         """Rebuild the tree's lines (unless batching): after a batch, or when labels change
         width."""
         self._invalidate()
+
+    def notify_style_update(self) -> None:
+        # Tree rebuilds its lines and lays the screen out again on every change of style,
+        # the focus's too (a whole layout at each tab or escape). Styles do not change the
+        # lines nor their widths, and a style that changes a size asks for the layout
+        # itself: the lines are drawn again, and only that.
+        Widget.notify_style_update(self)  # type: ignore[arg-type]  # Tree's is skipped
+        self._line_cache.clear()  # type: ignore[attr-defined]
+        self._updates += 1  # type: ignore[attr-defined]
+        if self._unfocused_lines is not None:
+            self._unfocused_lines.clear()
+        self.refresh()  # type: ignore[attr-defined]
 
     # A mixin before Tree: the checker sees `object` above it, where Tree has these.
     def _invalidate(self) -> None:
