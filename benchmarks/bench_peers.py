@@ -11,7 +11,8 @@ few), each shape a baseline and a contender file written to a temporary folder:
   (as `/usr/share/benchmark/compare.py`, the default here). Without it, its rows are
   skipped with a word.
 - pyperf's `python -m pyperf compare_to BASE NEW` on pyperf JSON written by pyperf itself
-  (`BenchmarkSuite.dump`; each run is an iteration for tuibench).
+  (`BenchmarkSuite.dump`; each run is an iteration for tuibench). pyperf installs with
+  the project's `peers` extra: `pip install -e '.[peers]'`.
 tuibench reads the same two files, as the systems `base` and `new` (`report DIR`). Every
 command is a child process printing its text table to a discarded stdout; the figures are
 the medians of `--rounds` rounds after a warm-up, the tools alternated, and the largest
