@@ -174,6 +174,8 @@ class TreeHooks:
       as one: moving the cursor to or from the root drew every line again (10 ms at
       120x40), though the look of a line under the cursor changes only with the focus.
       `labels_changed()` draws every line again, for what all labels show.
+    - A change of style (the focus's) draws the lines again, without the layout Tree asks
+      for (`notify_style_update`).
     """
 
     _paint_style: Any = None  # the tree's style during a paint
