@@ -105,8 +105,10 @@ class Navigation(MainView):
         """The metric `n` (step 1) or `N` (-1) goes to from `current`, and whether that
         wraps around; None when no metric is flagged."""
         session = self.session
-        order = session.severity_order() if session is not None else ()
-        if session is None or not len(order):
+        if session is None:
+            return None
+        order = session.severity_order()
+        if not len(order):
             return None
         key = (current.benchmark, current.metric) if current.metric is not None else None
         position = session.severity_position(key)
