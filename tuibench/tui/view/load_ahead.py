@@ -130,11 +130,13 @@ def _write_entry(
     mode = watch_mode(paths)  # the files the explorer will read: as Live.prepare_watch
     complete = None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()
     reopen = Reopen(paths, options, complete)
-    if reopen.key is not None and cache.Store().has(KIND, reopen.key):
+    if reopen.key is None:  # not cacheable: the explorer loads them
+        tell(SKIPPED)
+        return None
+    if cache.Store().has(KIND, reopen.key):
         tell(READY)
         return None
-    size = sum(os.stat(unit.path).st_size for unit in reopen.found.units)
-    if reopen.key is None or size > FORK_UP_TO:
+    if sum(os.stat(unit.path).st_size for unit in reopen.found.units) > FORK_UP_TO:
         tell(SKIPPED)
         return None
     reloads = Reloads(paths)
