@@ -218,6 +218,8 @@ def main() -> None:
     if a.baseline:
         root = str(Path(a.baseline).resolve())
         versions["baseline "] = dict(CHILD_ENV, PYTHONPATH=root)
+    cpu: list[float] = []  # the explorers' CPU seconds to their results, in run order
+    floor_cpu: list[float] = []  # the floor's, likewise
     commands = {
         "python -c pass": lambda: wall([py, "-c", "pass"]),
         "import numpy, polars": lambda: wall([py, "-c", "import numpy, polars"]),
@@ -226,8 +228,6 @@ def main() -> None:
         ),
         "floor": lambda: explorer(a.path, argv=[py, "-c", FLOOR_APP], cpu_out=floor_cpu),
     }
-    cpu: list[float] = []  # the explorers' CPU seconds to their results, in run order
-    floor_cpu: list[float] = []
 
     def first(env: dict | None) -> dict | None:
         """With --first-open, `env` with the cache on, in a new empty folder."""
