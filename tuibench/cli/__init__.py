@@ -27,7 +27,9 @@ from tuibench.cli.console import (
     StdoutError,
     abandon_stdout,
     flush_stdout,
+    interrupt_once,
     one_line,
+    quiet_thread_interrupts,
     say,
 )
 
@@ -81,6 +83,9 @@ def run() -> None:
       and a 10 M-sample report took 2.26 to 2.74 s run to run with them, 2.35 to 2.46 s
       without (user time the same)."""
     process_settings.numpy_settings()
+    # polars answers SIGINT in whichever thread runs a query: one interrupt, told once.
+    quiet_thread_interrupts()
+    interrupt_once()
     os._exit(main())
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterable
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
@@ -72,3 +74,33 @@ def say(message: str) -> None:
         return
     with contextlib.suppress(OSError):  # stderr is gone too: the exit code is all that is left
         print(printable(message), file=sys.stderr, flush=True)
+
+
+def quiet_thread_interrupts() -> None:
+    """No traceback from a thread that a SIGINT interrupted. polars stops a running query on
+    SIGINT in whichever thread runs it, raising KeyboardInterrupt there, and passes the
+    signal on; the main thread then does what an interrupt means (the explorer leaves, a
+    report says "interrupted"). Printed as well, the thread's traceback would land on the
+    screen the explorer is restoring. Other exceptions are printed as before."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not issubclass(args.exc_type, KeyboardInterrupt):
+            previous(args)
+
+    threading.excepthook = hook
+
+
+def interrupt_once() -> None:
+    """One SIGINT, one KeyboardInterrupt. A query that polars runs when SIGINT comes raises
+    one, and polars passes the signal on to Python's handler, which raised a second inside
+    the handling of the first: `report` ended with a traceback and killed by the signal.
+    Python's handler is replaced only where it is in place (a process started with SIGINT
+    ignored keeps ignoring it)."""
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        if not isinstance(sys.exc_info()[1], KeyboardInterrupt):  # polars' is being handled
+            raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_sigint)
