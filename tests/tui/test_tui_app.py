@@ -244,7 +244,7 @@ async def test_keys_typed_right_after_a_reach_the_alpha_field(make_app, loaded):
             ("enter", "\r"),
         ]:
             app._driver.send_message(events.Key(key, character))
-        for _ in range(100):
+        for _ in range(500):  # a worker solves the tables of the power at a new alpha
             await pilot.pause(0.02)
             if app.main.session.state.options.alpha == 0.01:
                 break
@@ -265,6 +265,11 @@ async def test_alpha_dialog(make_app, loaded):
         assert "between 0 and 1" in str(app.screen.query_one("#number-error", Static).render())
         await pilot.press("backspace", *"0.0001", "enter")
         assert not isinstance(app.screen, AlphaInput)
+        # A worker solves the tables of the power at a new alpha (test_tui_background.py)
+        for _ in range(500):
+            if not app.main._asked and not app.main._computing:
+                break
+            await pilot.pause(0.02)
         assert app.main.session.state.options.alpha == 0.0001
         assert "α 0.0001" in header(app)
         assert shown(app, "detail") == core_detail("base", 0.0001).rows

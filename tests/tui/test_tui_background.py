@@ -119,3 +119,33 @@ async def test_v_says_so_and_its_table_is_made_in_the_worker(make_app, loaded, m
         assert not app.main.session.state.answer_first and "…" not in status.plain
         assert app.main.query_one("#summary").display
         assert made_on and threading.main_thread().name not in made_on
+
+
+async def test_a_new_alpha_is_compared_in_a_worker_on_a_small_set_too(
+    make_app, loaded, monkeypatch
+):
+    """Comparing at an alpha not seen yet first solves tables of the power (0.2 to 1.5 s):
+    the key answers at once, and the header says what is coming until it is shown."""
+    from tuibench.stats import power
+
+    monkeypatch.setattr(power, "_TABLES", {})  # no alpha but the default's solved yet
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        assert not app.main.large
+        gate = threading.Event()
+        compute = app.main.session.compute
+        monkeypatch.setattr(app.main.session, "compute", lambda s: gate.wait(10) and compute(s))
+        status = app.main.query_one(StatusLine)
+        await pilot.press("a", "ctrl+a", "ctrl+k", *"0.0123", "enter")
+        await pilot.pause()
+        assert "recomputing …" in status.plain
+        assert "α 0.05 " in status.plain + " "  # still what is shown
+        gate.set()
+        await _until(pilot, lambda: not app.main._asked and not app.main._computing)
+        await pilot.pause()
+        assert "α 0.0123 " in status.plain + " " and "recomputing" not in status.plain
+        for alpha in ("0.05", "0.0123"):  # both solved: computed in the key
+            await pilot.press("a", "ctrl+a", "ctrl+k", *alpha, "enter")
+            assert not app.main._computing
+            assert f"α {alpha} " in status.plain + " "

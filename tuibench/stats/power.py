@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -55,18 +54,37 @@ def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
     return out
 
 
+# Tables by (shipped file, alpha, power), kept for the process (16 KB each): solving one
+# for another alpha takes 0.2 to 1.5 s, so the explorer asks `solved` before a comparison
+# and has a worker compute one that would solve a table.
+_TABLES: dict[tuple[Path, float, float], tuple[np.ndarray, float]] = {}
+
+
 def _shipped_or_solved(shipped: Path, solve, alpha: float, power: float):
     """(table, its scalar) of (alpha, power): the shipped file's for the defaults (the
-    scalar first, then the table), else solved."""
+    scalar first, then the table), else solved, once."""
+    key = (shipped, alpha, power)
+    if key in _TABLES:
+        return _TABLES[key]
     if (alpha, power) == (DEFAULT_ALPHA, POWER):
         data = np.load(shipped)
         table = data[1:]
         table.flags.writeable = False
-        return table, float(data[0])
-    return solve(alpha, power)
+        made = table, float(data[0])
+    else:
+        made = solve(alpha, power)
+    return _TABLES.setdefault(key, made)
 
 
-@lru_cache(maxsize=16)
+def solved(alpha: float, power: float = POWER, effects: bool = False) -> bool:
+    """Whether a comparison at `alpha` finds its tables at hand, solving none: the
+    noncentralities, and with `effects` (a threshold is set) the effects too."""
+    if (alpha, power) == (DEFAULT_ALPHA, POWER):
+        return True
+    needed = [SHIPPED_NC_TABLE] + ([SHIPPED_TABLE] if effects else [])
+    return all((shipped, alpha, power) in _TABLES for shipped in needed)
+
+
 def _effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """The table of (alpha, power): shipped for the defaults, else solved (once)."""
     return _shipped_or_solved(SHIPPED_TABLE, solve_effect_table, alpha, power)
@@ -157,7 +175,6 @@ def _normal_nc(za: float, power: float) -> float:
     return b
 
 
-@lru_cache(maxsize=16)
 def _nc_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """The noncentralities of (alpha, power): shipped for the defaults, else solved."""
     return _shipped_or_solved(SHIPPED_NC_TABLE, solve_noncentrality_table, alpha, power)

@@ -442,12 +442,12 @@ class MainView(Screen):
 
     def update_state(self, state: ViewState | None = None) -> None:
         """Show `state` (a changed copy of `wanted`; None: the current state again) everywhere.
-        On a large set a change is computed in a worker: keys keep working, and the screen
-        changes at once when it is done."""
+        On a large set, or at an alpha whose tables are not solved yet, a change is computed
+        in a worker: keys keep working, and the screen changes at once when it is done."""
         session = self.session
         if session is None:
             return
-        if state is not None and self.large:
+        if state is not None and (self.large or self._solves_a_table(state)):
             self._asked = state
             self._compute_wanted()
             self._update_status()
@@ -634,6 +634,15 @@ class MainView(Screen):
         if self.large:
             self.say(f"Comparing against {name} …", timeout=2)
         self.update_state(dataclasses.replace(self.wanted, reference=name))
+
+    @staticmethod
+    def _solves_a_table(state: ViewState) -> bool:
+        """Whether comparing at `state`'s alpha first solves a table of the power (0.2 to
+        1.5 s, once per alpha): a worker does it, on a small set too."""
+        from tuibench.stats import power
+
+        options = state.options
+        return not power.solved(options.alpha, effects=options.threshold is not None)
 
     def _compute_wanted(self) -> None:
         """Compute what the keys ask for in a worker, unless one is busy: it starts again
