@@ -1,13 +1,16 @@
-"""Write the power table of the default alpha and power that tuibench ships (solved with
-scipy's noncentral t; tests check it against a fresh solve and against statsmodels).
+"""Write the power tables that tuibench ships, one per alpha of SHIPPED_ALPHAS at the
+default power (the effects per iteration count; the tests check each against a fresh
+solve, and the default's against statsmodels).
 
     python tools/make_power_table.py
 """
 
 import numpy as np
 
-from tuibench.stats.power import DEFAULT_ALPHA, POWER, SHIPPED_TABLE, solve_effect_table
+from tuibench.stats.power import POWER, SHIPPED_ALPHAS, shipped, solve_effect_table
 
-table, nc = solve_effect_table(DEFAULT_ALPHA, POWER)
-np.save(SHIPPED_TABLE, np.r_[nc, table])
-print(f"wrote {SHIPPED_TABLE.name}: {len(table)} effect sizes and the noncentrality {nc:.6f}")
+for alpha in SHIPPED_ALPHAS:
+    table, nc = solve_effect_table(alpha, POWER)
+    path = shipped("power_table", alpha)
+    np.save(path, np.r_[nc, table])
+    print(f"wrote {path.name}: {len(table)} effect sizes and the noncentrality {nc:.6f}")

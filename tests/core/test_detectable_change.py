@@ -54,9 +54,10 @@ def test_the_power_at_the_noncentrality_is_0_8(df):
     assert _power(nc, df, 0.05) == pytest.approx(0.8, abs=2e-5)
 
 
-def test_shipped_table_is_the_solved_one():
-    shipped = np.load(power.SHIPPED_NC_TABLE)
-    table, normal = power.solve_noncentrality_table(power.DEFAULT_ALPHA, power.POWER)
+@pytest.mark.parametrize("alpha", power.SHIPPED_ALPHAS)
+def test_shipped_table_is_the_solved_one(alpha):
+    shipped = np.load(power.shipped("noncentrality", alpha))
+    table, normal = power.solve_noncentrality_table(alpha, power.POWER)
     np.testing.assert_allclose(shipped[1:], table, rtol=1e-12)
     assert shipped[0] == pytest.approx(normal, rel=1e-12)
 

@@ -8,14 +8,25 @@ import pytest
 from tuibench.stats import power
 
 
-def test_shipped_table_is_the_solved_one():
-    shipped = np.load(power.SHIPPED_TABLE)
-    table, nc = power.solve_effect_table(power.DEFAULT_ALPHA, power.POWER)
+@pytest.mark.parametrize("alpha", power.SHIPPED_ALPHAS)
+def test_shipped_table_is_the_solved_one(alpha):
+    shipped = np.load(power.shipped("power_table", alpha))
+    table, nc = power.solve_effect_table(alpha, power.POWER)
     np.testing.assert_allclose(shipped[1:], table, rtol=1e-12)
     assert abs(shipped[0] - nc) < 1e-12
-    used, used_nc = power._effect_table(power.DEFAULT_ALPHA, power.POWER)
+    used, used_nc = power._effect_table(alpha, power.POWER)
     np.testing.assert_array_equal(used, shipped[1:])
     assert used_nc == shipped[0] and len(used) == power.POWER_TABLE_MAX - 1
+    assert power.solved(alpha, effects=True)
+
+
+def test_other_alphas_are_solved_once_and_then_at_hand(monkeypatch):
+    monkeypatch.setattr(power, "_TABLES", {})
+    assert not power.solved(0.02)
+    power.detectable_noncentrality(np.array([3.0]), 0.02)
+    assert power.solved(0.02) and not power.solved(0.02, effects=True)
+    power.iterations_needed(np.array([0.5]), 0.02)
+    assert power.solved(0.02, effects=True)
 
 
 def test_other_alphas_are_solved():

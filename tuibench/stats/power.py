@@ -14,9 +14,19 @@ DEFAULT_ALPHA = 0.05
 # More iterations than anyone runs: a difference that needs more is rounding (the same
 # timings in us and in ms), not a change, and the count would not fit a 64-bit integer.
 MAX_ITERATIONS = 10**9
-# The table of the defaults, solved ahead (tools/make_power_table.py): solving it takes
-# about 0.1 s, most of a small report. [noncentrality, d*(2), ..., d*(POWER_TABLE_MAX)].
-SHIPPED_TABLE = Path(__file__).with_name("power_table_0.05_0.8.npy")
+# The alphas whose tables ship, solved ahead (tools/make_power_table.py): solving both for
+# another alpha takes about a second, most of a small report. Per kind and alpha a file,
+# the table's scalar first: [noncentrality, d*(2), ..., d*(POWER_TABLE_MAX)] for the
+# effects, [normal nc*, nc*(DF_GRID)] for the noncentralities.
+SHIPPED_ALPHAS = (0.1, 0.05, 0.01, 0.001)
+
+
+def shipped(kind: str, alpha: float) -> Path:
+    """The file of the table `kind` ("power_table", "noncentrality") at alpha and POWER."""
+    return Path(__file__).with_name(f"{kind}_{alpha:g}_{POWER:g}.npy")
+
+
+SHIPPED_TABLE = shipped("power_table", DEFAULT_ALPHA)
 # t_test_power: critical values from which the power is integrated rather than taken from
 # the noncentral t, and noncentralities from which the far tail is 0.
 QUADRATURE_FROM = 30.0
@@ -54,20 +64,19 @@ def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
     return out
 
 
-# Tables by (shipped file, alpha, power), kept for the process (16 KB each): solving one
-# for another alpha takes 0.2 to 1.5 s, so the explorer asks `solved` before a comparison
-# and has a worker compute one that would solve a table.
-_TABLES: dict[tuple[Path, float, float], tuple[np.ndarray, float]] = {}
+# Tables by (kind, alpha, power), kept for the process (16 KB each): solving one for an
+# alpha that does not ship takes 0.2 to 1 s, so the explorer asks `solved` before a
+# comparison and has a worker compute one that would solve a table.
+_TABLES: dict[tuple[str, float, float], tuple[np.ndarray, float]] = {}
 
 
-def _shipped_or_solved(shipped: Path, solve, alpha: float, power: float):
-    """(table, its scalar) of (alpha, power): the shipped file's for the defaults (the
-    scalar first, then the table), else solved, once."""
-    key = (shipped, alpha, power)
+def _shipped_or_solved(kind: str, solve, alpha: float, power: float):
+    """(table, its scalar) of (alpha, power): the shipped file's, else solved, once."""
+    key = (kind, alpha, power)
     if key in _TABLES:
         return _TABLES[key]
-    if (alpha, power) == (DEFAULT_ALPHA, POWER):
-        data = np.load(shipped)
+    if power == POWER and alpha in SHIPPED_ALPHAS:
+        data = np.load(shipped(kind, alpha))
         table = data[1:]
         table.flags.writeable = False
         made = table, float(data[0])
@@ -79,15 +88,15 @@ def _shipped_or_solved(shipped: Path, solve, alpha: float, power: float):
 def solved(alpha: float, power: float = POWER, effects: bool = False) -> bool:
     """Whether a comparison at `alpha` finds its tables at hand, solving none: the
     noncentralities, and with `effects` (a threshold is set) the effects too."""
-    if (alpha, power) == (DEFAULT_ALPHA, POWER):
+    if power == POWER and alpha in SHIPPED_ALPHAS:
         return True
-    needed = [SHIPPED_NC_TABLE] + ([SHIPPED_TABLE] if effects else [])
-    return all((shipped, alpha, power) in _TABLES for shipped in needed)
+    kinds = ["noncentrality"] + (["power_table"] if effects else [])
+    return all((kind, alpha, power) in _TABLES for kind in kinds)
 
 
 def _effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
-    """The table of (alpha, power): shipped for the defaults, else solved (once)."""
-    return _shipped_or_solved(SHIPPED_TABLE, solve_effect_table, alpha, power)
+    """The table of (alpha, power): shipped or solved (once)."""
+    return _shipped_or_solved("power_table", solve_effect_table, alpha, power)
 
 
 def solve_effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
@@ -153,7 +162,7 @@ def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.n
 # Noncentrality at which Welch's test (approximated, as usual, by a noncentral t with the
 # Welch-Satterthwaite df) has the power: solved on a grid of df, interpolated in log df.
 DF_GRID = np.geomspace(1.0, 1e4, 2001)
-SHIPPED_NC_TABLE = Path(__file__).with_name("noncentrality_0.05_0.8.npy")
+SHIPPED_NC_TABLE = shipped("noncentrality", DEFAULT_ALPHA)
 
 
 def solve_noncentrality_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
@@ -176,8 +185,8 @@ def _normal_nc(za: float, power: float) -> float:
 
 
 def _nc_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
-    """The noncentralities of (alpha, power): shipped for the defaults, else solved."""
-    return _shipped_or_solved(SHIPPED_NC_TABLE, solve_noncentrality_table, alpha, power)
+    """The noncentralities of (alpha, power): shipped or solved (once)."""
+    return _shipped_or_solved("noncentrality", solve_noncentrality_table, alpha, power)
 
 
 def detectable_noncentrality(df: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
