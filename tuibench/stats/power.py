@@ -14,10 +14,11 @@ DEFAULT_ALPHA = 0.05
 # More iterations than anyone runs: a difference that needs more is rounding (the same
 # timings in us and in ms), not a change, and the count would not fit a 64-bit integer.
 MAX_ITERATIONS = 10**9
-# The alphas whose tables ship, solved ahead (tools/make_power_table.py): solving both for
-# another alpha takes about a second, most of a small report. Per kind and alpha a file,
-# the table's scalar first: [noncentrality, d*(2), ..., d*(POWER_TABLE_MAX)] for the
-# effects, [normal nc*, nc*(DF_GRID)] for the noncentralities.
+# The alphas whose tables ship, solved ahead (tools/make_power_table.py and
+# make_noncentrality_table.py): solving both for another alpha takes about a second, most
+# of a small report. Per kind and alpha a file, the table's scalar first: [noncentrality,
+# d*(2), ..., d*(POWER_TABLE_MAX)] for the effects, [normal nc*, nc*(DF_GRID)] for the
+# noncentralities.
 SHIPPED_ALPHAS = (0.1, 0.05, 0.01, 0.001)
 
 
@@ -45,8 +46,8 @@ def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
     P(|Z + nc| > c S) = E[F(df (Z + nc)^2 / c^2)], F the chi-square CDF of df (S^2 df is
     chi-square), by Gauss-Hermite quadrature: within 1e-14 of scipy from c = 30 on.
     """
-    # scipy imported here: only a table for other than the default alpha and power is
-    # solved, never at start-up (scipy.special costs 0.1 s).
+    # scipy imported here: only an alpha whose tables do not ship solves one, never at
+    # start-up (scipy.special costs 0.1 s).
     from scipy.special import chdtr, nctdtr
 
     nc, df = np.broadcast_arrays(np.asarray(nc, np.float64), np.asarray(df, np.float64))
@@ -65,7 +66,7 @@ def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
 
 
 # Tables by (kind, alpha, power), kept for the process (16 KB each): solving one for an
-# alpha that does not ship takes 0.2 to 1 s, so the explorer asks `solved` before a
+# alpha that does not ship takes 0.2 to 1.1 s, so the explorer asks `solved` before a
 # comparison and has a worker compute one that would solve a table.
 _TABLES: dict[tuple[str, float, float], tuple[np.ndarray, float]] = {}
 
