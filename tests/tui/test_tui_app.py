@@ -316,6 +316,30 @@ async def test_filter_keeps_keys_typed_straight_after_slash(make_app, loaded):
         assert not isinstance(app.screen, ProblemsScreen)
 
 
+async def test_keys_typed_straight_after_enter_in_the_filter_go_to_the_tree(make_app, loaded):
+    """`/wri` enter `j` in one read: the filter keeps `wri` and `j` moves in the tree (the
+    `j` had gone into the filter: `wrij`, matching nothing)."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        tree = app.main.query_one(BenchTree)
+        keys = [("slash", "/"), ("w", "w"), ("r", "r"), ("i", "i"), ("enter", "\r"), ("j", "j")]
+        for key, char in keys:
+            app._driver.send_message(events.Key(key, char))
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.main.session.visible == [("db/write", "tps")] and app.focused is tree:
+                break
+        await pilot.pause(0.1)
+        assert app.main.query_one("#filter", Input).value == "wri"
+        assert app.main.session.visible == [("db/write", "tps")]
+        assert app.focused is tree
+        assert app.main.session.state.filter_text == "wri"
+        assert tree.cursor_line == 1  # the j, in the tree
+
+
 async def test_significant_only_and_sort(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

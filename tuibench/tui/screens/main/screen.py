@@ -79,10 +79,6 @@ class MainScreen(Navigation, SeriesActions, Live):
         """The keys that act on results do nothing until they are loaded."""
         return self.session is not None or action not in NEED_RESULTS
 
-    @on(FilterInput.Cleared)
-    def _filter_cleared(self) -> None:
-        self.action_close_filter()
-
     def action_pick_reference(self) -> None:
         from tuibench.tui.screens.reference_picker import ReferencePicker  # dialogs: on use
 
@@ -212,10 +208,6 @@ class MainScreen(Navigation, SeriesActions, Live):
         value, self._typed_filter = self._typed_filter, None
         if self.session is not None and value is not None and value != self.wanted.filter_text:
             self.update_state(dataclasses.replace(self.wanted, filter_text=value))
-
-    @on(Input.Submitted, "#filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        self.action_close_filter()
 
     def action_close_filter(self) -> None:
         box = self.query_one("#filter", FilterInput)
