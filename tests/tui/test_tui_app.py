@@ -253,6 +253,28 @@ async def test_keys_typed_right_after_a_reach_the_alpha_field(make_app, loaded):
         assert app.main.current_node == DB_READ_TPS
 
 
+async def test_keys_typed_straight_after_the_dialogs_enter_reach_the_main_screen(make_app, loaded):
+    """`a 0.01 enter v` in one read: the dialog closes on its enter, and the `v` reaches the
+    main screen (it was typed into the closed dialog's field, and lost)."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        answer_first = app.main.session.state.answer_first
+        keys = [("a", "a"), *((c if c != "." else "full_stop", c) for c in "0.01")]
+        for key, character in [*keys, ("enter", "\r"), ("v", "v")]:
+            app._driver.send_message(events.Key(key, character))
+        for _ in range(500):  # a worker may solve the tables of the power first
+            await pilot.pause(0.02)
+            state = app.main.session.state
+            if state.options.alpha == 0.01 and state.answer_first != answer_first:
+                break
+        assert not isinstance(app.screen, AlphaInput)
+        assert app.main.session.state.options.alpha == 0.01
+        assert app.main.session.state.answer_first is not answer_first
+
+
 async def test_alpha_dialog(make_app, loaded):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

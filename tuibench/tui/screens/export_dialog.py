@@ -112,7 +112,7 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
                 allow_blank=False,
                 id="export-format",
             )
-            yield StillInput(id="export-path")
+            yield StillInput(id="export-path", on_submit=lambda _text: self.export())
             yield Static(id="export-error", classes="dialog-error")
             yield Static(
                 Text(
@@ -206,10 +206,6 @@ class ExportDialog(TypedAhead, ModalScreen[ExportDone | None]):
         return why
 
     # -- writing ------------------------------------------------------------------------
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.export()
-
     def export(self) -> None:
         if self._check():
             return

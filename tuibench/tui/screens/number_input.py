@@ -58,7 +58,9 @@ class NumberInput(TypedAhead, ModalScreen[object]):
         with Vertical(classes="dialog", id="number-dialog"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(Text(self.explanation, style="dim"))
-            yield StillInput(value=self.value, id="number-value", select_on_focus=True)
+            yield StillInput(
+                value=self.value, id="number-value", select_on_focus=True, on_submit=self._submit
+            )
             yield Static(id="number-error", classes="dialog-error")
             yield Static(Text("enter: apply · escape: cancel", style="dim"), classes="dialog-hint")
 
@@ -74,9 +76,9 @@ class NumberInput(TypedAhead, ModalScreen[object]):
         self.query_one("#number-error", Static).update(Text(self.error if value is None else ""))
         return value
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        value = self._check(event.value)
+    def _submit(self, text: str) -> None:
+        """Enter, as the field reads it: closed before the keys typed behind it are read."""
+        value = self._check(text)
         if value is not None:
             self.dismiss(value)
 

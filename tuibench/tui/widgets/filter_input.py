@@ -1,16 +1,14 @@
 """The name filter under the tree (`/`): filters as you type; enter keeps it, escape clears it.
 
 Enter and escape close the field and give the tree the focus as the field reads them, in
-order with the keys typed around them; keys the field reads after that (typed right behind
-enter or escape, in the same read) go on to the tree: `/fio` enter `j` in one read filtered
-on `fioj` before.
+order with the keys typed around them; the keys it reads after that go on to the tree
+(StillInput): `/fio` enter `j` in one read filtered on `fioj` before.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import events
 from textual.binding import Binding, BindingType
 
 from tuibench.tui.widgets.still_input import StillInput
@@ -28,12 +26,3 @@ class FilterInput(StillInput):
     async def action_clear_filter(self) -> None:
         self.value = ""
         await self.run_action("screen.close_filter")
-
-    async def _on_key(self, event: events.Key) -> None:
-        focused = self.app.focused
-        if focused is not self and focused is not None and self.screen.is_active:
-            event.stop()
-            event.prevent_default()
-            focused.post_message(events.Key(event.key, event.character))
-            return
-        await super()._on_key(event)

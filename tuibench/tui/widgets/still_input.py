@@ -1,16 +1,22 @@
-"""A text field whose cursor does not blink, and whose editing keys keep the order typed.
+"""A text field whose cursor does not blink, and that takes the keys in the order typed.
 
 Over SSH a blinking cursor is a frame every half second while nobody types (642 bytes each
 time for the filter); the cursor stays visible, only still.
 
-Textual runs a field's own bindings (ctrl+u, backspace, the arrows, enter, ...) when the
-key has bubbled up to the app, after the field has taken the characters typed behind it:
-ctrl+u then `0.02` in one read (fast, pasted, or over SSH) left the field empty, the
-characters deleted by the ctrl+u before them. Here a key the field binds runs its action
-as the field reads it, in order with the characters.
+Keys typed together (fast, pasted, or over SSH: one read) are all queued to the field that
+has the focus, before it reads any. Textual runs a field's own bindings (ctrl+u,
+backspace, the arrows, enter, ...) only when the key has bubbled up to the app, after the
+field took the characters queued behind it: ctrl+u then `0.02` left the field empty. Here
+a key the field binds runs its action as the field reads it. `on_submit`, when given, is
+what enter does, in place, so that a dialog closes before the keys behind its enter are
+read; and a key the field reads once the focus has left it (closed by enter, or its dialog
+dismissed) goes back to the app, which hands it to the new focus: `a 0.01 enter v` lost
+the `v` to the closed dialog's field.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual import events
 from textual.reactive import reactive
@@ -20,7 +26,22 @@ from textual.widgets import Input
 class StillInput(Input):
     cursor_blink = reactive(False, init=False)
 
+    def __init__(self, *args, on_submit: Callable[[str], object] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._on_submit = on_submit
+
+    async def action_submit(self) -> None:
+        if self._on_submit is None:
+            await super().action_submit()
+        else:
+            self._on_submit(self.value)
+
     async def _on_key(self, event: events.Key) -> None:
+        if self.app.focused is not self:  # typed behind a key that moved the focus away
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+            return
         if not event.is_printable and (bound := self._bindings.key_to_bindings.get(event.key)):
             event.stop()
             event.prevent_default()
