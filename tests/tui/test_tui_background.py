@@ -124,7 +124,7 @@ async def test_v_says_so_and_its_table_is_made_in_the_worker(make_app, loaded, m
 async def test_a_new_alpha_is_compared_in_a_worker_on_a_small_set_too(
     make_app, loaded, monkeypatch
 ):
-    """Comparing at an alpha not seen yet first solves tables of the power (0.2 to 1.5 s):
+    """Comparing at an alpha not seen yet first solves tables of the power (0.5 to 0.8 s):
     the key answers at once, and the header says what is coming until it is shown."""
     from tuibench.stats import power
 

@@ -637,8 +637,8 @@ class MainView(Screen):
 
     @staticmethod
     def _solves_a_table(state: ViewState) -> bool:
-        """Whether comparing at `state`'s alpha first solves a table of the power (0.2 to
-        1.5 s, once per alpha): a worker does it, on a small set too."""
+        """Whether comparing at `state`'s alpha first solves a table of the power (0.1 to
+        0.65 s, once per alpha): a worker does it, on a small set too."""
         from tuibench.stats import power
 
         options = state.options
