@@ -7,10 +7,16 @@ against a fresh solve).
 
 import numpy as np
 
-from tuibench.stats.power import POWER, SHIPPED_ALPHAS, shipped, solve_noncentrality_table
+from tuibench.stats.power import (
+    NONCENTRALITIES,
+    POWER,
+    SHIPPED_ALPHAS,
+    shipped,
+    solve_noncentrality_table,
+)
 
 for alpha in SHIPPED_ALPHAS:
     table, normal = solve_noncentrality_table(alpha, POWER)
-    path = shipped("noncentrality", alpha)
+    path = shipped(NONCENTRALITIES, alpha)
     np.save(path, np.r_[normal, table])
     print(f"wrote {path.name}: {len(table)} noncentralities, normal {normal:.6f}")

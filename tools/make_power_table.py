@@ -7,10 +7,10 @@ solve, and the default's against statsmodels).
 
 import numpy as np
 
-from tuibench.stats.power import POWER, SHIPPED_ALPHAS, shipped, solve_effect_table
+from tuibench.stats.power import EFFECTS, POWER, SHIPPED_ALPHAS, shipped, solve_effect_table
 
 for alpha in SHIPPED_ALPHAS:
     table, nc = solve_effect_table(alpha, POWER)
-    path = shipped("power_table", alpha)
+    path = shipped(EFFECTS, alpha)
     np.save(path, np.r_[nc, table])
     print(f"wrote {path.name}: {len(table)} effect sizes and the noncentrality {nc:.6f}")

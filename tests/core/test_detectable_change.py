@@ -56,7 +56,7 @@ def test_the_power_at_the_noncentrality_is_0_8(df):
 
 @pytest.mark.parametrize("alpha", power.SHIPPED_ALPHAS)
 def test_shipped_table_is_the_solved_one(alpha):
-    shipped = np.load(power.shipped("noncentrality", alpha))
+    shipped = np.load(power.shipped(power.NONCENTRALITIES, alpha))
     table, normal = power.solve_noncentrality_table(alpha, power.POWER)
     np.testing.assert_allclose(shipped[1:], table, rtol=1e-12)
     assert shipped[0] == pytest.approx(normal, rel=1e-12)

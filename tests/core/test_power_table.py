@@ -10,7 +10,7 @@ from tuibench.stats import power
 
 @pytest.mark.parametrize("alpha", power.SHIPPED_ALPHAS)
 def test_shipped_table_is_the_solved_one(alpha):
-    shipped = np.load(power.shipped("power_table", alpha))
+    shipped = np.load(power.shipped(power.EFFECTS, alpha))
     table, nc = power.solve_effect_table(alpha, power.POWER)
     np.testing.assert_allclose(shipped[1:], table, rtol=1e-12)
     assert abs(shipped[0] - nc) < 1e-12

@@ -22,12 +22,16 @@ MAX_ITERATIONS = 10**9
 SHIPPED_ALPHAS = (0.1, 0.05, 0.01, 0.001)
 
 
+# The two kinds of table, as their files are named: effects per iteration count, and
+# noncentralities over Welch's degrees of freedom.
+EFFECTS, NONCENTRALITIES = "power_table", "noncentrality"
+
+
 def shipped(kind: str, alpha: float) -> Path:
-    """The file of the table `kind` ("power_table", "noncentrality") at alpha and POWER."""
+    """The file of the table `kind` (EFFECTS, NONCENTRALITIES) at alpha and POWER."""
     return Path(__file__).with_name(f"{kind}_{alpha:g}_{POWER:g}.npy")
 
 
-SHIPPED_TABLE = shipped("power_table", DEFAULT_ALPHA)
 # t_test_power: critical values from which the power is integrated rather than taken from
 # the noncentral t, and noncentralities from which the far tail is 0.
 QUADRATURE_FROM = 30.0
@@ -91,13 +95,13 @@ def solved(alpha: float, power: float = POWER, effects: bool = False) -> bool:
     noncentralities, and with `effects` (a threshold is set) the effects too."""
     if power == POWER and alpha in SHIPPED_ALPHAS:
         return True
-    kinds = ["noncentrality"] + (["power_table"] if effects else [])
+    kinds = [NONCENTRALITIES] + ([EFFECTS] if effects else [])
     return all((kind, alpha, power) in _TABLES for kind in kinds)
 
 
 def _effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """The table of (alpha, power): shipped or solved (once)."""
-    return _shipped_or_solved("power_table", solve_effect_table, alpha, power)
+    return _shipped_or_solved(EFFECTS, solve_effect_table, alpha, power)
 
 
 def solve_effect_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
@@ -179,7 +183,6 @@ def iterations_needed(d: np.ndarray, alpha: float, power: float = POWER) -> np.n
 # Noncentrality at which Welch's test (approximated, as usual, by a noncentral t with the
 # Welch-Satterthwaite df) has the power: solved on a grid of df, interpolated in log df.
 DF_GRID = np.geomspace(1.0, 1e4, 2001)
-SHIPPED_NC_TABLE = shipped("noncentrality", DEFAULT_ALPHA)
 
 
 def solve_noncentrality_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
@@ -203,7 +206,7 @@ def _normal_nc(za: float, power: float) -> float:
 
 def _nc_table(alpha: float, power: float) -> tuple[np.ndarray, float]:
     """The noncentralities of (alpha, power): shipped or solved (once)."""
-    return _shipped_or_solved("noncentrality", solve_noncentrality_table, alpha, power)
+    return _shipped_or_solved(NONCENTRALITIES, solve_noncentrality_table, alpha, power)
 
 
 def detectable_noncentrality(df: np.ndarray, alpha: float, power: float = POWER) -> np.ndarray:
