@@ -7,7 +7,10 @@ temporary folder) in a pseudo-terminal of 80x24, several times, and prints for e
 the median time from process start (seconds; the quartiles beside). The child wraps the
 functions of the start-up path as their modules load (an import hook installed before
 tuibench is imported), so nothing in tuibench knows about it; the last line is the first
-frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold.
+frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold. With
+--cache the load cache is on (a temporary folder; the warm-up fills it): a reopening. With
+--first-open it is on and empty at every start: the first open, where small results load
+in a child process (tui/view/load_ahead.py), whose steps are prefixed "child:".
 
 Beside each step, the CPU time its thread used since that thread's previous line (median,
 milliseconds): what the step itself costs, which a loaded machine inflates much less than
@@ -39,6 +42,7 @@ CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 STEPS = {
     "tuibench.cli.commands": ["explore"],
     "tuibench.tui.view.read_ahead": ["start", "take"],
+    "tuibench.tui.view.load_ahead": ["start", "wait", "_write_entry"],
     "tuibench.tui.app": ["run", "TuibenchApp.on_mount"],
     "tuibench.tui.screens.main.view": [
         "MainView.load_results",
@@ -50,7 +54,8 @@ STEPS = {
         "MainView._after_first_frame",
     ],
     "tuibench.tui.screens.main.live": ["Live.prepare_watch"],
-    "tuibench.tui.view.reopen": ["Reopen.made", "Reopen.restored"],
+    "tuibench.tui.view.reopen": ["Reopen.made", "Reopen.restored", "Reopen.store_first"],
+    "tuibench.tui.view.session": ["Session.first"],
     "tuibench.tui.view.reloads": ["Reloads.load", "Reloads.analyse"],
 }
 
@@ -60,8 +65,11 @@ T0 = float(os.environ["TIMELINE_T0"])
 OUT = os.fdopen(int(os.environ["TIMELINE_FD"]), "w", buffering=1)
 STEPS = %r
 import threading
+PID = os.getpid()
 def log(what):
     name = threading.current_thread().name
+    if os.getpid() != PID:  # load_ahead's child: its own column of steps
+        name, what = "child " + name, "child: " + what
     OUT.write(f"{time.time() - T0:.4f} {time.thread_time():.6f} {name}|{what}\n")
 log("interpreter up")
 def wrap(obj, name, label):
@@ -103,7 +111,7 @@ sys.meta_path.insert(0, Hook())
 RUN = "from tuibench.cli import run; run()"
 
 
-def once(path: str, results: bytes) -> dict[str, float]:
+def once(path: str, results: bytes, cache: str | None = None) -> dict[str, float]:
     master, slave = os.openpty()
     import fcntl
 
@@ -111,6 +119,8 @@ def once(path: str, results: bytes) -> dict[str, float]:
     r, w = os.pipe()
     env = dict(os.environ, TERM="xterm-256color", TIMELINE_FD=str(w))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if cache is not None:
+        env.update(TUIBENCH_NO_CACHE="0", TUIBENCH_CACHE_DIR=cache)
     t0 = time.time()
     env["TIMELINE_T0"] = repr(t0)
     code = CHILD % (STEPS,) + RUN
@@ -164,6 +174,9 @@ def main() -> None:
     ap.add_argument("path", nargs="?", default=str(REPO / "sample_runs"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--wide", action="store_true", help="20,000 metrics x 2 systems")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--cache", action="store_true", help="the cache on: a reopening")
+    how.add_argument("--first-open", action="store_true", help="the cache on and empty")
     a = ap.parse_args()
     results = rb"ref \S|\d+ systems?\b"
     with tempfile.TemporaryDirectory() as tmp:
@@ -173,8 +186,13 @@ def main() -> None:
 
             path = str(Path(tmp) / "wide")
             wide(Path(path))
-        once(path, results)  # warm-up: bytecode, page cache
-        runs = [once(path, results) for _ in range(a.rounds)]
+        def cache() -> str | None:
+            if a.first_open:
+                return tempfile.mkdtemp(dir=tmp)
+            return str(Path(tmp) / "cache") if a.cache else None
+
+        once(path, results, cache())  # warm-up: bytecode, page cache (and the cache)
+        runs = [once(path, results, cache()) for _ in range(a.rounds)]
     order = sorted(runs[0], key=lambda k: statistics.median(r.get(k, (0, 0))[0] for r in runs))
     print(f"{a.rounds} runs of {path}; seconds from process start (median, quartiles),")
     print("then the CPU ms of the step's thread since its previous line (median)")
