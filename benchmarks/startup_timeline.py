@@ -3,7 +3,7 @@
     python benchmarks/startup_timeline.py [PATH] [--rounds 5] [--wide]
 
 Runs `tuibench PATH` (or, with --wide, the 20,000-metric set of bench_explorer.py made in a
-temporary folder) in a pseudo-terminal of 80x24, several times, and prints for each step
+temporary folder) in a pseudo-terminal of 80x24 (or --size), several times, and prints for each step
 the median time from process start (seconds; the quartiles beside). The child wraps the
 functions of the start-up path as their modules load (an import hook installed before
 tuibench is imported), so nothing in tuibench knows about it; the last line is the first
@@ -111,11 +111,13 @@ sys.meta_path.insert(0, Hook())
 RUN = "from tuibench.cli import run; run()"
 
 
-def once(path: str, results: bytes, cache: str | None = None) -> dict[str, float]:
+def once(
+    path: str, results: bytes, cache: str | None = None, size: tuple[int, int] = (80, 24)
+) -> dict[str, float]:
     master, slave = os.openpty()
     import fcntl
 
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     r, w = os.pipe()
     env = dict(os.environ, TERM="xterm-256color", TIMELINE_FD=str(w))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -174,6 +176,7 @@ def main() -> None:
     ap.add_argument("path", nargs="?", default=str(REPO / "sample_runs"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--wide", action="store_true", help="20,000 metrics x 2 systems")
+    ap.add_argument("--size", default="80x24", help="the terminal's COLSxROWS")
     how = ap.add_mutually_exclusive_group()
     how.add_argument("--cache", action="store_true", help="the cache on: a reopening")
     how.add_argument("--first-open", action="store_true", help="the cache on and empty")
@@ -186,13 +189,15 @@ def main() -> None:
 
             path = str(Path(tmp) / "wide")
             wide(Path(path))
+
         def cache() -> str | None:
             if a.first_open:
                 return tempfile.mkdtemp(dir=tmp)
             return str(Path(tmp) / "cache") if a.cache else None
 
-        once(path, results, cache())  # warm-up: bytecode, page cache (and the cache)
-        runs = [once(path, results, cache()) for _ in range(a.rounds)]
+        cols, rows = (int(x) for x in a.size.split("x"))
+        once(path, results, cache(), (cols, rows))  # warm-up: bytecode, page cache, cache
+        runs = [once(path, results, cache(), (cols, rows)) for _ in range(a.rounds)]
     order = sorted(runs[0], key=lambda k: statistics.median(r.get(k, (0, 0))[0] for r in runs))
     print(f"{a.rounds} runs of {path}; seconds from process start (median, quartiles),")
     print("then the CPU ms of the step's thread since its previous line (median)")
