@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +37,15 @@ def shipped(kind: str, alpha: float) -> Path:
 # the noncentral t, and noncentralities from which the far tail is 0.
 QUADRATURE_FROM = 30.0
 FAR_TAIL_FROM = 8.3
-_HERMITE_Z, _HERMITE_W = np.polynomial.hermite_e.hermegauss(40)
-_HERMITE_W = _HERMITE_W / np.sqrt(2 * np.pi)  # weights of the standard normal
+HERMITE_POINTS = 40
+
+
+@functools.cache
+def _hermite() -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights of the standard normal (numpy.polynomial loads on first use: only
+    where a table is solved, not at every start)."""
+    z, w = np.polynomial.hermite_e.hermegauss(HERMITE_POINTS)
+    return z, w / np.sqrt(2 * np.pi)
 
 
 def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
@@ -58,8 +66,9 @@ def t_test_power(nc: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
     crit = special.stdtrit(df, 1 - alpha / 2)
     out = np.empty(nc.shape)
     wide = crit >= QUADRATURE_FROM
-    t = (nc[wide, None] + _HERMITE_Z) / crit[wide, None]
-    out[wide] = chdtr(df[wide, None], df[wide, None] * t * t) @ _HERMITE_W
+    z, w = _hermite()
+    t = (nc[wide, None] + z) / crit[wide, None]
+    out[wide] = chdtr(df[wide, None], df[wide, None] * t * t) @ w
     near = ~wide
     out[near] = 1 - nctdtr(df[near], nc[near], crit[near])
     # The far tail P(T < -c) is at most P(Z < -nc): nothing a double holds beside 0.8
