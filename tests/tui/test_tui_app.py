@@ -96,6 +96,19 @@ async def test_nothing_loaded_is_a_message(make_app, loaded):
     assert app.return_code == 0
 
 
+async def test_nothing_loaded_names_what_was_set_aside(make_app, loaded, tmp_path):
+    """A folder of files that are not results (say, mmtests' own comparison tables): the
+    message says so where the user looks, not only behind `p`."""
+    (tmp_path / "stream.txt").write_text("stream\n  Add-1   1.0  2.0 *\n")
+    (tmp_path / "notes.md").write_text("# notes\n")
+    app = make_app(paths=[str(tmp_path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        text = str(app.main.query_one("#loading-text", Static).render())
+        assert "Nothing could be loaded" in text
+        assert "Set aside: 2 files not results: 1 Markdown, 1 text." in text
+
+
 # -- navigation ----------------------------------------------------------------------------
 async def test_tree_keys(make_app, loaded):
     app = make_app()

@@ -419,6 +419,8 @@ class MainView(Screen):
             text.append("p", "bold")
             text.append(" to list them. The first:\n\n")
             text.append(str(self.problems[0]) + "\n")
+        if self.set_aside:  # files there, none of them results: the likeliest reason
+            text.append(f"\nSet aside: {printable(self.set_aside)}.\n")
         text.append(
             "\ntuibench reads a folder with one sub-folder per system, a tidy file with a "
             "'system' column, or several paths (one per system). `tuibench inspect PATH` "
