@@ -26,6 +26,7 @@ async def _until(pilot, done, timeout: float = 20.0) -> None:
 
 
 async def test_first_screen_before_the_work_ahead(make_app, loaded, monkeypatch):
+    import tuibench.tui.screens.main.loading as loading
     import tuibench.tui.screens.main.view as view
 
     monkeypatch.setattr(view, "BACKGROUND_FROM", 0)  # large: switches in a worker, words said
@@ -43,7 +44,7 @@ async def test_first_screen_before_the_work_ahead(make_app, loaded, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
         status = app.main.query_one(StatusLine)
-        await _until(pilot, lambda: view.AHEAD_WORDS in status.plain)
+        await _until(pilot, lambda: loading.AHEAD_WORDS in status.plain)
         assert started == [True]
         assert app.main.loader is not None and app.main.loader.is_alive()
         assert "ref base " in status.plain + " "  # the results are on screen
@@ -58,15 +59,15 @@ async def test_first_screen_before_the_work_ahead(make_app, loaded, monkeypatch)
         monkeypatch.setattr(app.main.session, "compute", lambda s: asked.wait(10) and compute(s))
         await pilot.press("right_square_bracket")
         await pilot.pause()
-        assert f"comparing against patched, {view.AHEAD_WORDS} …" in status.plain
+        assert f"comparing against patched, {loading.AHEAD_WORDS} …" in status.plain
         asked.set()
         await _until(pilot, lambda: not app.main._asked and not app.main._computing)
         await pilot.pause()
         assert "ref patched " in status.plain + " "
-        assert view.AHEAD_WORDS in status.plain  # still working ahead, and saying so
+        assert loading.AHEAD_WORDS in status.plain  # still working ahead, and saying so
         gate.set()
         await _until(pilot, lambda: not app.main.loader.is_alive())
-        await _until(pilot, lambda: view.AHEAD_WORDS not in status.plain)
+        await _until(pilot, lambda: loading.AHEAD_WORDS not in status.plain)
         session = app.main.session
         rs = load(["results"])  # the same, without the staging
         plain = Session(rs, Analysis(rs, session.state.options), session.state)

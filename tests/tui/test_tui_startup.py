@@ -7,7 +7,7 @@ import sys
 
 from textual.widgets import Static
 
-from tuibench.tui.screens.main.view import DIALOG_MODULES
+from tuibench.tui.screens.main.loading import DIALOG_MODULES
 from tuibench.tui.view.reloads import Reloads
 
 
@@ -99,13 +99,13 @@ async def test_the_first_load_takes_the_files_identity_once(make_app, loaded, mo
 def progress_posted(monkeypatch, after: float) -> list[int]:
     """The counts the loading thread posts (`done`; -1: computing statistics), with
     PROGRESS_AFTER set to `after` seconds."""
-    from tuibench.tui.screens.main import view
+    from tuibench.tui.screens.main import loading
 
-    monkeypatch.setattr(view, "PROGRESS_AFTER", after)
+    monkeypatch.setattr(loading, "PROGRESS_AFTER", after)
     posted: list[int] = []
-    on_progress = view.MainView.on_load_progress
+    on_progress = loading.Loading.on_load_progress
     monkeypatch.setattr(
-        view.MainView, "on_load_progress", lambda s, m: (posted.append(m.done), on_progress(s, m))
+        loading.Loading, "on_load_progress", lambda s, m: (posted.append(m.done), on_progress(s, m))
     )
     return posted
 

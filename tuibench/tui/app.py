@@ -27,7 +27,7 @@ from tuibench.tui.commands import TuibenchCommands
 from tuibench.tui.keys import GLOBAL_KEYS, bindings
 from tuibench.tui.notices import say
 from tuibench.tui.screens.main import MainScreen
-from tuibench.tui.screens.main.view import ResultsShown
+from tuibench.tui.screens.main.loading import ResultsShown
 from tuibench.tui.terminal.quitting import Quitting
 from tuibench.tui.terminal.watch import CHECK_EVERY, input_gone
 from tuibench.tui.textual_adapter import CrashHook, drop_exit_output

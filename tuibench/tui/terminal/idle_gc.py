@@ -1,7 +1,7 @@
 """Collect garbage once the screen has settled, not in the middle of a key.
 
 Python's full collection walks every tracked object that is not frozen (the loaded
-results are: `screens/main/view.py`). After a few keys on 20,000 metrics that is 50,000
+results are: `screens/main/loading.py`). After a few keys on 20,000 metrics that is 50,000
 objects or more, 13 ms on a quiet machine and 50 ms and more on a busy one, and Python
 started its own at whatever moment its counts said: inside a key's frames (3 in 27 keys,
 profiled in-process), the slowest presses of n, escape, s and v. So while the explorer

@@ -3,8 +3,8 @@
 `MainScreen` binds the keys of keys.py (all but the few the app keeps everywhere: help,
 problems, quit) and acts on them: the reference and the options of the comparison, the
 analysis's options (recomputed in a worker), the filter, the toggles and the order, marks,
-exports and copies. Its view (state, update path, panes) is `MainView` (main_view.py);
-moving between places is `Navigation`, the series views `SeriesActions`.
+exports and copies. Its view (state, update path, panes) is `MainView` (view.py), loading
+the results `Loading`, moving between places `Navigation`, the series views `SeriesActions`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tuibench.model.options import AnalysisOptions
 from tuibench.tui.keys import MAIN_KEYS, bindings
 from tuibench.tui.notices import NoticeRack, say_now
 from tuibench.tui.screens.main.live import Live
+from tuibench.tui.screens.main.loading import Loading
 from tuibench.tui.screens.main.navigation import Navigation
 from tuibench.tui.screens.main.series_actions import SeriesActions
 from tuibench.tui.textual_adapter import drawn_lines_freed_at_once, lay_out_once
@@ -54,7 +55,7 @@ class Analysed(Message):
         super().__init__()
 
 
-class MainScreen(Navigation, SeriesActions, Live):
+class MainScreen(Navigation, SeriesActions, Live, Loading):
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_KEYS)
     # Textual's own, but a change of focus does not repaint the whole screen: the widgets
     # that gain or lose it are restyled and repainted (their tint), the rest is unchanged
