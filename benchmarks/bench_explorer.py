@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import statistics
 import tempfile
@@ -41,6 +42,7 @@ import numpy as np
 from textual import events
 
 from tuibench.tui.app import TuibenchApp
+from tuibench.tui.view.state import ViewState
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 
@@ -175,15 +177,18 @@ async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool 
             if verbose:
                 print(f"    {name}: {t * 1e3:.1f} ms", flush=True)
 
-        state = session.state
+        def state() -> ViewState:  # a change of view installs a new state
+            return session.state
+
         for _ in range(repeat):
-            ref = state.reference
-            add("]", await timed("right_square_bracket", lambda r=ref: state.reference != r))
-            await timed("left_square_bracket", lambda r=ref: state.reference == r)
-            add("f", await timed("f", lambda: state.significant_only))
-            await timed("f", lambda: not state.significant_only)
-            add("s", await timed("s", lambda: state.sort == "worst"))
-            app.main.update_state(sort="natural")  # back, untimed (s cycles on through more orders)
+            ref = state().reference
+            add("]", await timed("right_square_bracket", lambda r=ref: state().reference != r))
+            await timed("left_square_bracket", lambda r=ref: state().reference == r)
+            add("f", await timed("f", lambda: state().significant_only))
+            await timed("f", lambda: not state().significant_only)
+            add("s", await timed("s", lambda: state().sort == "worst"))
+            # back, untimed (s cycles on through more orders)
+            app.main.update_state(dataclasses.replace(app.main.wanted, sort="natural"))
             await pilot.pause()
             before = pane.node
             add("n", await timed("n", lambda b=before: pane.node != b and pane.node.is_metric))
@@ -201,7 +206,9 @@ async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool 
             want = "3" if i % 2 == 0 else ""
             add(
                 "filter",
-                await timed(char, lambda w=want: state.filter_text == w and tree.shown is not None),
+                await timed(
+                    char, lambda w=want: state().filter_text == w and tree.shown is not None
+                ),
             )
         # as typed: two keys at once, from the last one to the filtered frame
         await pilot.press("escape", "slash")
@@ -210,7 +217,7 @@ async def measure(path: Path, size: tuple[int, int], repeat: int, verbose: bool 
             keys = ["1", "2"] if want else ["backspace", "backspace"]
             add(
                 "filter, 2 keys at once: last key",
-                await timed(keys, lambda w=want: state.filter_text == w),
+                await timed(keys, lambda w=want: state().filter_text == w),
             )
         report(results)
 

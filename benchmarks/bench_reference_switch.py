@@ -23,6 +23,7 @@ from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.tui.widgets.status_line import StatusLine
+from tuibench.tui.widgets.table_view import TableView
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
@@ -34,7 +35,9 @@ def shows(app: TuibenchApp, reference: str) -> bool:
     """Header and the table on the right both name `reference`."""
     if f"ref {reference} " not in app.main.query_one(StatusLine).plain + " ":
         return False
-    table = app.main.query_one(DetailPane).table
+    pane = app.main.query_one(DetailPane)
+    shown = "#detail" if app.main.current_node.is_metric else "#summary"
+    table = pane.query_one(shown, TableView).table
     if table is None:
         return False
     if app.main.current_node.is_metric:
