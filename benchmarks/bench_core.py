@@ -112,7 +112,8 @@ def child_run(args: list[str]) -> tuple[float, float]:
             cwd=tempfile.gettempdir(),  # not a checkout: `-m`/`-c` put the cwd first on the path
         )
         wall = time.perf_counter() - t
-        if proc.returncode not in (0, 1):
+        # 1: `report` found a regression; a Python crash (a floor's) exits 1 too
+        if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
             raise SystemExit(f"{args[:3]} failed: {proc.stderr[-2000:]}")
         return wall, int(rss.read().split()[-1]) / 1024
 
@@ -131,9 +132,10 @@ def in_process(path: Path, rounds: int) -> None:
     print(f"  phases: {phases}")
 
     keys = ["system", "benchmark", "metric", "iteration"]
-    it = analysis.iterations
-    starts = np.r_[0, np.cumsum(it["samples"].to_numpy())[:-1]]
-    counts = it["samples"].to_numpy()
+    # Each iteration's samples: a run of rows (the analysis keeps no sample counts).
+    runs = rs.samples.select(pl.struct(keys).rle().struct.field("len")).to_series()
+    counts = runs.to_numpy().astype(np.int64)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
     hmean = np.zeros(len(counts), bool)
     values = rs.samples["value"].to_numpy()
 
@@ -177,12 +179,12 @@ def in_process(path: Path, rounds: int) -> None:
 
     systems = rs.system_names
     for label, options in (
-        ("", {}),
-        (" with --fdr --threshold 2", {"fdr": True, "threshold": 2.0}),
+        ("", None),
+        (" with --fdr --threshold 2", AnalysisOptions(fdr=True, threshold=2.0)),
     ):
         times = []
         for r in range(2 * len(systems)):
-            t, cmp = timed(lambda r=r, o=options: analysis.compare(systems[r % len(systems)], **o))
+            t, cmp = timed(lambda r=r, o=options: analysis.compare(systems[r % len(systems)], o))
             times.append(t)
         first, again = times[: len(systems)], times[len(systems) :]
         if label:

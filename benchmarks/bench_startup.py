@@ -91,7 +91,8 @@ def wall(args: list[str], env: dict | None = None) -> float:
         args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=NEUTRAL, env=env or CHILD_ENV
     )
     elapsed = time.perf_counter() - t
-    if proc.returncode not in (0, 1):
+    # 1: `report` found a regression; a Python crash exits 1 too
+    if proc.returncode not in (0, 1) or b"Traceback" in proc.stderr:
         raise SystemExit(f"{args} failed:\n{proc.stderr.decode(errors='replace')[-2000:]}")
     return elapsed
 

@@ -53,7 +53,8 @@ def child(args: list[str]) -> tuple[float, float, str]:
             cwd=tempfile.gettempdir(),  # not a checkout: `-m`/`-c` put the cwd first on the path
         )
         wall = time.perf_counter() - t
-        if proc.returncode not in (0, 1):
+        # 1: `report` found a regression; a Python crash (a floor's) exits 1 too
+        if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
             return wall, float("nan"), "failed: " + proc.stderr.strip().splitlines()[-1]
         return wall, int(rss.read().split()[-1]) / 1024, proc.stdout.strip()
 

@@ -85,7 +85,7 @@ def install(path: str) -> None:
             await tick(self, next_timer=next_timer, count=count)
         finally:
             took = time.perf_counter() - start
-            if took >= SLOW and self.name != "screen-update":
+            if took >= SLOW and self.name != "screen_update":  # a frame: written as such
                 callback = getattr(self._callback, "__qualname__", repr(self._callback))
                 line.add("timer", f"{self.name}:{callback}", round(took * 1000, 2))
 
