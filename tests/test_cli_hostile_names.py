@@ -41,7 +41,9 @@ def write_hostile(root: Path) -> Path:
                             value = 10 + it * 0.1 + s * 0.01 + shift
                             row = {"benchmark": bench, "metric": metric, "iteration": it}
                             fh.write(json.dumps({**row, "value": value, "unit": UNIT}) + "\n")
-        (folder / BAD_FILE).write_text("benchmark,metric,value\nx,y,bad\x1b]2;T\x07\n")
+        # A row the reader skips, its value holding an 8-bit CSI: a problem of this file
+        # that quotes it. (An ESC would make the file binary data, set aside unnamed.)
+        (folder / BAD_FILE).write_text("benchmark,metric,value\nx,y,bad\x9b[2J\n")
     return root
 
 

@@ -135,6 +135,24 @@ def test_a_copy_in_another_system_is_read_with_a_problem(tmp_path):
     assert _go_rows(rs, "a") == _go_rows(rs, "b") == 10
 
 
+def test_empty_twins_in_two_systems_are_not_said_to_compare_the_same_results(tmp_path):
+    """Two systems' header-only files are alike, but hold no results: each one says it has
+    no data rows, and nothing claims the systems compare the same results."""
+    header = "benchmark,metric,iteration,value\n"
+    for system in ("a", "b"):
+        folder = _system(tmp_path, system)
+        value = 10 if system == "a" else 12  # two different files
+        (folder / "ok.csv").write_text(header + f"x,t,0,{value}\nx,t,1,11\n")
+        (folder / "empty.csv").write_text(header)
+    rs = load([tmp_path])
+    reasons = sorted(p.reason for p in rs.problems)
+    assert reasons == ["no data rows (only a header, or empty)"] * 2
+    (tmp_path / "b" / "ok.csv").write_bytes((tmp_path / "a" / "ok.csv").read_bytes())
+    rs = load([tmp_path])  # the same rows in both: said, on the file that has them
+    [twin] = [p for p in rs.problems if "compare the same results" in p.reason]
+    assert twin.path == str(tmp_path / "b" / "ok.csv")
+
+
 def test_a_folder_linked_inside_a_system_reads_its_files_once(tmp_path):
     shutil.copy(GO_LOG, _system(tmp_path, "a") / "run.log")
     os.symlink(tmp_path / "a", tmp_path / "a" / "again")

@@ -76,6 +76,7 @@ class Collector:
         self.aside: dict[int, SetAside] = {}
         # file -> (its frame in `frames`, its one system, ReadResult.settings)
         self.settings: dict[int, tuple[int, str, dict[str, str]]] = {}
+        self.twins: dict[int, Problem] = {}  # files with another system's bytes (`twin`)
 
     def add(self, i: int, result: ReadResult) -> None:
         """One file, as its reader read it."""
@@ -106,6 +107,11 @@ class Collector:
     def skip(self, i: int, problem: Problem) -> None:
         """A file not read (the same data as another): its problem only, no file record."""
         self.own[i].extend(shown([problem]))
+
+    def twin(self, i: int, problem: Problem) -> None:
+        """A file read although another system's has the same bytes: `problem` says so,
+        unless it held no results (empty files alike compare nothing)."""
+        self.twins[i] = problem
 
     def add_batch(self, batch: Batch) -> None:
         """Small native files parsed as one (small_files.py)."""
@@ -149,9 +155,19 @@ class Collector:
                     self.systems[folder].metadata.setdefault(k, v)
         self._settings_kept_apart()
         frames = _in_file_order([*self.frames, *self._deferred_frame()])
+        self._tell_twins(frames)
         problems = [p for own in self.own for p in own]
         aside = [self.aside[i] for i in sorted(self.aside)]
         return Collected(frames, self.files, problems, listed, delegated, _notes(notes), aside)
+
+    def _tell_twins(self, frames: list[pl.DataFrame]) -> None:
+        """The problem of each twin (`twin`) that gave rows: first among its file's."""
+        if not self.twins:
+            return
+        asked = pl.col("_file").is_in(list(self.twins))
+        gave = {i for f in frames for i in f.filter(asked)["_file"].unique().to_list()}
+        for i in sorted(gave):
+            self.own[i][:0] = shown([self.twins[i]])
 
     def _settings_kept_apart(self) -> None:
         """A benchmark that files of one system ran with different settings (Go's `-cpu 2`

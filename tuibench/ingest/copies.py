@@ -1,7 +1,8 @@
 """Identical copies among the files to read: the same bytes reached twice (a copied file, a
 copy in another folder) would count the same results twice, as extra iterations with the
 same values. The later copy in one system is not read; one problem names both. A copy in
-another system is read (the two systems then compare the same results) with a problem.
+another system is read (the two systems then compare the same results) with a problem,
+when it holds results (`Collector.twin`).
 
 Hard and symbolic links to one file are found earlier, by inode (discover.py). Here files
 are compared by a hash of the bytes the loader reads anyway (the start of every file,

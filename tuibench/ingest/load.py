@@ -145,7 +145,7 @@ def _read_all(
             collector.skip(i, copies.problem(unit, units[first]))
             continue
         if elsewhere is not None:
-            collector.skip(i, elsewhere)
+            collector.twin(i, elsewhere)
         if not small.take(i, unit, start):
             collector.add(i, read(unit.path))
     batches, leftovers = small.parse()
