@@ -33,7 +33,8 @@ def make_files(root: Path, n: int) -> None:
         rows = "".join(f"x,t,{i},{10 + i % 3}\n" for i in range(4))
         (root / s / "ok.csv").write_text("benchmark,metric,iteration,value\n" + rows)
         for i in range(n // 2):
-            (root / s / "bad" / f"e{i}.csv").write_text("benchmark,metric,value\n")
+            # a column of its own: files with the same bytes would be one problem of copies
+            (root / s / "bad" / f"e{i}.csv").write_text(f"benchmark,metric,value,{s}{i}\n")
 
 
 async def time_p(root: Path, rounds: int) -> list[float]:
