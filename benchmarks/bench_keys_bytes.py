@@ -318,6 +318,8 @@ def main() -> None:
     env = {} if args.escdelay is None else {"ESCDELAY": args.escdelay}
     sizes = [tuple(map(int, s.split("x"))) for s in args.sizes.split(",")]
     keys = set(args.keys.split(",")) if args.keys else None
+    if args.dump:
+        Path(args.dump).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         sets = []
         if args.only in (None, "sample"):
