@@ -22,7 +22,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import polars as pl
@@ -30,6 +32,8 @@ import polars as pl
 from tuibench.analysis.series.changepoints import detect
 from tuibench.analysis.series.data import from_values, series_data
 from tuibench.analysis.series.scaling import families
+
+T = TypeVar("T")
 
 # Time the work itself, never a warm load cache (bench_cache.py times that).
 os.environ.setdefault("TUIBENCH_NO_CACHE", "1")
@@ -61,7 +65,7 @@ def keys(metrics: int) -> pl.DataFrame:
     )
 
 
-def measure(label: str, fn, repeats: int) -> object:
+def measure(label: str, fn: Callable[[], T], repeats: int) -> T:
     """Median time of `repeats` runs after a warm-up, then one more run traced for memory
     (tracemalloc slows Python code, so the timed runs are not traced)."""
     fn()  # warm-up

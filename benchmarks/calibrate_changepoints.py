@@ -43,6 +43,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -215,7 +216,11 @@ def run(
     for r in regimes():
         y = simulate(rng, r, reps)
         ch = tuibench_changes(y)
-        row = {"regime": r, "tuibench": _rate(r, _positions(ch, reps)), "contra": 0}
+        row: dict[str, Any] = {
+            "regime": r,
+            "tuibench": _rate(r, _positions(ch, reps)),
+            "contra": 0,
+        }
         row["contra"] = contradictions(ch)
         row["called"] = int(ch["verdict"].is_in(["better", "worse"]).sum())
         row["oracle"] = oracle(r, y)

@@ -61,7 +61,7 @@ def install(path: str) -> None:
             line.add("key", message.key)
         process_message(self, message)
 
-    Driver.process_message = traced_process_message  # type: ignore[method-assign]
+    Driver.process_message = traced_process_message
 
     dispatch = MessagePump._dispatch_message
 
@@ -75,7 +75,7 @@ def install(path: str) -> None:
                 name = f"{type(self).__name__}.{type(message).__name__}"
                 line.add("handle", name, round(took * 1000, 2))
 
-    MessagePump._dispatch_message = traced_dispatch  # type: ignore[method-assign]
+    MessagePump._dispatch_message = traced_dispatch
 
     tick = Timer._tick
 
@@ -89,7 +89,7 @@ def install(path: str) -> None:
                 callback = getattr(self._callback, "__qualname__", repr(self._callback))
                 line.add("timer", f"{self.name}:{callback}", round(took * 1000, 2))
 
-    Timer._tick = traced_tick  # type: ignore[method-assign]
+    Timer._tick = traced_tick
 
     update = Screen._on_timer_update
     written = [0]
@@ -103,7 +103,7 @@ def install(path: str) -> None:
         if written[0] or took >= SLOW:
             line.add("frame", round(took * 1000, 2), layout, written[0])
 
-    Screen._on_timer_update = traced_update  # type: ignore[method-assign]
+    Screen._on_timer_update = traced_update
 
     from tuibench.tui.terminal import driver as tui_driver
 
@@ -113,7 +113,7 @@ def install(path: str) -> None:
         written[0] += len(data.encode())
         write(self, data)
 
-    tui_driver.PromptEscapeDriver.write = traced_write  # type: ignore[method-assign]
+    tui_driver.PromptEscapeDriver.write = traced_write
 
     started: dict[int, tuple[float, float]] = {}
 
