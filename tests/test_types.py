@@ -1,5 +1,6 @@
 """mypy is part of the suite: tuibench/ type-checks with the settings in pyproject.toml, and
-the scripts of benchmarks/ for what breaks them when the code they drive changes."""
+the scripts of benchmarks/ and tools/ for what breaks them when the code they drive
+changes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-# The benchmarks are scripts, typed loosely: checked for a name, an attribute, an argument
+# The benchmarks and tools are scripts, typed loosely: checked for a name, an attribute, an argument
 # or a module that is gone (two scripts crashed that way), not for their own annotations.
 BENCHMARKS_UNCHECKED = (
     "arg-type",
@@ -35,7 +36,7 @@ def test_mypy_benchmarks():
     # A cache of its own: the other run may write its cache at the same time.
     cache = ["--cache-dir", str(REPO / ".mypy_cache" / "benchmarks")]
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "benchmarks", *cache, *off],
+        [sys.executable, "-m", "mypy", "benchmarks", "tools", *cache, *off],
         cwd=REPO,
         capture_output=True,
         text=True,
