@@ -1,13 +1,14 @@
 """The explorer's start-up as a timeline, in a pty: when each step began and ended.
 
-    python benchmarks/startup_timeline.py [PATH] [--rounds 5] [--wide]
+    python benchmarks/startup_timeline.py [PATH] [--rounds 5] [--wide] [--size 80x24]
+                                          [--cache | --first-open]
 
 Runs `tuibench PATH` (or, with --wide, the 20,000-metric set of bench_explorer.py made in a
-temporary folder) in a pseudo-terminal of 80x24 (or --size), several times, and prints for each step
-the median time from process start (seconds; the quartiles beside). The child wraps the
-functions of the start-up path as their modules load (an import hook installed before
-tuibench is imported), so nothing in tuibench knows about it; the last line is the first
-frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold. With
+temporary folder) in a pseudo-terminal of 80x24 (or --size), several times, and prints for
+each step the median time from process start (seconds; the quartiles beside). The child
+wraps the functions of the start-up path as their modules load (an import hook installed
+before tuibench is imported), so nothing in tuibench knows about it; the last line is the
+first frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold. With
 --cache the load cache is on (a temporary folder; the warm-up fills it): a reopening. With
 --first-open it is on and empty at every start: the first open, where small results load
 in a child process (tui/view/load_ahead.py), whose steps are prefixed "child:".

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-# The benchmarks and tools are scripts, typed loosely: checked for a name, an attribute, an argument
-# or a module that is gone (two scripts crashed that way), not for their own annotations.
-BENCHMARKS_UNCHECKED = (
+# The benchmarks and tools are scripts, typed loosely: checked for a name, an attribute, an
+# argument or a module the code no longer has (two scripts crashed on one), not for their own
+# annotations.
+SCRIPTS_UNCHECKED = (
     "arg-type",
     "assignment",
     "func-returns-value",
@@ -31,10 +32,10 @@ def test_mypy():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_benchmarks():
-    off = [arg for code in BENCHMARKS_UNCHECKED for arg in ("--disable-error-code", code)]
+def test_mypy_scripts():
+    off = [arg for code in SCRIPTS_UNCHECKED for arg in ("--disable-error-code", code)]
     # A cache of its own: the other run may write its cache at the same time.
-    cache = ["--cache-dir", str(REPO / ".mypy_cache" / "benchmarks")]
+    cache = ["--cache-dir", str(REPO / ".mypy_cache" / "scripts")]
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "benchmarks", "tools", *cache, *off],
         cwd=REPO,
