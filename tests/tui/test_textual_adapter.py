@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.widget import Widget
-from textual.widgets import Static, Tree
+from textual.widgets import Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from tuibench.tui import textual_adapter
@@ -48,6 +48,13 @@ def test_keymap_is_what_set_keymap_made():
     assert textual_adapter.keymap(app) == {"tuibench.export": "x"}
     app.update_keymap({"tuibench.quit": "?"})
     assert textual_adapter.keymap(app)["tuibench.quit"] == "question_mark"  # normalised
+
+
+def test_a_widgets_bound_action_is_found_by_key():
+    field = Input()
+    assert textual_adapter.bound_action(field, "backspace") == "delete_left"
+    assert textual_adapter.bound_action(field, "enter") == "submit"
+    assert textual_adapter.bound_action(field, "x") is None
 
 
 def test_exit_output_can_be_dropped():

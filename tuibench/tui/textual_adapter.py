@@ -48,6 +48,13 @@ def keymap(app: App) -> dict[str, str]:
     return getattr(app, "_keymap", None) or {}
 
 
+def bound_action(widget: Widget, key: str) -> str | None:
+    """The action of `widget`'s own binding of `key` (the keymap applied), or None: Textual
+    keeps a widget's bindings by key but offers no lookup."""
+    bound = widget._bindings.key_to_bindings.get(key)
+    return bound[0].action if bound else None
+
+
 def drop_exit_output(app: App) -> None:
     """Forget what Textual would print when the app exits (a traceback after a crash): the
     explorer prints one line instead. There is no public switch."""

@@ -22,6 +22,8 @@ from textual import events
 from textual.reactive import reactive
 from textual.widgets import Input
 
+from tuibench.tui.textual_adapter import bound_action
+
 
 class StillInput(Input):
     cursor_blink = reactive(False, init=False)
@@ -36,15 +38,15 @@ class StillInput(Input):
         else:
             self._on_submit(self.value)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        """Before Input's own handler (a subclass's comes first), which runs unless this one
+        prevents it."""
         if self.app.focused is not self:  # typed behind a key that moved the focus away
             event.stop()
             event.prevent_default()
             self.app.post_message(events.Key(event.key, event.character))
             return
-        if not event.is_printable and (bound := self._bindings.key_to_bindings.get(event.key)):
+        if not event.is_printable and (action := bound_action(self, event.key)):
             event.stop()
             event.prevent_default()
-            await self.run_action(bound[0].action)
-            return
-        await super()._on_key(event)
+            await self.run_action(action)
