@@ -17,7 +17,8 @@ import polars as pl
 
 from tuibench.analysis.compare import Analysis, Comparison, decide
 from tuibench.model.options import AnalysisOptions
-from tuibench.model.results import ResultSet, SystemInfo
+from tuibench.model.results import ResultSet
+from tuibench.model.systems import SystemInfo
 
 from .regimes import Simulated
 

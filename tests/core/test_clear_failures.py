@@ -235,7 +235,7 @@ def test_a_series_of_three_says_no_change_points(tmp_path, capsys):
 
 def test_found_by_the_corpus(tmp_path, capsys):
     """Each once stopped a report or lost a file without a word (tests/hostile)."""
-    from tuibench.model.results import natural_key
+    from tuibench.model.systems import natural_key
 
     assert sorted(["a²", "a10", "a9"], key=natural_key) == ["a9", "a10", "a²"]
     root = _two_systems(tmp_path / "r")

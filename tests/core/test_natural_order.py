@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tuibench.model import natural_order
 from tuibench.model.natural_order import natural_sorted
-from tuibench.model.results import natural_key
+from tuibench.model.systems import natural_key
 
 
 def reference(names: list[str]) -> list[str]:

@@ -79,17 +79,17 @@ async def test_the_first_load_writes_the_cache_after_the_first_screen(
 async def test_the_first_load_takes_the_files_identity_once(make_app, loaded, monkeypatch):
     """The loading thread's `Reopen` stats every file for the files' identity; the load
     reuses it rather than stat every file again."""
-    from tuibench.ingest.reuse import load_cache
+    from tuibench.ingest.reuse import identity
 
     monkeypatch.setenv("TUIBENCH_NO_CACHE", "1")
     calls = []
-    identity = load_cache.identity
+    files = identity.files
 
     def counted(found):
         calls.append(len(found.units))
-        return identity(found)
+        return files(found)
 
-    monkeypatch.setattr(load_cache, "identity", counted)
+    monkeypatch.setattr(identity, "files", counted)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)

@@ -28,8 +28,9 @@ from tuibench.ingest.formats import native
 from tuibench.ingest.formats.base import READER_SCHEMA, Columns, ReadResult, frame_from_columns
 from tuibench.ingest.small_files import Batch
 from tuibench.model.problems import Problem
-from tuibench.model.results import NOTES_SCHEMA, FileRecord, SystemInfo, file_stem
+from tuibench.model.results import NOTES_SCHEMA, FileRecord
 from tuibench.model.set_aside import SetAside
+from tuibench.model.systems import SystemInfo, file_stem
 
 # A file's distinct (system, benchmark, metric), asked for only when the reader has notes.
 Rows = Callable[[], list[tuple[str, str, str]]]

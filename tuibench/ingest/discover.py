@@ -23,7 +23,6 @@ from pathlib import Path
 
 from tuibench.ingest.opening import KINDS, FoundPath, open_regular
 from tuibench.model.problems import Problem
-from tuibench.model.results import SystemInfo, file_stem, natural_key
 from tuibench.model.set_aside import (
     CONFIG_NAMES,
     CONFIGURATION,
@@ -32,6 +31,7 @@ from tuibench.model.set_aside import (
     SetAside,
     unread_kind,
 )
+from tuibench.model.systems import SystemInfo, file_stem, natural_key
 
 ITER_DIR = re.compile(r"^iter-(\d+)$")
 MAX_ITERATION = 2**63 - 1  # iterations are stored as 64-bit integers

@@ -35,6 +35,7 @@ from tuibench.ingest.formats.base import Columns
 from tuibench.ingest.load import Progress, load_found
 from tuibench.ingest.opening import read_start
 from tuibench.ingest.reuse import file_reads, load_cache
+from tuibench.ingest.reuse.identity import file_key
 from tuibench.ingest.small_files import SMALL
 from tuibench.ingest.watch import only_complete
 from tuibench.model.results import ResultSet
@@ -78,13 +79,13 @@ class Loader:
         """The results as they are now; unchanged files are not read again. `complete`:
         while watching, the files known complete and their sizes (as `load.load`).
         `found`: the paths' discovery with `complete` applied, when made just before, and
-        `identity` its `load_cache.identity` if already taken (each file stat'ed once).
+        `identity` its `load_cache.load_identity` if already taken (each file stat'ed once).
         `later`: the cache's entries are written by `write_unwritten`, not by the load
         (the explorer: once its first screen is out)."""
         if found is None:
             found = discover(self.paths)
             found.units = only_complete(found.units, complete)
-        key = identity if identity is not None else load_cache.identity(found)
+        key = identity if identity is not None else load_cache.load_identity(found)
         if complete is not None and key is not None:  # sizes to read up to count too
             key += repr([getattr(u.path, "size", None) for u in found.units]).encode()
         self.growth = None
@@ -179,7 +180,7 @@ class Loader:
         near = load_cache.neighbours(found) if near is None else near
 
         def read(path: Path) -> ReadResult:
-            ident = load_cache.file_key(path)
+            ident = file_key(path)
             folder = os.path.dirname(str(path))
             beside = (near.get(folder), near.get(os.path.dirname(folder)))
             k = (os.fsencode(path), ident, beside, getattr(path, "size", None))
@@ -222,13 +223,13 @@ class _Seen:
             os.fsencode(u.path): (
                 u.system,
                 u.iteration,
-                load_cache.file_key(u.path),
+                file_key(u.path),
                 getattr(u.path, "size", None),
             )
             for u in found.units
         }
-        config = found.config and (os.fsencode(found.config), load_cache.file_key(found.config))
-        aside = [(a, load_cache.file_key(a.path)) for a in found.set_aside]
+        config = found.config and (os.fsencode(found.config), file_key(found.config))
+        aside = [(a, file_key(a.path)) for a in found.set_aside]
         rest = (
             found.root,
             found.roots,

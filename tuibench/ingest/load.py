@@ -23,9 +23,8 @@ from tuibench.model.results import (
     METRICS_SCHEMA,
     SAMPLES_SCHEMA,
     ResultSet,
-    SystemInfo,
-    natural_key,
 )
+from tuibench.model.systems import SystemInfo, natural_key
 from tuibench.model.units import common_unit
 from tuibench.util.sort_keys import key_with_two_values, lexsort_order
 from tuibench.util.worker import in_worker

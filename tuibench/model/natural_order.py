@@ -1,6 +1,6 @@
 """Distinct names in natural order (`linux-6.9` before `linux-6.10`), many at once.
 
-`sorted(names, key=model.results.natural_key)` builds a tuple per name in Python: 0.25 s
+`sorted(names, key=model.systems.natural_key)` builds a tuple per name in Python: 0.25 s
 for 20,000 names. Here each name is split into digit and text parts by polars, a digit
 part becomes its number and a text part the rank of its lowercase form among the distinct
 text parts (lowercased in Python: only the distinct parts, as `str.lower` does it), and
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from tuibench.model.results import natural_key
+from tuibench.model.systems import natural_key
 
 _MAX_DIGITS = 18  # a run of at most 18 digits is below 10^18, within an int64
 _TEXT = 10**18  # a text part's key is _TEXT + its rank: after every number, as in natural_key

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import polars as pl
 
 from tuibench.model.problems import Problem
 from tuibench.model.set_aside import SetAside
+from tuibench.model.systems import SystemInfo
 
 # One row per sample, sorted by system order, benchmark, metric, iteration, sample.
 SAMPLES_SCHEMA: dict[str, pl.DataType] = {
@@ -37,33 +36,6 @@ NOTES_SCHEMA: dict[str, pl.DataType] = {
     "metric": pl.String(),
     "note": pl.String(),
 }
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def file_stem(path: Path) -> str:
-    """A file's name without its format suffixes: `run.json.gz` -> `run`."""
-    name = path.name
-    if name.lower().endswith(".gz"):
-        name = name[:-3]
-    return Path(name).stem or path.name
-
-
-def natural_key(name: str) -> tuple:
-    """Sort key under which `linux-6.9` comes before `linux-6.10`."""
-    parts = _DIGITS.split(name)
-    return tuple((0, int(p), "") if p.isdecimal() else (1, 0, p.lower()) for p in parts if p)
-
-
-@dataclass
-class SystemInfo:
-    name: str
-    description: str = ""
-    tags: list[str] = field(default_factory=list)
-    order: int | None = None
-    path: str = ""
-    # Facts read from result files (Go `cpu:` lines, Google Benchmark context, ...).
-    metadata: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

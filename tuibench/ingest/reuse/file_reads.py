@@ -30,6 +30,7 @@ import polars as pl
 from tuibench.ingest.discover import Discovery
 from tuibench.ingest.formats import ReadResult
 from tuibench.ingest.reuse import cache, load_cache
+from tuibench.ingest.reuse.identity import file_key
 from tuibench.model.problems import Problem
 
 KIND = "reads"
@@ -53,7 +54,7 @@ class KeptReads:
         self._held = held_rows  # rows that may still be held as read
 
     def _ident(self, path: Path) -> str | None:
-        ident = load_cache.file_key(path)
+        ident = file_key(path)
         if ident is None:
             return None
         folder = os.path.dirname(str(path))
@@ -74,7 +75,7 @@ class KeptReads:
         machine = any(m in p.reason for p in result.problems for m in load_cache.MACHINE)
         # Kept only if what was read is the file identified: not changed while it was read,
         # and read whole (a file that grew since the loader opened it was read in part).
-        now = load_cache.file_key(path)
+        now = file_key(path)
         whole = now is not None and getattr(path, "size", None) in (None, now[0])
         if ident is not None and not machine and whole and ident == self._ident(path):
             rows = len(result.data)

@@ -18,17 +18,17 @@ import io
 import json
 import os
 import struct
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from tuibench.ingest import small_files
 from tuibench.ingest.discover import Discovery
-from tuibench.ingest.reuse import cache
+from tuibench.ingest.reuse import cache, identity
 from tuibench.model.problems import Problem
-from tuibench.model.results import FileRecord, ResultSet, SystemInfo
+from tuibench.model.results import FileRecord, ResultSet
 from tuibench.model.set_aside import SetAside
+from tuibench.model.systems import SystemInfo
 
 KIND = "load"
 FRAMES = ("samples", "metrics", "notes")
@@ -50,47 +50,20 @@ MIN_FILES = 1_000
 MACHINE = ("too large to load here", "not enough memory")
 
 
-def file_key(path: Path | str) -> tuple | None:
-    """What identifies a file's content without reading it; None if it cannot be stat'ed."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-
-
-def key(found: Discovery) -> bytes | None:
+def key(found: Discovery, files: bytes | None = None) -> bytes | None:
     """The key of loading what `found` found, or None: not cacheable (the cache is off, a
-    file cannot be stat'ed, or the cache folder lies inside the results)."""
-    if not cache.enabled() or _inside_results(found):
+    file cannot be stat'ed, or the cache folder lies inside the results). `files`: the
+    files' digest (`identity.files`) if already taken."""
+    if not identity.cacheable(found):
         return None
-    return identity(found)
+    return load_identity(found, files)
 
 
-def identity(found: Discovery) -> bytes | None:
-    """A digest of what loading `found` depends on besides the code; None when a file
-    cannot be stat'ed."""
-    units = []
-    for u in found.units:
-        k = file_key(u.path)
-        if k is None:
-            return None
-        units.append((u.system, os.fsencode(u.path), u.iteration, u.rank, k))
-    config = (os.fsencode(found.config), file_key(found.config)) if found.config else None
-    # Readers also read files beside theirs (shellpack.yaml, asv's benchmarks.json,
-    # Criterion's benchmark.json), which discovery sets aside: their identities count too.
-    aside = [(a.path, file_key(a.path)) for a in found.set_aside]
-    return cache.digest(
-        small_files.BATCHED,
-        found.root,
-        found.roots,
-        units,
-        [repr(s) for s in found.systems],
-        [repr(p) for p in found.problems],
-        [repr(a) for a in found.set_aside],
-        aside,
-        config,
-    )
+def load_identity(found: Discovery, files: bytes | None = None) -> bytes | None:
+    """A digest of what loading `found` depends on besides the code (the files and the
+    reading switches); None when a file cannot be stat'ed."""
+    digest = identity.files(found) if files is None else files
+    return None if digest is None else cache.digest(small_files.BATCHED, digest)
 
 
 def neighbours(found: Discovery) -> dict[str, bytes]:
@@ -101,18 +74,8 @@ def neighbours(found: Discovery) -> dict[str, bytes]:
     by_folder: dict[str, list] = {}
     paths = [str(u.path) for u in found.units] + [a.path for a in found.set_aside]
     for p in paths:
-        by_folder.setdefault(os.path.dirname(p), []).append((p, file_key(p)))
+        by_folder.setdefault(os.path.dirname(p), []).append((p, identity.file_key(p)))
     return {d: cache.digest(sorted(v, key=lambda pk: pk[0])) for d, v in by_folder.items()}
-
-
-def _inside_results(found: Discovery) -> bool:
-    folder = cache.folder()
-    if folder is None:  # no cache folder: nothing is written anywhere
-        return False
-    where = os.path.realpath(folder)
-    folders = {os.path.dirname(u.path) for u in found.units}  # few distinct ones
-    tops = {*found.roots, *(os.path.realpath(d or ".") for d in folders)}
-    return any(os.path.commonpath([where, t]) == t for t in tops)
 
 
 def get(k: bytes) -> ResultSet | None:

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
-    from tuibench.model.results import SystemInfo
+    from tuibench.model.systems import SystemInfo
 
 
 class ReferencePicker(ModalScreen[str | None]):

@@ -32,7 +32,7 @@ from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.stored import Restored, complete, parts
 from tuibench.ingest import load as loading
 from tuibench.ingest.discover import Discovery, discover
-from tuibench.ingest.reuse import cache, load_cache
+from tuibench.ingest.reuse import cache, identity, load_cache
 from tuibench.ingest.watch import only_complete
 from tuibench.model.options import AnalysisOptions
 from tuibench.model.results import ResultSet
@@ -121,7 +121,10 @@ class Reopen:
     ) -> None:
         self.paths, self.options, self.complete = list(paths), options, complete
         self.found = self._discover()
-        self.load_key = load_cache.key(self.found)
+        # Each file stat'ed once: the files' digest (the replayed first frame's check) and
+        # the load's key made from it.
+        self.files = identity.files(self.found)
+        self.load_key = load_cache.key(self.found, self.files)
         self.key = None
         if self.load_key is not None:
             self.key = cache.digest(KIND, self.load_key, options.analysis_key())
@@ -129,7 +132,7 @@ class Reopen:
         self.size = 0  # bytes of the entry read or last written
         self.shown: Comparison | None = None  # the first screen's comparison, kept with it
         # The files as found, to read the samples again only from the same (`fetch_samples`).
-        self.identity = self.load_key or load_cache.identity(self.found)
+        self.identity = self.load_key or load_cache.load_identity(self.found, self.files)
 
     @classmethod
     def made(
@@ -259,7 +262,7 @@ class Reopen:
         rs = load_cache.get(self.load_key) if self.load_key is not None else None
         if rs is None:
             found = self._discover()
-            if self.identity is None or load_cache.identity(found) != self.identity:
+            if self.identity is None or load_cache.load_identity(found) != self.identity:
                 raise ResultsChanged("the files changed since they were shown: reload (R)")
             rs = loading.load_found(found)
         return rs.samples

@@ -25,7 +25,7 @@ from typing import TypeGuard
 
 from tuibench.ingest.formats.base import ReadResult, Records, as_number, describe
 from tuibench.model.problems import Problem
-from tuibench.model.results import file_stem
+from tuibench.model.systems import file_stem
 
 NAME = "pyperf JSON"
 
