@@ -8,6 +8,7 @@ import inspect
 import os
 import selectors
 import signal
+import time
 
 import pyte
 from textual import events
@@ -341,3 +342,65 @@ def test_strips_that_an_operation_returns_unchanged_make_no_reference_cycle():
     assert [s.text for s in strip.divide([2, 5])] == ["ab", "cde"]
     assert strip.crop_extend(1, 7, None).text == "bcde  "
     assert strip.crop_extend(0, 3, None).text == "abc"
+
+
+async def test_a_replayed_frame_holds_the_first_screen_until_released():
+    """A stored frame (terminal/first_frame.py) is written whole and learnt by the copy;
+    the first screen's updates are held back until the release, which draws the screen
+    again whole: only the cells that differ from the frame are written."""
+    app = Recording()
+    copy = TerminalCopy()
+    async with app.run_test(size=(40, 6)) as pilot:
+        textual_adapter.show_changes_only(app, copy)
+        lines = textual_adapter.screen_lines(app.screen)
+        assert len(lines) == 6 and all(sum(len(t) for t, _ in line) == 40 for line in lines)
+        assert "".join(t for t, _ in lines[0]).startswith("hello")
+        screen = pyte.Screen(40, 6)
+        stream = pyte.ByteStream(screen)
+        lines[0] = [("hullo", lines[0][0][1]), *lines[0][1:]]  # the frame differs in one cell
+        stream.feed(textual_adapter.replay(app, copy, lines, time.monotonic() + 60).encode())
+        assert screen.display[0].startswith("hullo") and copy.held
+        app.handed.clear()
+        app.screen.refresh()
+        await pilot.pause()
+        assert app.handed == []  # held back
+        textual_adapter.release(app, copy)
+        await pilot.pause()
+        assert not copy.held
+        runs = [run for u in app.handed if u is not None for run in u.runs]
+        assert [(x, y, "".join(t for t, _ in p)) for x, y, p in runs] == [(1, 0, "e")]
+        expected = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert terminal_after(app, screen, stream) == expected
+
+
+async def test_a_held_frame_gives_way_to_a_dialog_and_to_its_deadline():
+    from textual.screen import ModalScreen
+
+    class Dialog(ModalScreen):
+        def compose(self) -> ComposeResult:
+            yield Static("dialog")
+
+    app = Recording()
+    copy = TerminalCopy()
+    async with app.run_test(size=(40, 6)) as pilot:
+        textual_adapter.show_changes_only(app, copy)
+        lines = textual_adapter.screen_lines(app.screen)
+        textual_adapter.replay(app, copy, lines, time.monotonic() + 60)
+        app.push_screen(Dialog())
+        await pilot.pause()
+        assert not copy.held and app.handed  # a dialog's screen is never held back
+
+        app.handed.clear()
+        textual_adapter.replay(app, copy, lines, time.monotonic() - 1)  # past its deadline
+        app.screen.refresh()
+        await pilot.pause()
+        assert not copy.held and app.handed
+        copy.held = True
+        copy.forget()  # a resize: the frame is lost with the rest
+        assert not copy.held
+
+
+async def test_the_app_driver_keeps_a_terminal_copy_or_none():
+    app = Recording()
+    async with app.run_test(size=(40, 6)):
+        assert textual_adapter.terminal_copy(app) is None  # headless: no copy

@@ -296,11 +296,13 @@ def explore(args: argparse.Namespace) -> int:
     options = analysis_options(args)
     process_settings.pause_collection()  # until the loading thread has its modules
     process_settings.return_freed_heap()
+    from tuibench.tui.terminal import first_frame
     from tuibench.tui.view import load_ahead, read_ahead
 
     shown = view_options(args)
     load_ahead.start(args.paths, options, shown)  # before any thread starts
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads
+    first_frame.start(args.paths, options, shown)  # a reopen's frame, checked meanwhile
     from tuibench.tui.app import run
 
     return run(list(args.paths), options, shown)

@@ -56,10 +56,16 @@ class TerminalCopy:
         self.line_feed = self.erase = False
         # the absolute move the app appends to an update that moved the cursor there already
         self.tail: str | None = None
+        # The terminal shows a replayed frame (terminal/first_frame.py): the first screen's
+        # updates are held back until `held_until` (time.monotonic) or a release.
+        self.held = False
+        self.held_until = 0.0
 
     def forget(self) -> None:
-        # may run in a signal handler: one assignment, read by the next `changes`
+        # may run in a signal handler: assignments, read by the next `changes`; a frame
+        # replayed is lost with the rest (a resize), so it holds nothing back any more
         self._stale = True
+        self.held = False
 
     def changes(
         self, pieces: Iterable[Piece], color_system: ColorSystem, width: int | None = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import selectors
 import signal
+import time
 import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -361,10 +362,62 @@ def show_changes_only(app, copy: TerminalCopy) -> None:
         return
 
     def _display(screen, renderable) -> None:
+        if copy.held:  # the replayed first frame stands for the first screen
+            first = app.screen_stack[0] if app.screen_stack else None
+            if screen is first and time.monotonic() < copy.held_until:
+                return
+            copy.held = False  # Textual believes the held updates drawn: draw all it shows
+            renderable = screen._compositor.render_update(
+                full=True, screen_stack=app._background_screens
+            )
         display(app, screen, changed_cells(app, copy, renderable))
 
     app._display = _display
     app._changes_only = copy
+
+
+def replay(app, copy: TerminalCopy, lines: list, hold_until: float) -> str:
+    """What writes `lines` ((text, style) pairs per line of the screen) over the whole
+    terminal, its cells learnt by `copy`; Textual's updates of the first screen are held
+    back from now until `hold_until` or `release`. Before the app's first frame."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.strip import Strip
+
+    styles: dict[str, Style | None] = {}
+    strips: list[Strip] = []
+    for line in lines:
+        segments = []
+        for text, name in line:
+            if name not in styles:
+                styles[name] = Style.parse(name) if name else None
+            segments.append(Segment(text, styles[name]))
+        strips.append(Strip(segments))
+    width = max((strip.cell_length for strip in strips), default=0)
+    update = LayoutUpdate([[strip] for strip in strips], Region(0, 0, width, len(strips)))
+    runs, rows = copy.changes(pieces(update), color_system(app.console), width)
+    out = ChangedCells(copy, runs, rows, (0, 0), width).render_segments(app.console)
+    copy.tail = None  # written as it is: the app appends no move to it
+    copy.size = update.region.size  # the app's first whole update is compared with it
+    copy.held, copy.held_until = True, hold_until
+    return out
+
+
+def release(app, copy: TerminalCopy | None) -> None:
+    """Draw what the app shows over a replayed frame in its next frame, laid out first
+    (one whole update: only the cells that differ are written)."""
+    if copy is not None and copy.held:
+        copy.held = False
+        if app.screen_stack:
+            app.screen.refresh(layout=True)
+
+
+def screen_lines(screen) -> list[list[tuple[str, str]]]:
+    """What `screen` shows, as (text, style) pairs per line (replay's input)."""
+    lines = []
+    for strip in screen._compositor.render_strips():
+        lines.append([(seg.text, str(seg.style) if seg.style else "") for seg in strip])
+    return lines
 
 
 def forget_on_resize(forget: Callable[[], None]) -> None:
@@ -382,6 +435,12 @@ def forget_on_resize(forget: Callable[[], None]) -> None:
 
 def driver_app(driver):
     return driver._app
+
+
+def terminal_copy(app: App) -> TerminalCopy | None:
+    """The copy of the terminal's cells the app's driver keeps (terminal/driver.py); None
+    for another driver (headless, tests)."""
+    return getattr(app._driver, "shown", None)
 
 
 def toasts_shown(app: App) -> bool:

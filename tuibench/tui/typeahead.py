@@ -24,7 +24,11 @@ class TypeAhead(App[int]):
     main: MainScreen
     _pending: list[str]
 
+    inputs_seen = 0  # keys, mouse and the terminal's focus: what changes the first screen
+
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent | events.AppFocus | events.AppBlur):
+            self.inputs_seen += 1
         # The screen a key was typed on: the app hands every queued key to the focus of that
         # moment, so keys typed right after one that opens a dialog still go to the old one.
         if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:

@@ -33,6 +33,7 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from tuibench.tui import textual_adapter
 from tuibench.tui.line_diff import TerminalCopy
+from tuibench.tui.terminal import first_frame
 from tuibench.tui.terminal.idle_gc import IdleCollector
 from tuibench.tui.textual_adapter import use_input_selector
 
@@ -67,7 +68,13 @@ class PromptEscapeDriver(LinuxDriver):
         with contextlib.suppress(RuntimeError):  # no loop: nothing to collect after
             self._idle = IdleCollector(asyncio.get_running_loop())
         textual_adapter.forget_on_resize(self.shown.forget)
-        textual_adapter.show_changes_only(textual_adapter.driver_app(self), self.shown)
+        app = textual_adapter.driver_app(self)
+        textual_adapter.show_changes_only(app, self.shown)
+        frame = first_frame.take()  # a reopen's first frame, drawn before Textual's (once)
+        if frame is not None:
+            lines, until = frame["lines"], first_frame.deadline()
+            self.write(textual_adapter.replay(app, self.shown, lines, until))
+            self.flush()
 
     def stop_application_mode(self) -> None:
         # the last update leaves its colours set (the next one goes on from them): not

@@ -25,7 +25,9 @@ from textual.widgets import ProgressBar, Static
 
 from tuibench import process_settings
 from tuibench.model.set_aside import set_aside_line
+from tuibench.tui import textual_adapter
 from tuibench.tui.screens.main.view import MainView
+from tuibench.tui.terminal import first_frame
 from tuibench.tui.widgets.bench_tree import BenchTree
 from tuibench.tui.widgets.detail_pane import DetailPane
 from tuibench.util.text import printable
@@ -79,8 +81,10 @@ class Loaded(Message):
         analysis: Analysis | None,
         error: str | None = None,
         session: Session | None = None,
+        files: bytes | None = None,
     ) -> None:
         self.rs, self.analysis, self.error, self.session = rs, analysis, error, session
+        self.files = files  # the digest of the files shown, when their frame may be kept
         super().__init__()
 
 
@@ -167,7 +171,10 @@ class Loading(MainView):
         except Exception as exc:  # a bug in a reader must not take the explorer down
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(Loaded(rs, analysis, session=session))
+        files = reopen.files if reopen.load_key is not None else None
+        if len(found.units) > first_frame.FILES_UP_TO:
+            files = None
+        self.post_message(Loaded(rs, analysis, session=session, files=files))
         if analysis is None:
             with contextlib.suppress(Exception):
                 reloads.loader.write_unwritten()
@@ -226,9 +233,16 @@ class Loading(MainView):
         label.update(Text(f"{message.done} / {message.total} files  {what}", style="dim"))
 
     def on_loaded(self, message: Loaded) -> None:
+        try:
+            self._show_loaded(message)
+        finally:  # a replayed first frame gives way to what this handler made, laid out
+            textual_adapter.release(self.app, textual_adapter.terminal_copy(self.app))
+
+    def _show_loaded(self, message: Loaded) -> None:
         self.loaded = True
+        typed = bool(getattr(self.app, "_pending", None))  # their frame is not the first's
         # After the frame this handler makes: the watcher's imports would delay it.
-        self.call_after_refresh(self._after_first_frame)
+        self.call_after_refresh(self._after_first_frame, None if typed else message.files)
         if message.error or message.rs is None:
             self._show_failure(Text(f"Loading failed: {message.error}"))
             return
@@ -274,9 +288,26 @@ class Loading(MainView):
         self.ahead = message.words
         self._update_status()
 
-    def _after_first_frame(self) -> None:
+    def _after_first_frame(self, files: bytes | None) -> None:
         self.first_shown.set()
+        if files is not None and self.session is not None:
+            inputs = self.app.inputs_seen  # type: ignore[attr-defined]  # typeahead.py
+            keep = functools.partial(self._keep_first_frame, files, inputs)
+            self.set_timer(first_frame.SETTLED_AFTER, keep)
         self.start_watching()
+
+    def _keep_first_frame(self, files: bytes, inputs: int) -> None:
+        """Keep the first screen, settled: the next start with the same files shows it at
+        once (first_frame.py). Not when a key, the mouse or a dialog changed it, nor when
+        the terminal's size did."""
+        size = (self.app.size.width, self.app.size.height)
+        key = first_frame.key_for(size)
+        if key is None or self.app.screen is not self:
+            return
+        if self.app.inputs_seen != inputs or textual_adapter.terminal_copy(self.app) is None:  # type: ignore[attr-defined]
+            return
+        lines = textual_adapter.screen_lines(self)
+        first_frame.stored_at(key, first_frame.encode(lines, size, files))
 
     @work(thread=True, group="prepare")
     def _prepare_comparisons(self, session: Session) -> None:

@@ -23,10 +23,12 @@ from textual.widgets import ProgressBar, Static
 from tuibench import process_settings
 from tuibench.model.options import AnalysisOptions, ViewOptions
 from tuibench.model.problems import Problem
+from tuibench.tui import textual_adapter
 from tuibench.tui.keys import FOCUS_KEYS, key_by_id, key_label
 from tuibench.tui.notices import say
 from tuibench.tui.palette import Palette, palette_for
 from tuibench.tui.screens.main.help_ahead import HelpAhead
+from tuibench.tui.terminal import first_frame
 from tuibench.tui.view.pending import status_words
 from tuibench.tui.view.state import Node, ViewState, sort_label
 from tuibench.tui.widgets.bench_tree import BenchTree
@@ -121,6 +123,10 @@ class MainView(Screen):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh_view())
         self._update_status()
         self.load_results()
+        # A replayed first frame (terminal/first_frame.py) gives way to the loading screen
+        # if the results take longer than they did.
+        copy = textual_adapter.terminal_copy(self.app)
+        self.set_timer(first_frame.HOLD_UP_TO, lambda: textual_adapter.release(self.app, copy))
 
     def on_unmount(self) -> None:
         self.stop_loading.set()
