@@ -11,7 +11,10 @@ before tuibench is imported), so nothing in tuibench knows about it; the last li
 first frame with results as the terminal received it. TUIBENCH_NO_CACHE=1 unless set: cold. With
 --cache the load cache is on (a temporary folder; the warm-up fills it): a reopening. With
 --first-open it is on and empty at every start: the first open, where small results load
-in a child process (tui/view/load_ahead.py), whose steps are prefixed "child:".
+in a child process (tui/view/load_ahead.py), whose steps are prefixed "child:". Each
+explorer quits 0.3 s after its results, before it keeps its first screen for the next start
+(tui/terminal/first_frame.py): with --cache this is the load behind a reopen, and the last
+line the frame of the results loaded; `bench_startup.py --cache` times the frame replayed.
 
 Beside each step, the CPU time its thread used since that thread's previous line (median,
 milliseconds): what the step itself costs, which a loaded machine inflates much less than
