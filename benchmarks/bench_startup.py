@@ -27,7 +27,9 @@ With --baseline DIR, the report and the explorer of another checkout (run with P
 alternate with this one's, for a before/after in the same run.
 With --cache, the load cache is on (a temporary folder per version, so that two versions
 never drop each other's entries): the explorer reopens results it has shown before (the
-warm-up waits until it stored its first screen). With --first-open, the cache is on and
+warm-up waits until it stored its first screen and kept its first frame; the frame timed is
+then that kept frame, drawn before polars loads: tui/terminal/first_frame.py;
+startup_timeline.py --cache times the load behind it). With --first-open, the cache is on and
 empty at every start (a new folder each time): the first open of results, where small ones
 are loaded in a child process while Textual is imported (tui/view/load_ahead.py; the CPU
 seconds printed are the explorer's own, not its child's). Without either the cache is off:
@@ -257,7 +259,7 @@ def main() -> None:
             times[name].append(run())
     print(f"{a.rounds} rounds, alternating; wall time from process start")
     print(
-        "cache on: the explorer reopens"
+        "cache on: the explorer reopens (its first frame with results is the one it kept)"
         if a.cache
         else "cache on, empty: first opens"
         if a.first_open
