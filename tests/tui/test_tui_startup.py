@@ -129,3 +129,26 @@ async def test_a_long_load_counts_its_files(make_app, loaded, monkeypatch):
         await loaded(pilot)
     assert -1 in posted  # "computing statistics"
     assert any(done > 0 for done in posted)  # the files read
+
+
+async def test_a_replayed_first_frame_gives_way_to_the_loading_screen_in_time(
+    make_app, monkeypatch
+):
+    """Results that take longer than HOLD_UP_TO: the held frame is released by the main
+    screen's timer (terminal/first_frame.py), not only by the results."""
+    from tuibench.tui import textual_adapter
+    from tuibench.tui.line_diff import TerminalCopy
+    from tuibench.tui.screens.main.loading import Loading
+    from tuibench.tui.terminal import first_frame
+
+    copy = TerminalCopy()
+    copy.held = True
+    monkeypatch.setattr(textual_adapter, "terminal_copy", lambda app: copy)
+    monkeypatch.setattr(first_frame, "HOLD_UP_TO", 0.2)
+    monkeypatch.setattr(Loading, "load_results", lambda self: None)  # never loaded
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        assert copy.held
+        await pilot.pause(0.4)
+        assert not copy.held

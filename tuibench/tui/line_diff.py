@@ -57,9 +57,8 @@ class TerminalCopy:
         # the absolute move the app appends to an update that moved the cursor there already
         self.tail: str | None = None
         # The terminal shows a replayed frame (terminal/first_frame.py): the first screen's
-        # updates are held back until `held_until` (time.monotonic) or a release.
+        # updates are held back until a release (textual_adapter.release).
         self.held = False
-        self.held_until = 0.0
 
     def forget(self) -> None:
         # may run in a signal handler: assignments, read by the next `changes`; a frame

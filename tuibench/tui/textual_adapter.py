@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import selectors
 import signal
-import time
 import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -364,7 +363,7 @@ def show_changes_only(app, copy: TerminalCopy) -> None:
     def _display(screen, renderable) -> None:
         if copy.held:  # the replayed first frame stands for the first screen
             first = app.screen_stack[0] if app.screen_stack else None
-            if screen is first and time.monotonic() < copy.held_until:
+            if screen is first:
                 return
             copy.held = False  # Textual believes the held updates drawn: draw all it shows
             renderable = screen._compositor.render_update(
@@ -376,10 +375,11 @@ def show_changes_only(app, copy: TerminalCopy) -> None:
     app._changes_only = copy
 
 
-def replay(app, copy: TerminalCopy, lines: list, hold_until: float) -> str:
+def replay(app, copy: TerminalCopy, lines: list) -> str:
     """What writes `lines` ((text, style) pairs per line of the screen) over the whole
     terminal, its cells learnt by `copy`; Textual's updates of the first screen are held
-    back from now until `hold_until` or `release`. Before the app's first frame."""
+    back from now until `release` (or another screen, or `copy.forget`). Before the app's
+    first frame."""
     from rich.segment import Segment
     from rich.style import Style
     from textual.strip import Strip
@@ -399,7 +399,7 @@ def replay(app, copy: TerminalCopy, lines: list, hold_until: float) -> str:
     out = ChangedCells(copy, runs, rows, (0, 0), width).render_segments(app.console)
     copy.tail = None  # written as it is: the app appends no move to it
     copy.size = update.region.size  # the app's first whole update is compared with it
-    copy.held, copy.held_until = True, hold_until
+    copy.held = True
     return out
 
 

@@ -72,8 +72,7 @@ class PromptEscapeDriver(LinuxDriver):
         textual_adapter.show_changes_only(app, self.shown)
         frame = first_frame.take()  # a reopen's first frame, drawn before Textual's (once)
         if frame is not None:
-            lines, until = frame["lines"], first_frame.deadline()
-            self.write(textual_adapter.replay(app, self.shown, lines, until))
+            self.write(textual_adapter.replay(app, self.shown, frame["lines"]))
             self.flush()
 
     def stop_application_mode(self) -> None:

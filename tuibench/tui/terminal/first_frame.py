@@ -22,9 +22,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
+import shutil
 import threading
-import time
 import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -37,7 +36,7 @@ KIND = "frame"
 # Results of more files are not replayed: checking their digest before the first frame
 # (discovery and a stat per file, about 50 us each) would delay it.
 FILES_UP_TO = 1_000
-HOLD_UP_TO = 1.0  # seconds the replayed frame stands in for the loading screen at most
+HOLD_UP_TO = 1.0  # seconds from the screen's mount the replayed frame stands in at most
 # Seconds after the first frame with results that it is kept, settled (the frames that
 # finish it, a plot drawn ahead, are out): what a start with the same files shows.
 SETTLED_AFTER = 0.5
@@ -50,11 +49,13 @@ _checked: Future[dict | None] | None = None  # the stored frame, checked against
 
 
 def _size() -> tuple[int, int] | None:
+    """The terminal's size as Textual's driver takes it (COLUMNS and LINES first); None
+    when it cannot be known."""
     try:
-        size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        size = shutil.get_terminal_size((0, 0))
     except (AttributeError, OSError, ValueError):
         return None
-    return size.columns, size.lines
+    return (size.columns, size.lines) if size.columns and size.lines else None
 
 
 def where(
@@ -164,7 +165,3 @@ def stored_at(key: bytes, frame: bytes) -> threading.Thread:
     thread = threading.Thread(target=put, name="tuibench-frame-store", daemon=True)
     thread.start()
     return thread
-
-
-def deadline() -> float:
-    return time.monotonic() + HOLD_UP_TO

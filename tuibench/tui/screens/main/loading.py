@@ -171,9 +171,8 @@ class Loading(MainView):
         except Exception as exc:  # a bug in a reader must not take the explorer down
             self.post_message(Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
-        files = reopen.files if reopen.load_key is not None else None
-        if len(found.units) > first_frame.FILES_UP_TO:
-            files = None
+        keep = reopen.load_key is not None and len(found.units) <= first_frame.FILES_UP_TO
+        files = reopen.files if keep else None  # the first frame may be kept
         self.post_message(Loaded(rs, analysis, session=session, files=files))
         if analysis is None:
             with contextlib.suppress(Exception):
