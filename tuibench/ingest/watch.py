@@ -334,6 +334,13 @@ def only_complete(units: list, complete: Mapping[str, int] | None) -> list:
     return kept
 
 
+def complete_now(paths: Iterable[str | os.PathLike]) -> dict[str, int] | None:
+    """The files a load started now would read (as `Watcher.complete` of a new watcher):
+    None when not watching."""
+    mode = watch_mode(paths)
+    return None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()
+
+
 def watch_mode(paths: Iterable[str | os.PathLike]) -> str:
     """ "inotify", "poll" or "off": the environment's choice, else polling on a network
     file system, else inotify (the watcher falls back to polling if it fails)."""

@@ -72,10 +72,9 @@ def files_digest(paths: Sequence[Any]) -> bytes | None:
     finds them: only complete files when watching), or None: too many, or not cacheable."""
     from tuibench.ingest.discover import discover
     from tuibench.ingest.reuse import identity
-    from tuibench.ingest.watch import Watcher, only_complete, watch_mode
+    from tuibench.ingest.watch import complete_now, only_complete
 
-    mode = watch_mode(paths)
-    complete = None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()
+    complete = complete_now(paths)  # as the loading thread's (Live.prepare_watch)
     found = discover(paths)
     found.units = only_complete(found.units, complete)
     if len(found.units) > FILES_UP_TO or not identity.cacheable(found):

@@ -120,15 +120,14 @@ def _write_entry(
     SKIPPED when it is not worth it; the load that wrote it, when there was one."""
     from tuibench import process_settings
     from tuibench.ingest.reuse import cache
-    from tuibench.ingest.watch import Watcher, watch_mode
+    from tuibench.ingest.watch import complete_now
     from tuibench.tui.view.reloads import Reloads
     from tuibench.tui.view.reopen import KIND, Reopen
     from tuibench.tui.view.session import Session
 
     process_settings.resume_collection()  # paused by the command line for the imports
 
-    mode = watch_mode(paths)  # the files the explorer will read: as Live.prepare_watch
-    complete = None if mode == "off" else Watcher(paths, lambda _change: None, mode).complete()
+    complete = complete_now(paths)  # the files the explorer will read: as Live.prepare_watch
     reopen = Reopen(paths, options, complete)
     if reopen.key is None:  # not cacheable: the explorer loads them
         tell(SKIPPED)
