@@ -14,7 +14,8 @@ from tuibench.analysis.compare import Analysis
 from tuibench.ingest.load import load
 from tuibench.present import summary_window
 from tuibench.tui.view import session as session_module
-from tuibench.tui.view.session import Session, name_pairs
+from tuibench.tui.view.node_index import name_pairs
+from tuibench.tui.view.session import Session
 from tuibench.tui.view.state import VIEW_ROWS, Node, ViewState
 
 
@@ -75,3 +76,29 @@ def test_going_back_before_a_switch_landed_compares_nothing_again(tui_data, monk
     session.compute(dataclasses.replace(session.state, reference="tuned"))  # a worker's
     session.compute(session.state)  # `[` before it was shown: the one shown, as it is
     assert compared == ["base", "tuned"]
+
+
+def test_a_view_made_ahead_is_the_one_installed_and_the_same_as_made_then(tui_data, monkeypatch):
+    session, _ = _session(tui_data, monkeypatch, rows_kept=10**9)
+    group = Node((session.metrics[0][0].split("/")[0],))
+    worst = dataclasses.replace(session.state, sort="worst")
+    session.ahead(worst, group)
+    made = session._ahead[1]
+    assert (group, VIEW_ROWS, *session.view_key(worst)) in session._summaries  # its table
+    session.state = worst
+    session.recompute()
+    assert session.cmp is made.cmp and session.order_ids is made.order
+    fresh = session.compute(worst)  # made now: the same metrics in the same order
+    assert fresh.order.tolist() == made.order.tolist() and fresh.ids.tolist() == made.ids.tolist()
+    assert session._ahead is None  # used once
+
+
+def test_a_view_made_ahead_for_another_state_is_not_installed(tui_data, monkeypatch):
+    session, _ = _session(tui_data, monkeypatch, rows_kept=10**9)
+    session.ahead(dataclasses.replace(session.state, sort="worst"), Node())
+    made = session._ahead[1]
+    session.state = dataclasses.replace(session.state, sort="name")
+    session.recompute()
+    assert session.order_ids is not made.order and session._ahead is None
+    names = [session.metrics[i] for i in session.order_ids]
+    assert names == sorted(names)

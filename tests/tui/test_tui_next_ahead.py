@@ -35,3 +35,21 @@ async def test_the_next_metric_of_n_is_in_the_tree_before_n(make_app, loaded, tm
             await pilot.press("n")
             assert app.main.query_one(DetailPane).node == target
             assert len(tree._by_key) == made  # `n` made no node
+
+
+async def test_the_view_of_the_next_s_is_made_while_the_keys_rest(make_app, loaded, tmp_path):
+    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        for _ in range(4):  # through every order, back to the first
+            session = app.main.session
+            after = app.main._next_sort(session.state)
+            for _ in range(50):  # made once the keys rest (a busy machine delays the timer)
+                await pilot.pause(0.1)
+                if session._ahead is not None and session._ahead[0][2] == after:
+                    break
+            made = session._ahead[1]
+            await pilot.press("s")
+            assert session.state.sort == after
+            assert session.order_ids is made.order  # installed as made, not made again
+            assert app.main.query_one(BenchTree).shows(session)  # the tree in that order

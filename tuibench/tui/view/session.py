@@ -28,7 +28,7 @@ from tuibench.present import summary_window, tables
 from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
-from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape
+from tuibench.tui.view.node_index import NodeCounts, NodeIndex, TreeShape, name_pairs
 from tuibench.tui.view.per_metric import PerMetric, metric_ids_of
 from tuibench.tui.view.state import (
     VIEW_ROWS,
@@ -65,20 +65,6 @@ def name_mask(text: str, benchmarks: pl.Series, full_names: pl.Series) -> np.nda
     if regex is None:
         return np.ones(len(full_names), dtype=bool)
     return full_names.str.contains(regex).to_numpy()
-
-
-def name_pairs(metrics: pl.DataFrame) -> list[tuple[str, str]]:
-    """Every metric's (benchmark, metric), each distinct name one Python string: a string
-    per cell was 150 MB at a million metrics (100,000 benchmarks), shared ones 65."""
-    columns = []
-    for c in METRIC:
-        names = metrics[c].cast(pl.String)
-        if names.null_count():  # never from the loader; as they are then
-            columns.append(names.to_list())
-            continue
-        distinct = names.unique().sort().to_list()
-        columns.append([distinct[i] for i in (names.rank("dense") - 1).to_list()])
-    return list(zip(*columns, strict=True))
 
 
 @dataclass
@@ -134,6 +120,7 @@ class Session:
         self._decisions: tuple[tuple, MetricDecisions] | None = None
         self.unseen: set[tuple[str, str]] = set()  # verdict changed by a reload, not visited
         self.reloads: Reloads | None = None  # what the last load keeps for the next
+        self._ahead: tuple[tuple, Shown] | None = None  # a view made ahead (`ahead`)
         self.recompute()
 
     @classmethod
@@ -213,7 +200,7 @@ class Session:
     def set_analysis(self, analysis: Analysis) -> None:
         """A new analysis of the same results (another option of `Analysis`)."""
         self.analysis = analysis
-        self._group_ids = None
+        self._group_ids = self._ahead = None
         self._summaries.clear()
         self._comparisons.clear()
 
@@ -222,8 +209,23 @@ class Session:
         return self.rs.system_names
 
     def recompute(self) -> None:
-        """State -> comparison, visible metrics, counts and order, shown at once."""
-        self.install(self.state, self.compute(self.state))
+        """State -> comparison, visible metrics, counts and order, shown at once (what
+        `ahead` made for this state, if it did)."""
+        kept, self._ahead = self._ahead, None
+        if kept is not None and kept[0] == self.view_key():
+            self.install(self.state, kept[1])
+        else:
+            self.install(self.state, self.compute(self.state))
+
+    def ahead(self, state: ViewState, node: Node) -> None:
+        """Make what `state` shows now (`compute`, `prepare`, and the table of the group
+        `node` the pane shows), for the next `recompute` to it: the first press of `s` into
+        an order was 80-105 ms at 20,000 metrics, later ones 35-65."""
+        key = self.view_key(state)
+        if self._ahead is None or self._ahead[0] != key:
+            self._ahead = (key, self.prepare(state, self.compute(state)))
+        if not node.is_root and not node.is_metric:
+            self._table_ahead(state, self._ahead[1], node)
 
     def install(self, state: ViewState, shown: Shown) -> None:
         """Show what `compute(state)` gave (on the UI thread, all at once)."""
@@ -503,19 +505,19 @@ class Session:
         if s.answer_first:
             self._answer_of(s, shown.cmp, shown.per, shown.order)
         else:
-            self._root_table_ahead(s, shown)
+            self._table_ahead(s, shown, Node())
         return shown
 
-    def _root_table_ahead(self, s: ViewState, shown: Shown) -> None:
-        """The root's table (the pane's first VIEW_ROWS metrics, `summary(Node(), VIEW_ROWS)`
+    def _table_ahead(self, s: ViewState, shown: Shown, node: Node) -> None:
+        """A group's table (the pane's first VIEW_ROWS metrics, `summary(node, VIEW_ROWS)`
         once `s` is shown), made and its first rows formatted here: at a million metrics,
-        made on the UI thread when `v` landed, it was a frame of a second."""
-        key = (Node(), VIEW_ROWS, *self.view_key(s))
+        the root's, made on the UI thread when `v` landed, was a frame of a second."""
+        key = (node, VIEW_ROWS, *self.view_key(s))
         with self._lock:
             if key in self._summaries:
                 return
-        cmp = self._restricted(shown.cmp, shown.order[:VIEW_ROWS], shown.per)
-        table = summary_window.summary(cmp, "") if cmp.rows.height else None
+        ids = shown.order if node.is_root else shown.order[self._nodes.below(node, shown.order)]
+        table = self._table_of(node, self._restricted(shown.cmp, ids[:VIEW_ROWS], shown.per))
         if table is not None and table.rows:
             table.rows[0]  # read: its first block formatted now
         self._keep_summary(key, table)
@@ -617,11 +619,14 @@ class Session:
                 del self._summaries[next(iter(self._summaries))]
 
     def _summary(self, node: Node, limit: int | None) -> Table | None:
-        cmp = self.comparison_under(node, limit)
+        return self._table_of(node, self.comparison_under(node, limit), limit is not None)
+
+    @staticmethod
+    def _table_of(node: Node, cmp: Comparison, pane: bool = True) -> Table | None:
         if cmp.rows.height == 0:
             return None
         title = "" if node.is_root else f"{node.benchmark}: comparison against {cmp.reference}"
-        if limit is not None:  # the explorer's pane: rows formatted as they are drawn
+        if pane:  # the explorer's pane: rows formatted as they are drawn
             return summary_window.summary(cmp, title)
         return tables.summary_table(cmp, title)
 
