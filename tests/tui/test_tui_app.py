@@ -577,6 +577,21 @@ async def test_names_are_never_markup(make_app, loaded):
         assert "web/[bold]render[/]" in str(title)
 
 
+async def test_a_title_wider_than_the_pane_is_cut_with_an_ellipsis_not_folded(make_app, loaded):
+    """A pane's title is one line: cut at its end with `…`, never folded onto a second
+    line inside a word (Textual folds a line it may not wrap unless told otherwise)."""
+    app = make_app()
+    async with app.run_test(size=(64, 24)) as pilot:
+        await loaded(pilot)
+        await goto(pilot, DB_READ_TPS)
+        pane_title = app.main.query_one("#pane-title", Static)
+        whole = str(pane_title.render())
+        assert len(whole) > pane_title.size.width  # this title does not fit here
+        assert pane_title.size.height == 1
+        line = "".join(segment.text for segment in pane_title.render_line(0)).rstrip()
+        assert line.endswith("…") and whole.startswith(line[:-1])
+
+
 async def test_a_metrics_direction_reads_as_words(tmp_path, loaded, make_system):
     """The metric's title says which way is better, or that nothing says so: never the
     `None is better` an unknown direction once read as."""

@@ -209,8 +209,6 @@ class DetailPane(StyledOnFocus, VerticalScroll):
     def _set(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changes (an update costs a relayout)."""
         widget = self.query_one(selector, Static)
-        if selector == "#pane-title" and isinstance(content, Text):
-            content.no_wrap, content.overflow = True, "ellipsis"  # never broken inside a word
         if self._shown.get(selector) != content:
             self._shown[selector] = content
             widget.update(content)
