@@ -577,19 +577,29 @@ async def test_names_are_never_markup(make_app, loaded):
         assert "web/[bold]render[/]" in str(title)
 
 
-async def test_a_title_wider_than_the_pane_is_cut_with_an_ellipsis_not_folded(make_app, loaded):
-    """A pane's title is one line: cut at its end with `…`, never folded onto a second
-    line inside a word (Textual folds a line it may not wrap unless told otherwise)."""
+async def test_a_title_wider_than_the_pane_wraps_between_words(make_app, loaded):
+    """A pane's title too wide for the pane goes on between words, every word kept (the
+    direction at its end); a name wider than the pane is cut with `…`, never folded
+    inside it (Textual folds a line it may not wrap unless told otherwise)."""
     app = make_app()
     async with app.run_test(size=(64, 24)) as pilot:
         await loaded(pilot)
         await goto(pilot, DB_READ_TPS)
         pane_title = app.main.query_one("#pane-title", Static)
         whole = str(pane_title.render())
-        assert len(whole) > pane_title.size.width  # this title does not fit here
-        assert pane_title.size.height == 1
-        line = "".join(segment.text for segment in pane_title.render_line(0)).rstrip()
-        assert line.endswith("…") and whole.startswith(line[:-1])
+        assert len(whole) > pane_title.size.width  # this title does not fit on one line
+        lines = [
+            "".join(s.text for s in pane_title.render_line(y)).strip()
+            for y in range(pane_title.size.height)
+        ]
+        assert len(lines) == 2 and " ".join(lines).split() == whole.split()
+        pane_title.update("x" * 200 + " · higher is better")  # a name wider than the pane
+        await pilot.pause()
+        lines = [
+            "".join(s.text for s in pane_title.render_line(y)).strip()
+            for y in range(pane_title.size.height)
+        ]
+        assert lines == ["x" * (pane_title.size.width - 1) + "…", "· higher is better"]
 
 
 async def test_a_metrics_direction_reads_as_words(tmp_path, loaded, make_system):
