@@ -6,6 +6,7 @@ does); a key whose effect came in two frames settled later over SSH."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,7 @@ class Frames:
         self.copy = TerminalCopy()
         self.changed: list[int] = []
         self.whole: list[bool] = []
+        self.at: list[float] = []  # when each frame came (monotonic seconds)
         display = app._display
 
         def spy(screen, update) -> None:
@@ -61,6 +63,7 @@ class Frames:
                 cells.render_segments(app.console)  # the copy learns what was written
             self.changed.append(0 if cells is None else len(cells.runs))
             self.whole.append(isinstance(update, LayoutUpdate))
+            self.at.append(time.monotonic())
 
         app._display = spy
 
@@ -69,9 +72,19 @@ class Frames:
         await self.quiet(pilot)
         self.changed.clear()
         self.whole.clear()
+        self.at.clear()
+        self.pressed = time.monotonic()
         await pilot.press(key)
         await self.quiet(pilot)
         return [n for n in self.changed if n]
+
+    def said(self) -> str:
+        """The frames since the last key, for a failure's message: when each came after
+        the key, how many runs of cells it changed, and whether it was a whole layout."""
+        return ", ".join(
+            f"+{1e3 * (t - self.pressed):.0f} ms: {n} runs{' (layout)' if w else ''}"
+            for t, n, w in zip(self.at, self.changed, self.whole, strict=True)
+        )
 
     async def quiet(self, pilot) -> None:
         while True:
@@ -129,9 +142,9 @@ async def test_n_and_escape_each_draw_one_frame(make_app, loaded, tmp_path):
         frames = Frames(app)
         # the first time too: the tables' scroll bars are decided before the frame
         for _ in range(3):  # from the answer; then back with escape, also in one frame
-            assert len(await frames.after(pilot, "n")) == 1
+            assert len(await frames.after(pilot, "n")) == 1, frames.said()
             assert app.main.query_one(DetailPane).mode == "metric"
-            assert len(await frames.after(pilot, "escape")) == 1
+            assert len(await frames.after(pilot, "escape")) == 1, frames.said()
             assert app.main.query_one(DetailPane).mode == "answer"
 
 
