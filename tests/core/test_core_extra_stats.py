@@ -85,7 +85,11 @@ def test_utest_matches_scipy_on_the_pooled_raw_samples(mixed):
                 assert row["p_utest"] == pytest.approx(want, rel=1e-9, abs=1e-300)
 
 
-def test_mwu_pairs_against_scipy_on_random_blocks():
+@pytest.mark.parametrize("chunk", [1 << 20, 7])  # tiny: the running counts cross chunks
+def test_mwu_pairs_against_scipy_on_random_blocks(chunk, monkeypatch):
+    from tuibench.stats import utest
+
+    monkeypatch.setattr(utest, "COUNT_CHUNK", chunk)
     rng = np.random.default_rng(8)
     values, labels, starts, counts, blocks = [], [], [], [], []
     for b in range(60):
