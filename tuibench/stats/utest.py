@@ -156,8 +156,8 @@ COUNT_CHUNK = 1 << 20  # labels counted at once (`_running_count`)
 
 def _running_count(labels: np.ndarray, c: int) -> np.ndarray:
     """np.cumsum(labels == c) as float64 (exact, and what bincount sums without a converted
-    copy), a chunk at a time in int32: a cumsum cast to float64 as it goes took twice as
-    long (60 ms at 10^7 labels, 30 here), and its mask was a copy of every label."""
+    copy), a chunk at a time in int32: a cumsum cast to float64 as it goes took 0.07-0.11 s
+    at 10^7 labels (this 0.05), and its mask was a copy of every label."""
     out = np.empty(len(labels), dtype=np.float64)
     total = 0
     for lo in range(0, len(labels), COUNT_CHUNK):
