@@ -52,6 +52,7 @@ class Frames:
         self.changed: list[int] = []
         self.whole: list[bool] = []
         self.at: list[float] = []  # when each frame came (monotonic seconds)
+        self.pressed = time.monotonic()  # when the last key of `after` was pressed
         display = app._display
 
         def spy(screen, update) -> None:
@@ -105,13 +106,13 @@ async def test_a_change_of_focus_is_drawn_in_one_frame(make_app, loaded):
         await frames.quiet(pilot)
         on_answer = footer.plain
         assert app.focused is pane and pane.styles.background_tint.a > 0
-        assert len(await frames.after(pilot, "tab")) == 1  # tint, footer: one frame
+        assert len(await frames.after(pilot, "tab")) == 1, frames.said()  # tint, footer: one frame
         assert app.focused is tree and tree.has_focus and not pane.has_focus
         # the focus tint moved with the focus; the footer names the tree's keys
         assert tree.styles.background_tint.a > 0 and pane.styles.background_tint.a == 0
         assert footer.plain != on_answer
         assert not any(frames.whole)  # only the two panes and the footer were painted
-        assert len(await frames.after(pilot, "tab")) == 1
+        assert len(await frames.after(pilot, "tab")) == 1, frames.said()
         assert app.focused is pane and pane.styles.background_tint.a > 0
         assert tree.styles.background_tint.a == 0 and footer.plain == on_answer
         assert not any(frames.whole)
@@ -127,9 +128,9 @@ async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, l
         await pilot.press("tab")
         while not tree.current.is_metric:
             await pilot.press("j")
-        assert len(await frames.after(pilot, "enter")) == 1
+        assert len(await frames.after(pilot, "enter")) == 1, frames.said()
         assert isinstance(app.focused, DetailPane)
-        assert len(await frames.after(pilot, "escape")) == 1
+        assert len(await frames.after(pilot, "escape")) == 1, frames.said()
         assert app.focused is tree
 
 
@@ -200,7 +201,7 @@ async def test_s_draws_its_notice_in_the_frame_of_the_tree(make_app, loaded, tmp
             await app.run_action("cycle_sort", app.main)  # as the key runs it
             said = f"Tree and tables: {sort_label(app.main.wanted.sort)}"
             assert rack.display and rack.text == said  # before the loop turns again
-            assert len(await frames.after(pilot, "s")) == 1  # pressed: one frame
+            assert len(await frames.after(pilot, "s")) == 1, frames.said()  # pressed: one frame
             said = f"Tree and tables: {sort_label(app.main.wanted.sort)}"
             assert rack.text == said and said in shown(frames.copy)  # drawn
         assert not app._notifications  # no toast besides
