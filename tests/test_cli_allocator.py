@@ -70,3 +70,48 @@ def test_malloc_settings_yield_to_the_users(given, want, setting):
         [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == want
+
+
+KEPT = """
+import ctypes, os, sys
+import tuibench.process_settings as c
+if sys.argv[1] == "explorer":
+    assert c.return_freed_heap()
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+
+page, statm = os.sysconf("SC_PAGE_SIZE"), os.open("/proc/self/statm", os.O_RDONLY)
+
+def rss():  # nothing read through malloc: a block above the freed ones would pin them
+    return int(os.pread(statm, 200, 0).split()[1]) * page
+
+n = c.EXPLORER_TRIM_THRESHOLD // (1 << 20) - 2  # MB: less than is kept
+blocks = [libc.malloc(1 << 20) for _ in range(n)]  # below the mmap threshold: the heap
+for b in blocks:
+    ctypes.memset(b, 1, 1 << 20)
+before = rss()
+for b in reversed(blocks):
+    libc.free(b)
+freed = before - rss()
+c.heap_trimmer()()
+print(n, freed >> 20, (before - rss()) >> 20)
+"""
+
+
+@pytest.mark.skipif(not GLIBC, reason="glibc's malloc only")
+@pytest.mark.parametrize(("setting", "kept"), [("explorer", True), ("default", False)])
+def test_explorer_keeps_freed_heap_until_trimmed(setting, kept):
+    """The explorer keeps what it frees at the top of a heap (below EXPLORER_TRIM_THRESHOLD)
+    for the next blocks, which then need no fresh pages, and gives it back at the idle trim;
+    glibc's default gives it back at once."""
+    from tuibench.process_settings import GLIBC_MALLOC_SETTINGS
+
+    unset = (*GLIBC_MALLOC_SETTINGS, "GLIBC_TUNABLES")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    out = subprocess.run(
+        [sys.executable, "-c", KEPT, setting], env=env, capture_output=True, text=True, check=True
+    )
+    n, freed_at_once, freed_after_trim = map(int, out.stdout.split())
+    assert freed_after_trim >= n - 1  # the n MB are back once trimmed, either way
+    assert (freed_at_once < 2) == kept

@@ -58,6 +58,16 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX, M_ARENA_MAX = -1, -3, -4, -8
 # each, alternated, benchmarks/bench_farm_explorer.py's explorer); at 20,000 metrics no
 # array reaches it.
 EXPLORER_MMAP_THRESHOLD = 4 << 20
+# Below that threshold, glibc gives the top of a heap back as soon as more than 128 KB of
+# it is free, and the next block of a few MB faults in zeroed pages again: at 20,000
+# metrics x 2 systems the load, analysis and first session took 95,000-125,000 page faults
+# and 0.84-0.97 s in a bare process; with up to 8 MB kept, 73,000-85,000 and 0.82-0.86 s.
+# In the explorer (startup_timeline.py --wide, six alternated pairs) the analysis and the
+# first session took 40 ms less each, the first frame with results 1.59 s against 1.68
+# (medians). At a million metrics the peak was 3,618 MiB against 3,606 (32 MB kept: 3,783,
+# a freed top kept in each thread's heap). What stays is given back when the explorer is
+# idle (`heap_trimmer`).
+EXPLORER_TRIM_THRESHOLD = 8 << 20
 
 
 def _mallopt():
@@ -88,10 +98,12 @@ def reuse_freed_heap() -> bool:
 
 
 def return_freed_heap() -> bool:
-    """Large allocations mapped on their own and returned when freed (the explorer);
-    whether it was set."""
+    """Large allocations mapped on their own and returned when freed, the heaps' free tops
+    kept up to a bound until the idle trim (the explorer); whether it was set."""
     mallopt = _mallopt()
-    return mallopt is not None and bool(mallopt(M_MMAP_THRESHOLD, EXPLORER_MMAP_THRESHOLD))
+    if mallopt is None or not mallopt(M_MMAP_THRESHOLD, EXPLORER_MMAP_THRESHOLD):
+        return False
+    return bool(mallopt(M_TRIM_THRESHOLD, EXPLORER_TRIM_THRESHOLD))
 
 
 @functools.cache
