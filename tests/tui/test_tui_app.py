@@ -807,7 +807,7 @@ async def test_long_names_give_way_so_every_system_fits(tui_data, loaded):
     from tuibench.tui.widgets.table_view import MIN_NAME_WIDTH
 
     app = TuibenchApp(["eight"], view=ViewOptions(export_dir="."))
-    async with app.run_test(size=(137, 40)) as pilot:
+    async with app.run_test(size=(138, 40)) as pilot:
         await loaded(pilot)
         await pilot.press("v", "z")  # the table of every metric, the whole width
         await pilot.pause()

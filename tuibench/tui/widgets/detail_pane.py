@@ -157,7 +157,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
     def fit_tables(self, width: int) -> None:
         """The pane is about to be `width` cells wide: its tables fitted now, laid out once."""
         room = width - self.styles.gutter.width
-        if self.show_vertical_scrollbar:
+        if self.show_vertical_scrollbar or self.styles.scrollbar_gutter == "stable":
             room -= self.styles.scrollbar_size_vertical
         wide = room >= WIDE  # the per-iteration table then stands beside the plot
         for table in self.query(TableView):
