@@ -47,6 +47,8 @@ class Table:
     numeric: set[int] = field(default_factory=set)
     # Stable name for suggested file names (benchmark, metric, ...).
     slug: str = "table"
+    # A metric's detail table: its best system (the row marked "best"), None without one.
+    best: str | None = None
 
 
 def fmt_change(
@@ -486,6 +488,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         marks,
         numeric={1, 2, 3},
         slug=f"{benchmark}-{metric}",
+        best=best,
     )
 
 

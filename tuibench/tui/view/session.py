@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from tuibench.analysis.best import best_systems
 from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.columns import METRIC
 from tuibench.model.results import ResultSet
@@ -540,11 +539,6 @@ class Session:
         scores.append((answer.reference, 1.0))
         order = {name: i for i, name in enumerate(self.systems)}
         return sorted(scores, key=lambda s: (s[1] is None, -(s[1] or 0.0), order[s[0]]))
-
-    def best_system(self, node: Node) -> str | None:
-        """The metric's best system where the data supports one (analysis/best.py), else None."""
-        part = self._metric_part(node).rows
-        return best_systems(self.cmp, part).get((node.benchmark, node.metric or ""))
 
     def _metric_part(self, node: Node) -> Comparison:
         """The comparison with one metric's rows only, gathered by the rows' metric ids: the
