@@ -60,7 +60,7 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX, M_ARENA_MAX = -1, -3, -4, -8
 EXPLORER_MMAP_THRESHOLD = 4 << 20
 # Below that threshold, glibc gives the top of a heap back as soon as more than 128 KB of
 # it is free, and the next block of a few MB faults in zeroed pages again: at 20,000
-# metrics x 2 systems the load, analysis and first session took 95,000-125,000 page faults
+# metrics x 2 systems the load, analysis and first session took 93,000-127,000 page faults
 # and 0.84-0.97 s in a bare process; with up to 8 MB kept, 73,000-85,000 and 0.82-0.86 s.
 # In the explorer (startup_timeline.py --wide, six alternated pairs) the analysis and the
 # first session took 40 ms less each, the first frame with results 1.59 s against 1.68
