@@ -59,8 +59,11 @@ def load_discovered(found: Discovery, progress: Progress | None = None) -> Resul
         if progress:
             progress(len(found.units), len(found.units), "")
         return rs
-    # Files unchanged since an earlier load of these paths are not read again.
-    kept = file_reads.KeptReads(found, read_file) if key is not None else None
+    # Files unchanged since an earlier load of these paths are not read again. Reads are
+    # encoded for that entry as they come, except the first MIN_SAMPLES rows, held as read
+    # until `store`: a load too small to store (most) encodes nothing.
+    held = load_cache.MIN_SAMPLES
+    kept = file_reads.KeptReads(found, read_file, held) if key is not None else None
     rs = load_found(found, progress, kept.read if kept is not None else None)
     if key is not None:
         load_cache.put(key, rs, len(found.units))

@@ -11,8 +11,9 @@ Small native files parsed in batches (small_files.py) are parsed again: one pola
 
 Results are kept as they are read (LZ4 Arrow IPC, a few bytes per sample), so the load's
 readers' frames are not held longer than they were; except, up to `held_rows` rows, those
-the caller holds anyway (the explorer's Loader keeps its reads for reloads): they are
-encoded only by `store()`, which the explorer calls once its first screen is out.
+the caller holds anyway (the explorer's Loader keeps its reads for reloads) or that are
+too few to matter (a load too small to be stored never encodes them): they are encoded
+only by `store()`, which the explorer calls once its first screen is out.
 """
 
 from __future__ import annotations
