@@ -58,3 +58,19 @@ async def test_unknown_direction_shows_its_signed_change(tmp_path, loaded, make_
     (line,) = [t for t in text if t.lstrip().startswith("?")]
     assert line.split()[:4] == ["?", change, *interval.split()]
     assert "changed" in line and "n/a" not in line
+
+
+async def test_a_system_with_nothing_compared_is_not_said_unchanged(tmp_path, loaded, make_system):
+    """A folder whose files are none of them results is a system with no metric: the answer
+    says nothing was compared, not "no significant change"."""
+    for system in ("base", "same"):
+        make_system(tmp_path, system, [("app", "run", i, 10.0 + 0.01 * (i % 3)) for i in range(5)])
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("rebooted before the run\n")
+    app = TuibenchApp([str(tmp_path)], view=ViewOptions(reference="base"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        text = answer_text(app)
+    other = text.index(next(line for line in text if "other vs base" in line))
+    assert text[other + 2] == "   Nothing compared: no metric has values on both sides."
+    assert sum("No significant change." in line for line in text) == 1  # `same`'s

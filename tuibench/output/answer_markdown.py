@@ -16,6 +16,7 @@ from tuibench.present.answer import (
     flag_marks,
     geomean_text,
     legend,
+    quiet_text,
     size_parts,
     warning_lines,
 )
@@ -53,7 +54,7 @@ def answer_markdown(
             s = "s" if a.more != 1 else ""
             parts.append(f"… {a.more} more significant change{s}")
         elif not a.changes:
-            parts.append("No significant change.")
+            parts.append(quiet_text(a))
         parts.append("")
     parts.append(md_escape(legend(answer)))
     return "\n".join(parts) + "\n"

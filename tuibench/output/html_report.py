@@ -37,6 +37,7 @@ from tuibench.present.answer import (
     fmt_size,
     geomean_text,
     legend,
+    quiet_text,
     warning_lines,
 )
 from tuibench.present.numbers import Scale, scale_for
@@ -255,7 +256,7 @@ def _answer_section(
             items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
             out.append(f'<ul class="warnings">{items}</ul>')
         if not a.changes:
-            out.append("<p>No significant change.</p>")
+            out.append(f"<p>{quiet_text(a)}</p>")
             continue
         out.append('<ol class="changes">')
         for c in a.changes:

@@ -96,6 +96,13 @@ class SystemAnswer:
     def more(self) -> int:
         return self.listed_total - len(self.changes)
 
+    @property
+    def nothing_compared(self) -> bool:
+        """No metric of the system was set against the reference (none in common, or none
+        with values on both sides): every count is 0, which is not "no change"."""
+        counts = (self.worse, self.better, self.same, self.other, self.unknown)
+        return not any(counts) and not self.single_iteration
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -422,6 +429,14 @@ def legend(answer: Answer) -> str:
     return text
 
 
+def quiet_text(a: SystemAnswer) -> str:
+    """What stands under a system's counts (which name it and the reference) where no
+    change is listed."""
+    if a.nothing_compared:
+        return "Nothing compared: no metric has values on both sides."
+    return "No significant change."
+
+
 def answer_lines(answer: Answer) -> list[str]:
     """The answer as plain text, one line per item."""
     if not answer.systems:
@@ -435,5 +450,7 @@ def answer_lines(answer: Answer) -> list[str]:
         lines.extend("  " + change_text(c) for c in a.changes)
         if a.more:
             lines.append(f"  … {a.more} more significant change{'s' if a.more != 1 else ''}")
+        elif a.nothing_compared:
+            lines.append("  " + quiet_text(a))
     lines.append(legend(answer))
     return lines

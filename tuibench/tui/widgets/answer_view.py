@@ -60,6 +60,7 @@ def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[L
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
     from tuibench.present.answer import (  # polars: after the first frame
         flag_marks,
+        quiet_text,
         size_parts,
         warning_lines,
     )
@@ -90,7 +91,7 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             more = f"   … {a.more} more significant changes: f and s order them in the tree"
             lines.append(Line([(more, muted)]))
         if not a.changes and not a.more:
-            lines.append(Line([("   No significant change.", muted)]))
+            lines.append(Line([(f"   {quiet_text(a)}", muted)]))
     return lines
 
 

@@ -1,0 +1,49 @@
+"""A system with no metric to set against the reference's (a folder whose files are none of
+them results, say) is said to be so: its counts are all 0, and "no significant change"
+would read as if its metrics had been compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.output.answer_markdown import answer_markdown
+from tuibench.output.rendering import render_shareable
+from tuibench.output.shareable import Shareable
+from tuibench.present.answer import answer_lines, build_answer
+
+NOTHING = "Nothing compared: no metric has values on both sides."
+
+
+@pytest.fixture
+def cmp(tmp_path, make_system):
+    """base and same measured `app run`; other's folder holds notes, not results."""
+    write_systems(tmp_path, make_system)
+    return Analysis(load([tmp_path])).compare("base")
+
+
+def write_systems(root, make_system) -> None:
+    for system in ("base", "same"):
+        rows = [("app", "run", i, 10.0 + 0.01 * (i % 3), "ms") for i in range(5)]
+        make_system(root, system, rows)
+    (root / "other").mkdir()
+    (root / "other" / "notes.txt").write_text("rebooted before the run\n")
+
+
+def test_the_answer_knows_which_system_had_nothing_compared(cmp):
+    answer = build_answer(cmp, limit=0)
+    by_name = {a.system: a for a in answer.systems}
+    assert by_name["other"].nothing_compared and not by_name["other"].changes
+    assert not by_name["same"].nothing_compared  # compared, and the same
+    assert by_name["same"].same == 1
+
+
+def test_every_form_of_the_answer_says_nothing_was_compared(cmp):
+    answer = build_answer(cmp, limit=0)
+    copied = answer_markdown(answer, [], [])  # `y` on the answer
+    page = render_shareable(Shareable(cmp, ""), "html")
+    for text in (copied, page):
+        assert NOTHING in text
+        assert text.count("No significant change.") == 1  # `same`'s, which was compared
+    assert "  " + NOTHING in answer_lines(answer)
