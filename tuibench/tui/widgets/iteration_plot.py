@@ -19,7 +19,7 @@ SPREAD = 0.3  # width of the cloud of iteration values around each system's posi
 BAR_OFFSET = 0.28  # where the interval bar stands, right of the dots
 
 
-def _finite(x: object) -> bool:
+def finite(x: object) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
 
 
@@ -33,9 +33,14 @@ def axis_labels(ticks: list[float], unit: str | None) -> tuple[list[str], str]:
 
 
 def y_ticks(rows: list[dict], count: int = 5) -> list[float]:
-    """Evenly spaced ticks over every value and interval bound, with a little margin."""
-    ys = [v for r in rows for v in (r["iteration_values"] or []) if _finite(v)]
-    ys += [r[c] for r in rows for c in ("ci_low", "ci_high", "center") if _finite(r[c])]
+    """Ticks over every iteration value and interval bound of `rows` (`even_ticks`)."""
+    values = [v for r in rows for v in (r["iteration_values"] or [])]
+    return even_ticks(values + [r[c] for r in rows for c in ("ci_low", "ci_high", "center")], count)
+
+
+def even_ticks(values: list[float], count: int = 5) -> list[float]:
+    """`count` evenly spaced ticks over the finite `values`, with a little margin."""
+    ys = [v for v in values if finite(v)]
     if not ys:
         return []
     lo, hi = min(ys), max(ys)
@@ -104,7 +109,7 @@ class IterationPlot(PlotextPlot):
         values_seen = False
         for i, row in enumerate(self.rows):
             x = i + 1
-            values = [v for v in row["iteration_values"] or [] if _finite(v)]
+            values = [v for v in row["iteration_values"] or [] if finite(v)]
             colour = {
                 "worse": palette.worse,
                 "better": palette.better,
@@ -120,9 +125,9 @@ class IterationPlot(PlotextPlot):
                 plt.scatter(xs, values, marker="dot", color=palette.neutral)
             lo, centre, hi = row["ci_low"], row["center"], row["ci_high"]
             bx = x + BAR_OFFSET
-            if _finite(lo) and _finite(hi):
+            if finite(lo) and finite(hi):
                 plt.plot([bx, bx], [lo, hi], marker="braille", color=colour)
-            if _finite(centre):
+            if finite(centre):
                 plt.plot([bx - 0.08, bx + 0.08], [centre, centre], marker="braille", color=colour)
                 values_seen = True
         if not values_seen:

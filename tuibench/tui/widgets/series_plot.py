@@ -14,31 +14,17 @@ import math
 from textual_plotext import PlotextPlot
 
 from tuibench.tui.palette import DARK, Palette, system_styles
-from tuibench.tui.widgets.iteration_plot import axis_labels
+from tuibench.tui.widgets.iteration_plot import axis_labels, even_ticks, finite
 from tuibench.util.text import printable
 
 MAX_LABELS = 12  # system names written under the axis; the others are numbered in the table
-
-
-def _finite(x: object) -> bool:
-    return isinstance(x, (int, float)) and math.isfinite(x)
-
-
-def _ticks(values: list[float], count: int = 5) -> list[float]:
-    ys = [v for v in values if _finite(v)]
-    if not ys:
-        return []
-    lo, hi = min(ys), max(ys)
-    pad = (hi - lo) * 0.08 or abs(hi) * 0.01 or 1.0
-    lo, hi = lo - pad, hi + pad
-    return [lo + (hi - lo) * i / (count - 1) for i in range(count)]
 
 
 def _bars(plt, bars: list[tuple[float, float, float]], palette: Palette) -> None:
     """Vertical bars from low to high at x, in braille (a quarter of a cell per dot), so a
     bar is drawn where its interval lies even when it is shorter than a cell."""
     for x, lo, hi in bars:
-        if _finite(lo) and _finite(hi):
+        if finite(lo) and finite(hi):
             plt.plot([x, x], [lo, hi], marker="braille", color=palette.neutral)
 
 
@@ -65,13 +51,13 @@ class SeriesPlot(PlotextPlot):
             return
         xs = list(range(1, len(rows) + 1))
         ys = [r[c] for r in rows for c in ("center", "ci_low", "ci_high")]
-        ticks = _ticks(ys)
+        ticks = even_ticks(ys)
         # Drawn first, so the points stay on top: each level's mean centre across its
         # systems, and a dotted line before the first system of each new level.
         start = 0
         for i in range(1, len(rows) + 1):
             if i == len(rows) or rows[i]["level"] != rows[start]["level"]:
-                level = [r["center"] for r in rows[start:i] if _finite(r["center"])]
+                level = [r["center"] for r in rows[start:i] if finite(r["center"])]
                 if level:
                     y = sum(level) / len(level)
                     plt.plot([start + 0.6, i + 0.4], [y, y], marker="braille", color=palette.accent)
@@ -83,7 +69,7 @@ class SeriesPlot(PlotextPlot):
                     plt.plot([i + 0.5, i + 0.5], [ticks[0], ticks[-1]], marker="⋮", color=colour)
                 start = i
         _bars(plt, [(x, r["ci_low"], r["ci_high"]) for x, r in zip(xs, rows, strict=True)], palette)
-        centres = [(x, r["center"]) for x, r in zip(xs, rows, strict=True) if _finite(r["center"])]
+        centres = [(x, r["center"]) for x, r in zip(xs, rows, strict=True) if finite(r["center"])]
         if centres:
             plt.scatter([c[0] for c in centres], [c[1] for c in centres], marker="●")
         unit = self.unit
@@ -133,7 +119,7 @@ class ScalingPlot(PlotextPlot):
             pts = sorted(
                 (r["value"], r["center"], r["ci_low"], r["ci_high"])
                 for r in self.rows
-                if r["system"] == system and _finite(r["center"])
+                if r["system"] == system and finite(r["center"])
             )
             if not pts:
                 continue
@@ -147,7 +133,7 @@ class ScalingPlot(PlotextPlot):
             _bars(plt, [(v, lo, hi) for v, _, lo, hi in pts], self.palette)
         values = sorted({r["value"] for r in self.rows})
         plt.xticks(values, [f"{v:g}" for v in values])
-        ticks = _ticks([r[c] for r in self.rows for c in ("center", "ci_low", "ci_high")])
+        ticks = even_ticks([r[c] for r in self.rows for c in ("center", "ci_low", "ci_high")])
         unit = ""
         if ticks:
             labels, unit = axis_labels(ticks, self.rows[0].get("unit"))
