@@ -47,3 +47,18 @@ def test_every_form_of_the_answer_says_nothing_was_compared(cmp):
         assert NOTHING in text
         assert text.count("No significant change.") == 1  # `same`'s, which was compared
     assert "  " + NOTHING in answer_lines(answer)
+
+
+def test_a_system_with_nothing_compared_is_not_ranked(cmp):
+    """The ranking by geometric mean numbers the systems that have one; `other` has none:
+    it is not ranked, rather than ranked last."""
+    from tuibench.present.answer import places
+
+    answer = build_answer(cmp, limit=0)
+    by_hand = [(a.system, a.geomean) for a in answer.systems if a.geomean is not None]
+    by_hand = sorted([*by_hand, ("base", 1.0)], key=lambda s: -s[1])
+    ranking = [*by_hand, ("other", None)]
+    assert places(ranking) == {"base": 1, "same": 2} or places(ranking) == {"same": 1, "base": 2}
+    line = answer_markdown(answer, ranking, []).splitlines()[2]
+    assert line.startswith("Ranking by geomean: #1 ")
+    assert line.endswith(" · other not ranked") and "#3" not in line

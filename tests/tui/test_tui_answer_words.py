@@ -64,7 +64,9 @@ async def test_a_system_with_nothing_compared_is_not_said_unchanged(tmp_path, lo
     """A folder whose files are none of them results is a system with no metric: the answer
     says nothing was compared, not "no significant change"."""
     for system in ("base", "same"):
-        make_system(tmp_path, system, [("app", "run", i, 10.0 + 0.01 * (i % 3)) for i in range(5)])
+        make_system(
+            tmp_path, system, [("app", "run", i, 10.0 + 0.01 * (i % 3), "ms") for i in range(5)]
+        )
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("rebooted before the run\n")
     app = TuibenchApp([str(tmp_path)], view=ViewOptions(reference="base"))
@@ -72,5 +74,8 @@ async def test_a_system_with_nothing_compared_is_not_said_unchanged(tmp_path, lo
         await loaded(pilot)
         text = answer_text(app)
     other = text.index(next(line for line in text if "other vs base" in line))
+    assert text[other] == "other vs base"  # no rank: it has no geometric mean
     assert text[other + 2] == "   Nothing compared: no metric has values on both sides."
     assert sum("No significant change." in line for line in text) == 1  # `same`'s
+    ranking = next(line for line in text if line.startswith("Ranking by geomean"))
+    assert ranking.endswith(" · other not ranked") and "#3" not in ranking

@@ -16,6 +16,7 @@ from tuibench.present.answer import (
     flag_marks,
     geomean_text,
     legend,
+    places,
     quiet_text,
     size_parts,
     warning_lines,
@@ -62,9 +63,17 @@ def answer_markdown(
 
 def _ranking(ranking: Sequence[tuple[str, float | None]], reference: str) -> str:
     items = []
-    for rank, (name, geomean) in enumerate(ranking, 1):
-        what = "reference" if name == reference else "-" if geomean is None else f"{geomean:.3f}"
-        items.append(f"#{rank} {md_escape(name)} {what}")
+    place = places(ranking)
+    for name, geomean in ranking:
+        what = (
+            "reference"
+            if name == reference
+            else "not ranked"
+            if geomean is None
+            else f"{geomean:.3f}"
+        )
+        rank = f"#{place[name]} " if name in place else ""
+        items.append(f"{rank}{md_escape(name)} {what}")
     return "Ranking by geomean: " + " · ".join(items)
 
 

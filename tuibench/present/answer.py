@@ -12,6 +12,7 @@ nothing states has no gain: it is counted apart ("unknown direction"), never gue
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -427,6 +428,13 @@ def legend(answer: Answer) -> str:
     if answer.threshold is not None:
         text += f" Listed only beyond a practical margin of ±{answer.threshold:g}%."
     return text
+
+
+def places(ranking: Sequence[tuple[str, float | None]]) -> dict[str, int]:
+    """Each system's place in `ranking` (best first by geometric mean, the reference at 1):
+    a system without a geometric mean (nothing compared) is not ranked, not ranked last."""
+    ranked = [name for name, geomean in ranking if geomean is not None]
+    return {name: i for i, name in enumerate(ranked, 1)}
 
 
 def quiet_text(a: SystemAnswer) -> str:

@@ -44,15 +44,25 @@ BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
 
 def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[Line]:
     """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
+    from tuibench.present.answer import places
+
     if not ranking:
         return []
+    place = places(ranking)
     parts: list[tuple[str, Style | None]] = [("Ranking by geomean ", Style(bold=True))]
-    for rank, (name, geomean) in enumerate(ranking, 1):
-        if rank > 1:
+    for i, (name, geomean) in enumerate(ranking):
+        if i:
             parts.append((" · ", palette.muted))
-        parts.append((f"#{rank} ", palette.accent_style))
+        if name in place:
+            parts.append((f"#{place[name]} ", palette.accent_style))
         parts.append((printable(name), None))
-        what = "reference" if name == reference else "-" if geomean is None else f"{geomean:.3f}"
+        what = (
+            "reference"
+            if name == reference
+            else "not ranked"
+            if geomean is None
+            else f"{geomean:.3f}"
+        )
         parts.append((f" {what}", palette.muted))
     return [Line(parts), Line([])]
 
@@ -173,7 +183,9 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
             return
         keep = self.cursor_node
         self._key, self._palette = key, palette
-        ranks = {name: i for i, (name, _) in enumerate(ranking, 1)}
+        from tuibench.present.answer import places
+
+        ranks = places(ranking)
         self.lines = [Line([(line, palette.warning_style)]) for line in reference_note]
         self.lines += [Line([])] if reference_note else []
         self.lines += ranking_lines(ranking, answer.reference, palette)

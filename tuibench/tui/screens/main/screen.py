@@ -86,13 +86,14 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
         return self.session is not None or action not in NEED_RESULTS
 
     def action_pick_reference(self) -> None:
+        from tuibench.present.answer import places
         from tuibench.tui.screens.reference_picker import ReferencePicker  # dialogs: on use
 
         self.app.push_screen(
             ReferencePicker(
                 self.loaded_session.rs.systems,
                 self.wanted.reference,
-                {name: i for i, (name, _) in enumerate(self.loaded_session.ranking(), 1)},
+                places(self.loaded_session.ranking()),
             ),
             lambda name: self.set_reference(name) if name else None,
         )
