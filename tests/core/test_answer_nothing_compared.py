@@ -62,3 +62,26 @@ def test_a_system_with_nothing_compared_is_not_ranked(cmp):
     line = answer_markdown(answer, ranking, []).splitlines()[2]
     assert line.startswith("Ranking by geomean: #1 ")
     assert line.endswith(" · other not ranked") and "#3" not in line
+
+
+def rows_of(metric: str, level: float = 10.0, spread: float = 0.01) -> list[tuple]:
+    return [("app", metric, i, level + spread * (i % 3), "ms") for i in range(5)]
+
+
+def test_a_metric_the_reference_lacks_is_not_compared_rather_than_undecided(tmp_path, make_system):
+    """`n/a` (nothing to compare) and `inconclusive` (under --threshold) are counted apart:
+    a metric only one side has was counted as "undecided", the word of an interval that
+    crosses the margin."""
+    from tuibench.model.options import AnalysisOptions
+
+    make_system(tmp_path, "base", rows_of("run") + rows_of("wide", spread=2.0))
+    make_system(tmp_path, "new", rows_of("run") + rows_of("wide", spread=2.0) + rows_of("idle"))
+    make_system(tmp_path, "solo", rows_of("idle"))
+    cmp = Analysis(load([tmp_path]), AnalysisOptions(threshold=1.0)).compare("base")
+    answer = build_answer(cmp, limit=0)
+    by = {a.system: a for a in answer.systems}
+    assert (by["new"].same, by["new"].other, by["new"].missing) == (1, 1, 1)  # run, wide, idle
+    head = "new vs base: ▼0 worse · ▲0 better · 1 same · 1 undecided · 1 not compared · "
+    assert any(line.startswith(head) for line in answer_lines(answer))
+    assert (by["solo"].missing, by["solo"].other) == (1, 0)
+    assert by["solo"].nothing_compared  # its one metric has no reference value

@@ -287,14 +287,14 @@ def _answer_section(
 def _systems_section(answer: Answer) -> str:
     if not answer.systems:
         return ""
-    head = ["system", "worse", "better", "same", "undecided", "unknown direction"]
+    head = ["system", "worse", "better", "same", "undecided", "not compared", "unknown direction"]
     head += ["one iteration", "geomean [95% CI]"]
     rows = []
     for a in answer.systems:
         g = "-" if a.geomean is None else f"{a.geomean:.3f}"
         if a.geomean is not None and a.geomean_low is not None and a.geomean_high is not None:
             g += f" [{a.geomean_low:.3f}, {a.geomean_high:.3f}]"
-        cells = [a.worse, a.better, a.same, a.other, a.unknown, a.single_iteration]
+        cells = [a.worse, a.better, a.same, a.other, a.missing, a.unknown, a.single_iteration]
         rows.append(
             f"<tr><th scope=row>{esc(a.system)}</th>"
             + "".join(f'<td class="num">{v}</td>' for v in cells)
@@ -312,7 +312,8 @@ def _systems_section(answer: Answer) -> str:
             "</tbody></table>",
             "</div>",
             '<p class="note">Counts of metrics by verdict. undecided: inconclusive under the '
-            "practical threshold, or not in the reference. unknown direction: nothing says "
+            "practical threshold. not compared: no value of the reference (or no centre, or "
+            "no test) to compare with. unknown direction: nothing says "
             "whether lower or higher is better, so neither worse nor better is claimed. "
             "geomean: geometric mean of the ratios of centres over the metrics both have, "
             "oriented so that above 1 is better, with a 95% Welch t interval on the suite "

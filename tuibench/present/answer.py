@@ -80,7 +80,8 @@ class SystemAnswer:
     worse: int
     better: int
     same: int
-    other: int  # inconclusive under a threshold, or no reference value
+    other: int  # inconclusive under a threshold
+    missing: int  # nothing to compare (verdict n/a): no reference value, no centre, no test
     unknown: int  # direction unknown (no gain): counted apart
     single_iteration: int  # metrics where a side has one iteration
     single_counted: bool  # whether those count as worse / better (--trust-single-iteration)
@@ -100,7 +101,8 @@ class SystemAnswer:
     @property
     def nothing_compared(self) -> bool:
         """No metric of the system was set against the reference (none in common, or none
-        with values on both sides): every count is 0, which is not "no change"."""
+        with values on both sides): every count but `missing` is 0, which is not "no
+        change"."""
         counts = (self.worse, self.better, self.same, self.other, self.unknown)
         return not any(counts) and not self.single_iteration
 
@@ -241,7 +243,10 @@ def build_answer(
         ((verdict == "worse") & ~unknown & counted).sum().alias("worse"),
         ((verdict == "better") & ~unknown & counted).sum().alias("better"),
         (verdict.is_in(SAME) & ~unknown & counted).sum().alias("same"),
-        (~verdict.is_in(["worse", "better", *SAME]) & ~unknown & counted).sum().alias("other"),
+        (~verdict.is_in(["worse", "better", *SAME, "n/a"]) & ~unknown & counted)
+        .sum()
+        .alias("other"),
+        ((verdict == "n/a") & ~unknown & counted).sum().alias("missing"),
         unknown.sum().alias("unknown"),
         single.sum().alias("single"),
     )
@@ -294,6 +299,7 @@ def build_answer(
                 better=int(c.get("better", 0)),
                 same=int(c.get("same", 0)),
                 other=int(c.get("other", 0)),
+                missing=int(c.get("missing", 0)),
                 unknown=int(c.get("unknown", 0)),
                 single_iteration=int(c.get("single", 0)),
                 single_counted=cmp.options.trust_single_iteration,
@@ -340,6 +346,8 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
     parts = [f"▼{a.worse} worse", f"▲{a.better} better", f"{a.same} same"]
     if a.other:
         parts.append(f"{a.other} undecided")
+    if a.missing:
+        parts.append(f"{a.missing} not compared")
     if a.unknown:
         parts.append(f"{a.unknown} of unknown direction")
     if a.single_iteration:

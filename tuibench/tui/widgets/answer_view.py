@@ -132,6 +132,7 @@ def _counts(a: SystemAnswer, palette: Palette) -> list:
     single = "from one iteration" + ("" if a.single_counted else ", not counted")
     for n, what in [
         (a.other, "undecided"),
+        (a.missing, "not compared"),
         (a.unknown, "of unknown direction"),
         (a.single_iteration, single),
     ]:
