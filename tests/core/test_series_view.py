@@ -39,7 +39,9 @@ def test_group_lists_changes_largest_first(analysis):
     }
     sizes = [abs(r["change"]) for r in model.changes_under("q")]
     assert sizes == sorted(sizes, reverse=True)
-    assert model.group_table("other")[0].rows == []
+    none = model.group_table("other")[0]
+    assert none.rows == []
+    assert none.notes[0].startswith("No change point under other: the data do not show")
 
 
 def test_scaling_table_per_value(analysis):

@@ -182,6 +182,11 @@ class SeriesModel:
         notes = [
             f"{len(found)} change point(s) under {where}, largest step first, over "
             f"{len(self.systems)} systems in series order. enter: the metric along the series."
+            if found
+            else f"No change point under {where}: the data do not show any of its metrics "
+            f"changing level along the {len(self.systems)} systems in series order (alpha "
+            f"{self.alpha:g}, false change points controlled over {self.changes.tested} "
+            "metrics). Changes against the reference are in the answer."
         ]
         table = Table(
             f"Change points under {where}",
