@@ -79,3 +79,24 @@ async def test_a_system_with_nothing_compared_is_not_said_unchanged(tmp_path, lo
     assert sum("No significant change." in line for line in text) == 1  # `same`'s
     ranking = next(line for line in text if line.startswith("Ranking by geomean"))
     assert ranking.endswith(" · other not ranked") and "#3" not in ranking
+
+
+async def test_under_a_filter_the_answer_says_what_the_geomean_is_over(
+    tmp_path, loaded, make_system
+):
+    """The counts follow the filter; the geometric mean stays over every metric, and a line
+    under the counts says so (only while a filter is set)."""
+    for system, slow in (("base", 1.0), ("new", 1.1)):
+        rows = []
+        for bench, metric, factor in (("app", "run", 1.0), ("app", "slow", slow), ("lib", "x", 1)):
+            rows += [(bench, metric, i, 10.0 * factor + 0.01 * (i % 3), "ms") for i in range(5)]
+        make_system(tmp_path, system, rows)
+    scope = "   geomean over all 3 metrics, whatever the filter"
+    app = TuibenchApp([str(tmp_path)], view=ViewOptions(reference="base"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        assert scope not in answer_text(app)
+        await pilot.press("tab", "slash", "l", "i", "b", "enter", "tab")
+        await pilot.pause(0.3)
+        text = answer_text(app)
+        assert text[text.index(scope) - 1] == "  ▼0 worse · ▲0 better · 1 same"

@@ -89,6 +89,9 @@ class SystemAnswer:
     geomean_low: float | None
     geomean_high: float | None
     geomean_note: str | None  # why there is no interval (compare/summary.NO_INTERVAL)
+    # The metrics the geometric mean is over, when more than the counts cover (a filter):
+    # the per-system summary is over every metric of the comparison, whatever the filter.
+    geomean_over: int | None
     changes: list[Change]  # listed, worst first (at most `limit`)
     listed_total: int  # how many significant changes there are in all
     flagged: dict[str, int] = field(default_factory=dict)  # FLAGS' key: metrics so marked
@@ -254,6 +257,9 @@ def build_answer(
     if summary is None:
         summary = cmp.summary()
     per_system = {r["system"]: r for r in summary.iter_rows(named=True)}
+    counted_cmp = whole if whole is not None else cmp
+    source = cmp.source
+    over_more = source is not None and counted_cmp.rows.height < source.rows.height
 
     # Regressions, then unknown directions, then improvements; in each, what a single
     # iteration shows (not counted unless trusted) after what counts, and the largest size
@@ -307,6 +313,7 @@ def build_answer(
                 geomean_low=s.get("geomean_ci_low"),
                 geomean_high=s.get("geomean_ci_high"),
                 geomean_note=s.get("geomean_ci_note"),
+                geomean_over=s.get("metrics") if over_more else None,
                 changes=changes.get(system, []),
                 listed_total=int(totals.get(system, 0)),
                 flagged={flag: int(c.get(f"_{flag}", 0)) for flag in FLAGS},
@@ -410,15 +417,25 @@ def _short_reasons() -> dict[str, str]:
 _WHY_SHORT = _short_reasons()
 
 
-def geomean_text(a: SystemAnswer) -> str:
+def geomean_text(a: SystemAnswer, scope: bool = True) -> str:
     """`geomean 0.984 [0.967, 1.002]` (above 1 is better), or '' when undefined; without an
-    interval, the reason in a few words (the summary's note says it whole)."""
+    interval, the reason in a few words (the summary's note says it whole); `over all 21
+    metrics` when the counts beside it cover fewer (a filter), unless `scope` is False
+    (the explorer says it on a line of its own: `scope_text`)."""
     if a.geomean is None:
         return ""
+    over = f" over all {a.geomean_over} metrics" if scope and a.geomean_over is not None else ""
     if a.geomean_low is None or a.geomean_high is None:
         why = _WHY_SHORT.get(a.geomean_note or "", "")
-        return f"geomean {a.geomean:.3f}" + (f" (no interval: {why})" if why else "")
-    return f"geomean {a.geomean:.3f} [{a.geomean_low:.3f}, {a.geomean_high:.3f}]"
+        return f"geomean {a.geomean:.3f}{over}" + (f" (no interval: {why})" if why else "")
+    return f"geomean {a.geomean:.3f} [{a.geomean_low:.3f}, {a.geomean_high:.3f}]{over}"
+
+
+def scope_text(a: SystemAnswer) -> str:
+    """What the geometric mean is over, when more than the counts ('' otherwise)."""
+    if a.geomean is None or a.geomean_over is None:
+        return ""
+    return f"geomean over all {a.geomean_over} metrics, whatever the filter"
 
 
 def legend(answer: Answer) -> str:

@@ -71,6 +71,7 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
     from tuibench.present.answer import (  # polars: after the first frame
         flag_marks,
         quiet_text,
+        scope_text,
         size_parts,
         warning_lines,
     )
@@ -87,6 +88,8 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             lines.append(Line([]))
         lines.append(Line(_heading(a, answer.reference, ranks.get(a.system, 0), palette)))
         lines.append(Line(_counts(a, palette)))
+        if scope := scope_text(a):
+            lines.append(Line([(f"   {scope}", muted)]))
         # what the verdicts must be read with, in words, a short line each (80 columns)
         lines += [Line([(f"   {w}", palette.warning_style)]) for w in warning_lines(a, answer)]
         if a.changes:
@@ -113,7 +116,7 @@ def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> li
         parts.append((f"#{rank} ", palette.accent_style))
     parts.append((printable(a.system), BOLD))
     parts.append((f" vs {printable(reference)}", palette.muted))
-    g = geomean_text(a)
+    g = geomean_text(a, scope=False)  # on a line of its own: the heading stays short
     if g:
         parts.append((f"  {g}", None))
     return parts
