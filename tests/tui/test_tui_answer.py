@@ -336,3 +336,23 @@ async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):
         }
         order = app.main.session.ordered
         assert [gains[k] for k in order] == sorted(gains[k] for k in order)  # worst first
+
+
+async def test_a_groups_systems_table_says_it_is_over_every_metric(make_app, loaded):
+    """The per-system summary is over every metric of the comparison (the same under every
+    group): below a group its heading says so; for the whole comparison it need not."""
+    from textual.widgets import Static
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        heading = app.main.query_one("#systems-heading", Static)
+        await pilot.press("v")  # the root's table of every metric
+        await pilot.pause()
+        assert "over every metric" not in str(heading.render())
+        await pilot.press("tab", "j")  # the first group
+        await pilot.pause()
+        assert not app.main.current_node.is_root and not app.main.current_node.is_metric
+        text = str(heading.render())
+        assert text.startswith("Systems against ")
+        assert text.endswith(" · over every metric, not only this group's")

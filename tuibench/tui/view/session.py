@@ -631,7 +631,8 @@ class Session:
         return tables.noise_table(self._metric_part(node), node.benchmark, node.metric or "")
 
     def systems_summary(self, node: Node) -> Table | None:
-        """Per system over the metrics below `node`: geometric mean of ratios and counts."""
+        """Per system: geometric mean of ratios and counts, over every metric of the
+        comparison (as the report's; the pane's heading says so below a group)."""
         cmp = self._among(self.cmp, self._ids_under(node), self._current)
         if cmp.rows.height == 0 or len(self.systems) < 2:
             return None

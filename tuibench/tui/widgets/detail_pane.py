@@ -355,7 +355,10 @@ class DetailPane(StyledOnFocus, VerticalScroll):
             "h/l scroll by whole columns)."
         )
         if systems is not None:
-            self._set("#systems-heading", printable(systems.title))
+            heading = printable(systems.title)
+            if not node.is_root:  # the same figures under every group: not this group's
+                heading += " · over every metric, not only this group's"
+            self._set("#systems-heading", heading)
             self.query_one("#systems", TableView).show(systems, palette)
             legend += systems.notes
         notes = Text("\n".join(map(printable, legend)), style=palette.muted)
