@@ -74,7 +74,11 @@ GLYPHS = [
         "answer: a significant regression, improvement, change of unknown direction, or a "
         "change seen on one iteration's samples (not counted unless trusted)",
     ),
-    ("#1 #2 …", "rank of a system by its geometric mean (the reference at 1.000)"),
+    (
+        "#1 #2 …",
+        "rank of a system by its geometric mean (the reference at 1.000); a system without "
+        "one (nothing compared) is not ranked",
+    ),
     (
         "★ best",
         "the metric's best system (three systems or more): first by centre, told apart from "
