@@ -340,7 +340,8 @@ async def test_a_click_on_a_header_sorts_by_that_system(make_app, loaded):
 
 async def test_a_groups_systems_table_says_it_is_over_every_metric(make_app, loaded):
     """The per-system summary is over every metric of the comparison (the same under every
-    group): below a group its heading says so; for the whole comparison it need not."""
+    group): where the table lists fewer (a group, `f`), its heading says so; for the whole
+    comparison it need not."""
     from textual.widgets import Static
 
     app = make_app()
@@ -355,4 +356,8 @@ async def test_a_groups_systems_table_says_it_is_over_every_metric(make_app, loa
         assert not app.main.current_node.is_root and not app.main.current_node.is_metric
         text = str(heading.render())
         assert text.startswith("Systems against ")
-        assert text.endswith(" · over every metric, not only this group's")
+        assert text.endswith(" · over every metric, not only those listed here")
+        await pilot.press("k", "tab", "f")  # the root again, significant changes only
+        await pilot.pause(0.3)
+        assert app.main.current_node.is_root and app.main.session.state.significant_only
+        assert str(heading.render()).endswith(" · over every metric, not only those listed here")

@@ -16,8 +16,8 @@ from tuibench.present.answer import (
     flag_marks,
     geomean_text,
     legend,
-    places,
     quiet_text,
+    ranking_items,
     size_parts,
     warning_lines,
 )
@@ -62,19 +62,10 @@ def answer_markdown(
 
 
 def _ranking(ranking: Sequence[tuple[str, float | None]], reference: str) -> str:
-    items = []
-    place = places(ranking)
-    for name, geomean in ranking:
-        what = (
-            "reference"
-            if name == reference
-            else "not ranked"
-            if geomean is None
-            else f"{geomean:.3f}"
-        )
-        rank = f"#{place[name]} " if name in place else ""
-        items.append(f"{rank}{md_escape(name)} {what}")
-    return "Ranking by geomean: " + " · ".join(items)
+    items = ranking_items(ranking, reference)
+    return "Ranking by geomean: " + " · ".join(
+        f"{rank}{md_escape(name)} {what}" for rank, name, what in items
+    )
 
 
 def _changes(a, percent: str) -> list[str]:

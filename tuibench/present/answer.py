@@ -462,6 +462,20 @@ def places(ranking: Sequence[tuple[str, float | None]]) -> dict[str, int]:
     return {name: i for i, name in enumerate(ranked, 1)}
 
 
+def ranking_items(
+    ranking: Sequence[tuple[str, float | None]], reference: str
+) -> list[tuple[str, str, str]]:
+    """(`#1 ` or '' when not ranked, the name, what stands after it) of each system of the
+    ranking line, in its order."""
+    place = places(ranking)
+    items = []
+    for name, geomean in ranking:
+        rank = f"#{place[name]} " if name in place else ""
+        what = "reference" if name == reference else "not ranked" if geomean is None else ""
+        items.append((rank, name, what or f"{geomean:.3f}"))
+    return items
+
+
 def quiet_text(a: SystemAnswer) -> str:
     """What stands under a system's counts (which name it and the reference) where no
     change is listed."""

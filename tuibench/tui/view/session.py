@@ -632,7 +632,7 @@ class Session:
 
     def systems_summary(self, node: Node) -> Table | None:
         """Per system: geometric mean of ratios and counts, over every metric of the
-        comparison (as the report's; the pane's heading says so below a group)."""
+        comparison (as the report's; the pane's heading says so where it lists fewer)."""
         cmp = self._among(self.cmp, self._ids_under(node), self._current)
         if cmp.rows.height == 0 or len(self.systems) < 2:
             return None

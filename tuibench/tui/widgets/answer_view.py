@@ -44,25 +44,17 @@ BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
 
 def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[Line]:
     """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
-    from tuibench.present.answer import places
+    from tuibench.present.answer import ranking_items
 
     if not ranking:
         return []
-    place = places(ranking)
     parts: list[tuple[str, Style | None]] = [("Ranking by geomean ", Style(bold=True))]
-    for i, (name, geomean) in enumerate(ranking):
+    for i, (rank, name, what) in enumerate(ranking_items(ranking, reference)):
         if i:
             parts.append((" · ", palette.muted))
-        if name in place:
-            parts.append((f"#{place[name]} ", palette.accent_style))
+        if rank:
+            parts.append((rank, palette.accent_style))
         parts.append((printable(name), None))
-        what = (
-            "reference"
-            if name == reference
-            else "not ranked"
-            if geomean is None
-            else f"{geomean:.3f}"
-        )
         parts.append((f" {what}", palette.muted))
     return [Line(parts), Line([])]
 

@@ -356,8 +356,8 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         )
         if systems is not None:
             heading = printable(systems.title)
-            if not node.is_root:  # the same figures under every group: not this group's
-                heading += " · over every metric, not only this group's"
+            if count < len(session.metrics):  # a group, a filter or `f`: not only these
+                heading += " · over every metric, not only those listed here"
             self._set("#systems-heading", heading)
             self.query_one("#systems", TableView).show(systems, palette)
             legend += systems.notes
