@@ -589,6 +589,9 @@ def test_summary_leaves_out_duplicates_and_constants_and_matches_scipy(suite):
     assert s["geomean_ci_low"] == pytest.approx(lo, rel=1e-9)
     assert s["geomean_ci_high"] == pytest.approx(hi, rel=1e-9)
     assert s["geomean_ci_note"] is None
+    # The table's note counts the column's reasons, each in words after its number.
+    note = system_summary_table(cmp).notes[-1]
+    assert note.endswith("The column counts: 1 duplicating another; 1 constant.")
 
 
 def test_no_summary_interval_where_it_cannot_be_honest(tmp_path, make_system):

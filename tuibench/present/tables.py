@@ -594,7 +594,7 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
     for r in summary.iter_rows(named=True):
         for why, n in (r["left_out_reasons"] or {}).items():
             reasons[why] = reasons.get(why, 0) + n
-    why = ", ".join(f"{why} {n}" for why, n in reasons.items() if n)
+    why = "; ".join(f"{n} {_LEFT_OUT_WORDS.get(why, why)}" for why, n in reasons.items() if n)
     notes = [
         f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
         "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
@@ -609,7 +609,8 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
         ),
         "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
         "iteration on a side, duplicates of another metric of the same benchmark (a constant "
-        "multiple or reciprocal of it) and constants" + (f" ({why})." if why else "."),
+        "multiple or reciprocal of it) and constants."
+        + (f" The column counts: {why}." if why else ""),
     ]
     return Table(
         title or f"Systems against {cmp.reference}",
@@ -620,6 +621,17 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
         numeric={1, 2, 3, 4, 5, 6},
         slug="systems",
     )
+
+
+# Each reason of `left_out_reasons` (analysis/compare/columns.LEFT_OUT_REASONS) after a count.
+_LEFT_OUT_WORDS = {
+    "only one side has it": "that only one side has",
+    "no ratio": "without a ratio",
+    "direction unknown": "of unknown direction",
+    "one iteration on a side": "with one iteration on a side",
+    "duplicate": "duplicating another",
+    "constant": "constant",
+}
 
 
 def _per_iter(r: dict) -> str:
