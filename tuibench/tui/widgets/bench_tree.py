@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from tuibench.tui.format import shorten_middle
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
 from tuibench.tui.textual_adapter import StyledOnFocus, TreeHooks, expand_quietly
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 EXPAND_ALL_UP_TO = 300
 EXPAND_FIRST_UP_TO = 300
 EXPAND_FILTERED_UP_TO = 1000  # what a filter leaves is shown expanded, up to this many nodes
+MIN_LABEL = 6  # cells a name keeps (with its icon) when the marks beside it want the room
 
 
 class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
@@ -206,7 +208,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
             return
         self.labels_changed()
 
-    def _suffix(self, key: Node) -> Text:
+    def _suffix(self, key: Node, versus: bool = True) -> Text:
         text = Text()
         palette = self._palette
         if palette is None:
@@ -230,7 +232,9 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
             where := self._series_marks.get((key.benchmark, key.metric))
         ):
             text.append(_series_mark(where), palette.accent_style)
-        if key.is_root and self._versus:  # several systems: say what the counts are against
+        if (
+            key.is_root and self._versus and versus
+        ):  # several systems: say what the counts are against
             text.append(f"  vs {printable(self._versus)}", palette.muted)
         return text
 
@@ -263,8 +267,19 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
 
     def render_label(self, node: TreeNode[Node], base_style: Style, style: Style) -> Text:
         label = super().render_label(node, base_style, style)
-        if node.data is not None:
-            label.append_text(self._suffix(node.data))
+        if node.data is None:
+            return label
+        suffix = self._suffix(node.data)
+        # The marks stay in sight: where the line is wider than the pane (a long name at 80
+        # columns), the root's "vs" goes first (the header names the reference), then the
+        # name gives way, cut in the middle. Lines are cached by width.
+        room = self.scrollable_content_region.width - self.guide_depth * node_depth(node)
+        if node.data.is_root and label.cell_len + suffix.cell_len > room:
+            suffix = self._suffix(node.data, versus=False)
+        room = max(room - suffix.cell_len, MIN_LABEL)
+        if label.cell_len > room:
+            label = _narrowed(label, room, node._allow_expand)
+        label.append_text(suffix)
         return label
 
     def get_label_width(self, node: TreeNode[Node]) -> int:
@@ -412,6 +427,31 @@ def _widest_line(index: NodeIndex, root: int, live: int) -> int:
         + live
     )
     return int(max(root_line, groups.max(initial=0), metrics.max(initial=0)))
+
+
+def node_depth(node: TreeNode[Node]) -> int:
+    """Levels above `node` (the root's is 0): each indents its line by one guide."""
+    depth, parent = 0, node.parent
+    while parent is not None:
+        depth, parent = depth + 1, parent.parent
+    return depth
+
+
+def _narrowed(label: Text, width: int, has_icon: bool) -> Text:
+    """`label` (the icon, then the name) in `width` cells: the name cut in the middle, its
+    styles kept. Names are printable, one cell per character."""
+    icon = len(BenchTree.ICON_NODE) if has_icon else 0
+    name = label.plain[icon:]
+    short = shorten_middle(name, max(width - icon, 1))
+    head = short.index("…") if "…" in short else len(short)
+    tail = len(short) - head - 1
+    cut = icon + head
+    out, mark = label[:cut], label[cut : cut + 1]  # the character at the cut, with its styles
+    mark.plain = "…"
+    out.append_text(mark)
+    if tail > 0:
+        out.append_text(label[len(label.plain) - tail :])
+    return out
 
 
 def _series_mark(where: str) -> str:
