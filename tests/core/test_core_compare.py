@@ -554,3 +554,20 @@ def test_a_difference_of_rounding_errors_needs_no_iterations(tmp_path, make_syst
         analysis.compare("a", AnalysisOptions(threshold=1e-12)), "b"
     )  # a threshold of rounding size
     assert row["iterations_for_threshold"] is None  # beyond a billion: none, no overflow
+
+
+def test_a_negative_reference_keeps_the_sign_of_the_change(tmp_path, make_system):
+    """-5 to -5.5 (lower-is-better, `s`) is 10 % lower, so better: the change is against the
+    reference's size. Dividing by the negative reference said 10 % higher, worse."""
+    base = [[-5.0 - 0.01 * i, -5.02 - 0.01 * i] for i in range(4)]
+    new = [[-5.5 - 0.01 * i, -5.52 - 0.01 * i] for i in range(4)]
+    rs = _load(tmp_path, make_system, _rows({"base": base, "new": new}))
+    cmp = Analysis(rs, AnalysisOptions(iteration_value="mean")).compare("base")
+    row = _row(cmp, "new")
+    ref, centre = float(np.mean(base)), float(np.mean(new))
+    assert row["change"] == pytest.approx((centre - ref) / abs(ref), rel=1e-12)
+    assert row["change"] < 0 and row["gain"] > 0
+    p = sps.ttest_ind(np.mean(new, axis=1), np.mean(base, axis=1), equal_var=False).pvalue
+    assert row["p_welch"] == pytest.approx(p, rel=1e-9)
+    assert row["verdict"] == "better" and cmp.regressions == 0
+    assert row["ratio"] is None and "reference centre is negative" in row["note"]
