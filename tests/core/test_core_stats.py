@@ -28,13 +28,28 @@ def _naive_iteration_value(x: np.ndarray, b: int, seed: int, hmean: bool, shift:
 
 
 def test_selection_matrix_rows_are_80_percent_subsets_without_replacement():
-    for n in (2, 3, 5, 10, 12, 50, 1000):
+    for n in (2, 3, 5, 10, 11, 12, 50, 1000):
         sel = stats.selection_matrix(n, 100, 7)
-        assert sel.shape == (100, n)
+        m = max(1, int(0.8 * n + 1e-9))
+        # Every subset once where they are at most B (C(10, 8) = 45; C(11, 8) = 165).
+        assert sel.shape == ((math.comb(n, m) if n <= 10 else 100), n)
         assert set(np.unique(sel)) <= {0.0, 1.0}
-        assert (sel.sum(axis=1) == max(1, int(0.8 * n + 1e-9))).all()
+        assert (sel.sum(axis=1) == m).all()
+        if n <= 10:
+            assert len({tuple(r) for r in sel}) == math.comb(n, m)
+            assert np.array_equal(sel, stats.selection_matrix(n, 100, 8))  # whatever the seed
     # Rows differ: these are random subsets, not one subset repeated.
     assert len({tuple(r) for r in stats.selection_matrix(12, 100, 7)}) > 50
+
+
+def test_iterations_of_two_samples_take_their_mean_whatever_the_seed():
+    """Each subset of one of two samples is one sample: the median of B random draws was
+    one sample or the other by the seed; the median of the two subsets is their mean."""
+    values = np.array([10.0, 20.0, 11.0, 19.0, 14.0, 16.0])
+    starts, counts = np.array([0, 2, 4]), np.array([2, 2, 2])
+    for seed in range(6):
+        got = stats.iteration_values(values, starts, counts, np.zeros(3, bool), 100, seed)
+        np.testing.assert_array_equal(got, [15.0, 15.0, 15.0])
 
 
 def test_vectorised_values_equal_the_plain_method():

@@ -6,10 +6,16 @@ Groups of one size share one B x n selection matrix; each group rotates its samp
 shift derived from its own values, so every number depends only on that group's data.
 Small groups use the whole matrix (cached); large ones draw the same rows a block at a time,
 so memory stays of the order of the samples whatever B.
+
+Where every subset can be listed, C(n, m) <= B (up to 10 samples at B = 100), the matrix
+holds each once: the exact median of the subset means, the value random draws estimate. A
+draw's noise is largest there: at two samples each subset is one sample, and the median of
+B draws was one sample or the other by the seed's choice (a verdict could follow the seed).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from functools import lru_cache
@@ -51,6 +57,16 @@ def subset_size(n: int | np.ndarray) -> int | np.ndarray:
     return np.maximum(1, np.floor(SUBSET_FRACTION * np.asarray(n) + 1e-9).astype(np.int64))
 
 
+def every_subset(n: int, b: int) -> bool:
+    """Whether the C(n, m) subsets of n samples are at most b: then each is taken once."""
+    return math.comb(n, int(subset_size(n))) <= b
+
+
+def subset_count(n: int, b: int) -> int:
+    """Rows of the selection matrix: every subset once, or b random ones."""
+    return math.comb(n, int(subset_size(n))) if every_subset(n, b) else b
+
+
 def _rng(n: int, b: int, seed: int) -> np.random.Generator:
     return np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, n, b])
 
@@ -62,8 +78,15 @@ def selection_matrix(n: int, b: int, seed: int) -> np.ndarray:
     Depends only on (n, B, seed), never on what else is loaded. Row j is the floor(0.8 n)
     smallest of n uniform keys, the j-th n keys drawn from a generator seeded by (seed, n, B).
     Cached: only for small n (B n <= CACHED_MAX); larger sizes go through `selection_blocks`.
+    Where C(n, m) <= B, instead every subset once (`every_subset`), whatever the seed.
     """
     m = int(subset_size(n))
+    if every_subset(n, b):
+        sel = np.zeros((subset_count(n, b), n))
+        for row, picked in enumerate(itertools.combinations(range(n), m)):
+            sel[row, list(picked)] = 1.0
+        sel.flags.writeable = False
+        return sel
     picks = np.argsort(_rng(n, b, seed).random((b, n)), axis=1)[:, :m]
     sel = np.zeros((b, n))
     np.put_along_axis(sel, picks, 1.0, axis=1)
@@ -78,7 +101,7 @@ def selection_blocks(n: int, b: int, seed: int) -> Iterator[tuple[int, np.ndarra
     B x n: 19 GB for 24 million samples). The same keys are drawn in the same order, and
     each row selects the same floor(0.8 n) smallest keys (see `_smallest`).
     """
-    if b * n <= CACHED_MAX:
+    if b * n <= CACHED_MAX or every_subset(n, b):
         yield 0, selection_matrix(n, b, seed)
         return
     m = int(subset_size(n))
@@ -226,7 +249,7 @@ def _by_matrix(
     m = int(subset_size(n))
     step = max(1, SMALL_CHUNK // n)  # groups per block: the gathered samples stay in cache
     out = np.empty(len(starts))
-    if b * n <= CACHED_MAX:  # the common case: one small matrix, one pass
+    if b * n <= CACHED_MAX or every_subset(n, b):  # the common case: one small matrix
         sel_t = selection_matrix(n, b, seed).T
         for lo in range(0, len(starts), step):
             part = slice(lo, lo + step)
@@ -238,7 +261,7 @@ def _by_matrix(
     # blocks while they hold at most KEPT_ROTATED samples in all (rotating them again for
     # every block was a third of the step at 10^7 samples), else rotated again each time.
     step = max(1, CHUNK // n)
-    sums = np.empty((len(starts), b))
+    sums = np.empty((len(starts), subset_count(n, b)))
     parts = [slice(lo, lo + step) for lo in range(0, len(starts), step)]
     keep = len(starts) * n <= KEPT_ROTATED
     rotated: list[np.ndarray | None] = [None] * len(parts)
@@ -300,7 +323,8 @@ def _few_samples(
             np.where(swap, counts[j], counts[i]),
             np.where(swap, counts[i], counts[j]),
         )
-    middle = sorted({(b - 1) // 2, b // 2})
+    rows = len(sel)  # b, or every subset once
+    middle = sorted({(rows - 1) // 2, rows // 2})
 
     def kth(k: int) -> np.ndarray:  # the k-th smallest of the B sums (from 0)
         below = counts[0]
