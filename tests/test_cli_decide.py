@@ -66,9 +66,10 @@ def test_max_iterations_gives_a_final_fixed_sample_verdict(tmp_path, make_system
     root = _suite(tmp_path, make_system, 4, 0.0, 0.01, seed=3)
     assert main(["decide", str(root), "--format", "json"]) == 3
     before = _json(capsys)["rows"][0]
-    assert main(["decide", str(root), "--format", "json", "--max-iterations", "4"]) in (0, 1)
+    # 1 % noise over 4 pairs: the t interval reaches past ±2 %, and no more will come.
+    assert main(["decide", str(root), "--format", "json", "--max-iterations", "4"]) == 4
     row = _json(capsys)["rows"][0]
-    assert row["final"] is True and row["verdict"] in ("same", "worse", "better")
+    assert row["final"] is True and row["verdict"] == "inconclusive"
     # Not reached yet: the sequential answer stands.
     assert main(["decide", str(root), "--format", "json", "--max-iterations", "5"]) == 3
     assert _json(capsys)["rows"][0] == before
@@ -89,6 +90,68 @@ def test_final_interval_is_the_paired_t_interval(tmp_path, make_system, capsys):
     lo, hi = stats.t.interval(0.95, 4, loc=d.mean(), scale=stats.sem(d))
     assert row["ratio_low"] == pytest.approx(np.exp(lo), rel=1e-9)
     assert row["ratio_high"] == pytest.approx(np.exp(hi), rel=1e-9)
+
+
+def _last_look(tmp_path, make_system, base, new, extra=()):
+    """`b m` in seconds, one value per iteration; `extra`: more rows for both systems."""
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, v, "s") for i, v in enumerate(base)] + list(extra))
+    make_system(root, "new", [("b", "m", i, v, "s") for i, v in enumerate(new)] + list(extra))
+    return root
+
+
+def _t_interval(base, new):
+    from scipy import stats
+
+    d = np.log(new) - np.log(base)
+    return stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+
+
+def test_a_last_look_past_the_margin_is_inconclusive_exit_4(tmp_path, make_system, capsys):
+    base, new = [10.0, 10.0, 10.0], [10.5, 9.8, 10.6]
+    lo, hi = _t_interval(base, new)
+    assert lo < 0 < hi and hi > np.log1p(0.02)  # neither a change nor within ±2 %
+    root = _last_look(tmp_path, make_system, base, new)
+    args = ["decide", str(root), "--max-iterations", "3", "--iteration-value", "mean"]
+    assert main([*args, "--format", "json"]) == 4
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    (row,) = doc["rows"]
+    assert row["verdict"] == "inconclusive" and row["final"] is True and row["within"] is None
+    assert row["ratio_low"] == pytest.approx(np.exp(lo), rel=1e-9)
+    assert row["ratio_high"] == pytest.approx(np.exp(hi), rel=1e-9)
+    assert doc["counts"]["inconclusive"] == 1 and doc["counts"]["same"] == 0
+    assert "1 inconclusive" in err and "same" not in err
+    for fmt in ("text", "markdown"):
+        assert main([*args, "--format", fmt]) == 4
+        text = capsys.readouterr().out
+        assert "inconclusive at 3 iterations (fixed-sample, last look)" in text
+        assert "vs base: 1 inconclusive" in text and "same within" not in text
+
+
+def test_a_last_look_is_same_only_within_the_margin(tmp_path, make_system, capsys):
+    base, new = [10.0, 10.0, 10.0, 10.0], [10.05, 9.97, 10.02, 9.99]
+    lo, hi = _t_interval(base, new)
+    assert np.log1p(-0.02) < lo < 0 < hi < np.log1p(0.02)
+    root = _last_look(tmp_path, make_system, base, new)
+    args = ["decide", str(root), "--iteration-value", "mean", "--format", "json"]
+    assert main(args) == 3  # the sequence alone cannot tell yet at 4 pairs
+    assert _json(capsys)["rows"][0]["verdict"] == "undecided"
+    assert main([*args, "--max-iterations", "4"]) == 0
+    (row,) = _json(capsys)["rows"]
+    assert row["verdict"] == "same" and row["final"] is True
+    assert row["within"] == pytest.approx(0.02)  # the margin, not the interval's bound
+    assert main([*args, "--max-iterations", "4", "--threshold", "0.1"]) == 4
+    assert _json(capsys)["rows"][0]["verdict"] == "inconclusive"
+
+
+def test_undecided_metrics_run_more_before_an_inconclusive_stop(tmp_path, make_system, capsys):
+    short = [("b", "k", i, 5.0 + i / 10, "s") for i in range(2)]  # below the maximum
+    root = _last_look(tmp_path, make_system, [10.0] * 3, [10.5, 9.8, 10.6], short)
+    args = ["decide", str(root), "--max-iterations", "3", "--iteration-value", "mean"]
+    assert main([*args, "--format", "json"]) == 3
+    verdicts = {r["metric"]: r["verdict"] for r in _json(capsys)["rows"]}
+    assert verdicts == {"m": "inconclusive", "k": "undecided"}
 
 
 def test_a_metric_on_one_side_does_not_block(tmp_path, make_system, capsys):

@@ -12,8 +12,9 @@ mean log ratio. The verdicts:
 - `n/a`: no pairs (a side lacks the metric) or a non-positive value (no logarithm).
 
 With a maximum number of iterations reached, an undecided row gets the fixed-sample verdict
-of a paired t interval instead (`final`): `worse`/`better` when it excludes 1, else `same`
-within the interval's widest bound.
+of a paired t interval instead (`final`): `worse`/`better` when it excludes 1, `same` when
+it lies inside the same margin, else `inconclusive` (no more iterations will be run, and
+those there are cannot settle it).
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ class Decision:
     @property
     def undecided(self) -> int:
         return self.count("undecided")
+
+    @property
+    def inconclusive(self) -> int:
+        return self.count("inconclusive")
 
 
 def _flat(groups: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -141,7 +146,7 @@ def decide_rows(
     final = np.zeros(len(n), dtype=bool)
     if max_iterations is not None:
         verdict, lo, hi, within, final = _final(
-            groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, within, better
+            groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, within, better, t
         )
         more = np.where(final, np.nan, more)
     frame = rows.with_columns(
@@ -162,9 +167,10 @@ def decide_rows(
     return Decision(reference, alpha, threshold, max_iterations, frame)
 
 
-def _final(groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, within, better):
+def _final(groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, within, better, t):
     """The fixed-sample verdict of the undecided rows of metrics where some system (the
-    reference included) has reached `max_iterations`."""
+    reference included) has reached `max_iterations`: against the same margin as the
+    sequence's `same`, so an interval reaching past it is `inconclusive`, never `same`."""
     most = groups.group_by(METRIC).agg(pl.col("iterations").max().alias("_most"))
     most = rows.join(most, on=METRIC, how="left", maintain_order="left")["_most"].to_numpy()
     last = (verdict == "undecided") & (most >= max_iterations)
@@ -173,13 +179,15 @@ def _final(groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, wi
     with np.errstate(all="ignore"):
         half = sps.t.ppf(1 - alpha / 2, np.maximum(n - 1, 1)) * sd / np.sqrt(n)
     f_lo, f_hi = mean - half, mean + half
-    moved = (f_lo > 0) | (f_hi < 0)
-    word = np.where(moved, _oriented(moved, f_lo > 0, better), "same")
-    widest = np.maximum(-np.expm1(f_lo), np.expm1(f_hi))
+    moved = (f_lo > 0) | (f_hi < 0)  # first: a change the interval shows is never same
+    inside = ~moved & (f_lo >= np.log1p(-t)) & (f_hi <= np.log1p(t))
+    word = np.where(
+        moved, _oriented(moved, f_lo > 0, better), np.where(inside, "same", "inconclusive")
+    )
     return (
         np.where(final, word, verdict),
         np.where(final, f_lo, lo),
         np.where(final, f_hi, hi),
-        np.where(final & ~moved, widest, within),
+        np.where(final & inside, t, within),
         final,
     )

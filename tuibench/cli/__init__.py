@@ -19,6 +19,7 @@ from tuibench.cli.arguments import (
 )
 from tuibench.cli.commands import decide, explore, inspect, report
 from tuibench.cli.console import (
+    EXIT_INCONCLUSIVE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_REGRESSION,
@@ -101,6 +102,7 @@ def _dispatch(argv: list[str] | None) -> int:
 
 
 __all__ = [
+    "EXIT_INCONCLUSIVE",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_REGRESSION",

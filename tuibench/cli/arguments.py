@@ -307,7 +307,8 @@ def decide_parser() -> argparse.ArgumentParser:
         description="Say, for each metric and system against the reference, whether the "
         "iterations so far settle it (worse, better, same within +/-PCT %) or how many more "
         "would likely; valid when asked after every iteration. Exit 0: all decided, none "
-        "worse; 1: a regression is decided; 3: something is undecided (run more).",
+        "worse; 1: a regression is decided; 3: something is undecided (run more); 4: none "
+        "undecided, none worse, but something inconclusive at --max-iterations (stop).",
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     _reference_option(p)
@@ -324,7 +325,8 @@ def decide_parser() -> argparse.ArgumentParser:
         type=_positive,
         metavar="N",
         help="once a system of a metric has N iterations, its undecided rows get a "
-        "fixed-sample verdict (default: none)",
+        "fixed-sample verdict: worse, better, same within +/-PCT %%, or inconclusive "
+        "(default: none)",
     )
     p.add_argument(
         "--iteration-value",

@@ -12,7 +12,15 @@ from pathlib import Path
 
 from tuibench import process_settings
 from tuibench.cli.arguments import analysis_options, view_options
-from tuibench.cli.console import EXIT_OK, EXIT_REGRESSION, EXIT_UNDECIDED, EXIT_USAGE, emit, say
+from tuibench.cli.console import (
+    EXIT_INCONCLUSIVE,
+    EXIT_OK,
+    EXIT_REGRESSION,
+    EXIT_UNDECIDED,
+    EXIT_USAGE,
+    emit,
+    say,
+)
 
 
 def _reference_of(rs, args: argparse.Namespace) -> str | None:
@@ -212,7 +220,9 @@ def decide(args: argparse.Namespace) -> int:
     say(f"tuibench: vs {reference}: {summary_line(dec)}")
     if dec.regressions:
         return EXIT_REGRESSION
-    return EXIT_UNDECIDED if dec.undecided else EXIT_OK
+    if dec.undecided:  # run more: those still to come may settle it
+        return EXIT_UNDECIDED
+    return EXIT_INCONCLUSIVE if dec.inconclusive else EXIT_OK
 
 
 def inspect(args: argparse.Namespace) -> int:

@@ -14,6 +14,9 @@ EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 EXIT_UNDECIDED = 3  # `decide`: run more iterations
+# `decide`: the last look (--max-iterations) left something inconclusive. Not 3: a loop
+# that runs another round on 3 would look again past the last look (more false alarms).
+EXIT_INCONCLUSIVE = 4
 
 
 class StdoutError(Exception):

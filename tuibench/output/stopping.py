@@ -7,7 +7,7 @@ from tuibench.model.problems import Problem
 from tuibench.output.export import json_lines, render_output
 from tuibench.present.tables import Table, fmt_ratio_change
 
-VERDICTS = ("worse", "better", "changed", "same", "undecided", "n/a")
+VERDICTS = ("worse", "better", "changed", "same", "inconclusive", "undecided", "n/a")
 
 
 def verdict_words(r: dict) -> str:
@@ -21,6 +21,8 @@ def verdict_words(r: dict) -> str:
         if more < 0:
             return "undecided: more than 1,000 more iterations"
         return f"undecided: about {more} more iteration{'s' if more != 1 else ''}"
+    if v == "inconclusive":  # only at the last look: more iterations will not come
+        return f"inconclusive at {r['pairs']} iterations"
     return v
 
 
@@ -61,7 +63,9 @@ def decision_table(dec: Decision) -> Table:
     if dec.max_iterations is not None:
         notes.append(
             f"From {dec.max_iterations} iterations, an undecided metric gets a fixed-sample "
-            f"paired t verdict ({100 * (1 - dec.alpha):g} % interval), marked as the last look."
+            f"paired t verdict ({100 * (1 - dec.alpha):g} % interval), marked as the last look: "
+            f"worse or better when it excludes 0, same when it lies within ±{dec.threshold:g} %, "
+            "else inconclusive (the iterations allowed cannot settle it)."
         )
     return Table(
         f"tuibench decide: vs {dec.reference}",

@@ -15,6 +15,9 @@ from tuibench.analysis.compare.columns import METRIC
 DEFAULT_THRESHOLD = 2.0  # percent: `tuibench decide --threshold`'s default
 # The tree's marks. Not "…", which reads as a name cut short.
 DECIDED, UNDECIDED = "✓", "◌"
+# What settles a metric; `inconclusive` (a last look that could not) does not. The explorer
+# sets no maximum of iterations, so it meets only these and `undecided`.
+SETTLED = ("worse", "better", "changed", "same")
 
 
 class MetricDecisions:
@@ -27,7 +30,7 @@ class MetricDecisions:
         self.alpha = alpha
         self.decision = decide_rows(analysis.groups, reference, alpha, self.threshold)
         rows = self.decision.rows.filter(pl.col("verdict") != "n/a")
-        per = rows.group_by(METRIC).agg((pl.col("verdict") != "undecided").all().alias("done"))
+        per = rows.group_by(METRIC).agg(pl.col("verdict").is_in(SETTLED).all().alias("done"))
         self.decided = {(b, m): bool(d) for b, m, d in per.iter_rows()}
         self._rows = rows
 
@@ -45,7 +48,8 @@ class MetricDecisions:
         out = []
         for r in part.iter_rows(named=True):
             words = verdict_words(r)
-            out.append((r["system"], words if r["verdict"] == "undecided" else f"decided: {words}"))
+            settled = r["verdict"] in SETTLED
+            out.append((r["system"], f"decided: {words}" if settled else words))
         return out
 
     def signature(self) -> pl.DataFrame:
