@@ -161,6 +161,10 @@ def test_a_metric_on_one_side_does_not_block(tmp_path, make_system, capsys):
     assert main(["decide", str(root), "--format", "json"]) == 0
     rows = _json(capsys)["rows"]
     assert {r["metric"]: r["verdict"] for r in rows} == {"m": "same", "only-new": "n/a"}
+    assert next(r for r in rows if r["metric"] == "m")["reason"] is None  # only n/a says why
+    only = next(r for r in rows if r["metric"] == "only-new")
+    assert only["reason"] == "the reference has no results for this metric"
+    assert only["pairs"] == 0
 
 
 def test_formats_escape_names(tmp_path, make_system, capsys):
@@ -227,4 +231,49 @@ def test_a_non_positive_value_is_not_applicable(tmp_path, make_system, capsys):
     make_system(root, "new", [("b", "m", i, float(i), "s") for i in range(6)])  # a 0
     assert main(["decide", str(root), "--format", "json"]) == 0
     (row,) = _json(capsys)["rows"]
-    assert row["verdict"] == "n/a" and row["pairs"] == 0 and row["change"] is None
+    assert row["verdict"] == "n/a" and row["pairs"] == 6 and row["change"] is None
+    assert row["reason"].startswith("this system's values are not all positive")
+
+
+def test_n_a_rows_count_their_iterations_and_say_why(tmp_path, make_system, capsys):
+    import re
+
+    rng = np.random.default_rng(5)
+    root = tmp_path / "results"
+    for system, zero in (("base", 0.0), ("new", 1.0)):  # `zero`: the reference's is all 0
+        rows = [("b", "delta", i, -5 + 0.1 * rng.standard_normal(), "ms") for i in range(5)]
+        rows += [
+            ("b", "zero", i, zero * (1 + 0.01 * rng.standard_normal()), "ms") for i in range(5)
+        ]
+        make_system(root, system, rows)
+    assert main(["decide", str(root), "--format", "json"]) == 0
+    doc = _json(capsys)
+    rows = {r["metric"]: r for r in doc["rows"]}
+    assert {m: (r["verdict"], r["pairs"]) for m, r in rows.items()} == {
+        "delta": ("n/a", 5),
+        "zero": ("n/a", 5),
+    }
+    needs = "(the ratio of geometric means needs positive values)"
+    assert rows["delta"]["reason"] == f"neither side's values are all positive {needs}"
+    assert rows["zero"]["reason"] == f"the reference's values are not all positive {needs}"
+    assert doc["counts"]["n/a"] == 2
+    for fmt in ("text", "markdown"):
+        main(["decide", str(root), "--format", fmt])
+        out = capsys.readouterr().out
+        cells = r"\W+".join(["delta", "new", "5", "n/a", "n/a: neither side's values"])
+        assert re.search(cells, out) and out.count(needs) == 2
+    # report gives neither a ratio (delta keeps an arithmetic change): no contradiction
+    main(["report", str(root), "--format", "json"])
+    said = {r["metric"]: r for r in _json(capsys)["rows"] if r["system"] == "new"}
+    assert said["delta"]["ratio"] is None and said["zero"]["ratio"] is None
+    assert "reference centre is zero" in said["zero"]["note"]
+
+
+def test_a_single_pair_at_the_last_look_says_so(tmp_path, make_system, capsys):
+    root = tmp_path / "results"
+    make_system(root, "base", [("b", "m", i, 10.0 + i / 10, "s") for i in range(3)])
+    make_system(root, "new", [("b", "m", 0, 10.0, "s")])
+    main(["decide", str(root), "--format", "json", "--max-iterations", "3"])
+    (row,) = _json(capsys)["rows"]
+    assert (row["verdict"], row["pairs"]) == ("n/a", 1)
+    assert row["reason"] == "a single pair of iterations at the last look: no interval"

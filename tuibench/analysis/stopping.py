@@ -9,7 +9,8 @@ mean log ratio. The verdicts:
 - `same`: the ratio's interval lies inside [1 - PCT, 1 + PCT] (the practical margin);
 - `worse` / `better` (`changed` when the direction is unknown): it excludes 1;
 - `undecided`: neither yet, with how many more iterations would likely settle it;
-- `n/a`: no pairs (a side lacks the metric) or a non-positive value (no logarithm).
+- `n/a`: no pairs (a side lacks the metric) or a non-positive value (no logarithm), with
+  the reason (`reason`); `pairs` still counts the pairs there are.
 
 With a maximum number of iterations reached, an undecided row gets the fixed-sample verdict
 of a paired t interval instead (`final`): `worse`/`better` when it excludes 1, `same` when
@@ -27,6 +28,18 @@ from scipy import stats as sps
 
 from tuibench.analysis.compare.columns import GROUP, METRIC
 from tuibench.stats.sequential import half_width, more_iterations
+
+# Why a row is n/a, as decide says it. A value <= 0 has no logarithm: `report` may still
+# give such a metric an arithmetic change, but never a ratio.
+NEEDS_POSITIVE = "(the ratio of geometric means needs positive values)"
+NO_REFERENCE = "the reference has no results for this metric"
+NOT_POSITIVE = {
+    "mine": f"this system's values are not all positive {NEEDS_POSITIVE}",
+    "ref": f"the reference's values are not all positive {NEEDS_POSITIVE}",
+    "both": f"neither side's values are all positive {NEEDS_POSITIVE}",
+}
+NO_PAIRS = "no pairs of iterations"
+ONE_PAIR = "a single pair of iterations at the last look: no interval"
 
 METHOD = (
     "anytime-valid: the confidence sequence of the mean log ratio of paired iterations "
@@ -58,10 +71,10 @@ class Decision:
         return self.count("inconclusive")
 
 
-def _flat(groups: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _flat(groups: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every group's iteration values' logarithms end to end (iteration order), each
-    group's first position and count; a group with a value that is not positive (no
-    logarithm) gets a count of 0."""
+    group's first position and count, and whether it has a value that is not positive (no
+    logarithm)."""
     lengths = groups["iteration_values"].list.len().fill_null(0).to_numpy().astype(np.int64)
     values = groups["iteration_values"].explode().cast(pl.Float64).to_numpy()
     values = values[: int(lengths.sum())]  # an empty list explodes to one null
@@ -70,25 +83,34 @@ def _flat(groups: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     bad = np.bincount(row, weights=~(values > 0), minlength=groups.height) > 0
     with np.errstate(all="ignore"):
         logs = np.log(values)
-    return logs, starts, np.where(bad, 0, lengths)
+    return logs, starts, lengths, bad
 
 
 def _pairs(groups: pl.DataFrame, reference: str):
     """The non-reference rows, and the log ratios of their iterations to the reference's
-    paired by position (up to the shorter side) end to end, with each row's pair count."""
+    paired by position (up to the shorter side) end to end, with each row's count of
+    pairs it can use (0 for n/a), of pairs there are, and why it is n/a (else "")."""
     g = groups.select(*GROUP, "unit", "better", "iteration_values").with_row_index("_i")
     ref = g.filter(pl.col("system") == reference).select(*METRIC, pl.col("_i").alias("_r"))
     rows = g.filter(pl.col("system") != reference).join(
         ref, on=METRIC, how="left", maintain_order="left"
     )
-    logs, starts, counts = _flat(g)
+    logs, starts, lengths, bad = _flat(g)
     mine = rows["_i"].cast(pl.Int64).to_numpy()
     r = rows["_r"].cast(pl.Int64).fill_null(-1).to_numpy()
-    n = np.where(r >= 0, np.minimum(counts[mine], counts[np.maximum(r, 0)]), 0)
+    has_ref = r >= 0
+    pairs = np.where(has_ref, np.minimum(lengths[mine], lengths[np.maximum(r, 0)]), 0)
+    bad_mine, bad_ref = bad[mine], has_ref & bad[np.maximum(r, 0)]
+    reason = np.select(
+        [~has_ref, bad_mine & bad_ref, bad_ref, bad_mine, pairs < 1],
+        [NO_REFERENCE, NOT_POSITIVE["both"], NOT_POSITIVE["ref"], NOT_POSITIVE["mine"], NO_PAIRS],
+        "",
+    )
+    n = np.where(~has_ref | bad_mine | bad_ref, 0, pairs)
     row = np.repeat(np.arange(len(n)), n)
     offset = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
     d = logs[starts[mine][row] + offset] - logs[starts[np.maximum(r, 0)][row] + offset]
-    return rows.drop("_i", "_r", "iteration_values"), d, row, n
+    return rows.drop("_i", "_r", "iteration_values"), d, row, n, pairs, reason
 
 
 @np.errstate(all="ignore")
@@ -130,7 +152,7 @@ def decide_rows(
 ) -> Decision:
     """groups: `Analysis.groups` (one row per system and metric, `iteration_values` in
     iteration order)."""
-    rows, d, row, n = _pairs(groups, reference)
+    rows, d, row, n, pairs, reason = _pairs(groups, reference)
     n, mean, var = _moments(d, row, n)
     t = threshold / 100
     low, high = np.log1p(-t), np.log1p(t)
@@ -149,16 +171,22 @@ def decide_rows(
             groups, rows, n, mean, sd, alpha, max_iterations, verdict, lo, hi, within, better, t
         )
         more = np.where(final, np.nan, more)
+        # n/a with one pair to use: the last look's, whose interval needs two
+        reason = np.where((verdict == "n/a") & (n == 1), ONE_PAIR, reason)
     frame = rows.with_columns(
-        pl.Series("pairs", n.astype(np.int64)),
+        pl.Series("pairs", pairs.astype(np.int64)),
         pl.Series("change", np.expm1(mean)),
         pl.Series("ratio_low", np.exp(lo)),
         pl.Series("ratio_high", np.exp(hi)),
         pl.Series("verdict", verdict),
+        pl.Series("reason", reason, dtype=pl.String),
         pl.Series("within", within),
         pl.Series("more_iterations", more).fill_nan(None).cast(pl.Int64),
         pl.Series("final", final),
-    ).with_columns(pl.col("change", "ratio_low", "ratio_high", "within").fill_nan(None))
+    ).with_columns(
+        pl.col("change", "ratio_low", "ratio_high", "within").fill_nan(None),
+        pl.when(pl.col("reason") != "").then(pl.col("reason")),
+    )
     unbounded = pl.col("ratio_high").is_infinite()  # no bound yet: neither side is one
     frame = frame.with_columns(
         pl.when(unbounded).then(None).otherwise(pl.col(c)).alias(c)

@@ -21,6 +21,8 @@ def verdict_words(r: dict) -> str:
         if more < 0:
             return "undecided: more than 1,000 more iterations"
         return f"undecided: about {more} more iteration{'s' if more != 1 else ''}"
+    if v == "n/a" and r.get("reason"):
+        return f"n/a: {r['reason']}"
     if v == "inconclusive":  # only at the last look: more iterations will not come
         return f"inconclusive at {r['pairs']} iterations"
     return v
