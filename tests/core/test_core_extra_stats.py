@@ -591,7 +591,7 @@ def test_summary_leaves_out_duplicates_and_constants_and_matches_scipy(suite):
     assert s["geomean_ci_note"] is None
     # The table's note counts the column's reasons, each in words after its number.
     note = system_summary_table(cmp).notes[-1]
-    assert note.endswith("The column counts: 1 duplicating another; 1 constant.")
+    assert note.endswith("The column counts: 1 duplicating another, 1 constant.")
 
 
 def test_no_summary_interval_where_it_cannot_be_honest(tmp_path, make_system):
@@ -810,3 +810,18 @@ def test_stats_option_adds_mmtests_rows(mixed, capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["report", str(tmp_path), "--stats", "min,mode"])
     assert "unknown statistic" in capsys.readouterr().err
+
+
+def test_left_out_note_counts_each_system_apart():
+    """The column holds one number per system: the note gives each system's reasons, which
+    add up to its number (a sum over systems counted no metric)."""
+    from pathlib import Path
+
+    rs = load([Path(__file__).resolve().parents[2] / "sample_runs"])
+    cmp = Analysis(rs).compare("linux-6.9")
+    table = system_summary_table(cmp)
+    said = table.notes[-1].split("The column counts: ")[1].rstrip(".")
+    for part, row in zip(said.split("; "), table.rows, strict=True):
+        system, reasons = part.split(": ")
+        assert system == row[0]
+        assert sum(int(r.split()[0]) for r in reasons.split(", ")) == row[2]

@@ -590,11 +590,14 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
             marks[(len(rows) - 1, 3)] = "better"
         elif hi is not None and hi < 1:
             marks[(len(rows) - 1, 3)] = "worse"
-    reasons: dict[str, int] = {}
+    # Each system's reasons (the column is per system: a sum over them counted no metric).
+    per_system = []
     for r in summary.iter_rows(named=True):
-        for why, n in (r["left_out_reasons"] or {}).items():
-            reasons[why] = reasons.get(why, 0) + n
-    why = "; ".join(f"{n} {_LEFT_OUT_WORDS.get(why, why)}" for why, n in reasons.items() if n)
+        reasons = r["left_out_reasons"] or {}
+        words = ", ".join(f"{n} {_LEFT_OUT_WORDS.get(w, w)}" for w, n in reasons.items() if n)
+        if words:
+            per_system.append(f"{printable(r['system'])}: {words}" if len(rows) > 1 else words)
+    why = "; ".join(per_system)
     notes = [
         f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
         "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
