@@ -47,7 +47,8 @@ def test_the_answer_warns_in_chromium(browser, tmp_path):
     ]
     warnings = texts(browser, "#answer .warnings li")
     assert warnings == [
-        "! 1 not robust: with per-iteration medians the verdict differs",
+        # app bursty, and flat m5 (p 0.066 here, 0.03 with per-iteration medians)
+        "! 2 not robust: with per-iteration medians the verdict differs",
         "2it 1 from two iterations on a side: a wide interval, a weak test",
         "dir 1 named like a throughput but judged lower-is-better",
         "24 comparisons: about 1.2 expected by chance at alpha 0.05",
@@ -67,4 +68,4 @@ def test_only_significant_keeps_the_counts_in_chromium(browser, tmp_path):
     browser.get(page(tmp_path, "--only-significant").as_uri())
     significant = texts(browser, "#systems tbody tr") + texts(browser, "#answer h3")
     assert every == significant
-    assert "5.8-vanilla vs 5.8-patched: ▼2 worse · ▲2 better · 19 same" in significant[-1]
+    assert "5.8-vanilla vs 5.8-patched: ▼1 worse · ▲2 better · 20 same" in significant[-1]

@@ -91,7 +91,7 @@ async def test_under_a_filter_the_answer_says_what_the_geomean_is_over(
         for bench, metric, factor in (("app", "run", 1.0), ("app", "slow", slow), ("lib", "x", 1)):
             rows += [(bench, metric, i, 10.0 * factor + 0.01 * (i % 3), "ms") for i in range(5)]
         make_system(tmp_path, system, rows)
-    scope = "   geomean over all 3 metrics, whatever the filter"
+    scope = "   geomean over 3 metrics, whatever the filter"
     app = TuibenchApp([str(tmp_path)], view=ViewOptions(reference="base"))
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)

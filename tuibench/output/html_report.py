@@ -288,17 +288,18 @@ def _systems_section(answer: Answer) -> str:
     if not answer.systems:
         return ""
     head = ["system", "worse", "better", "same", "undecided", "not compared", "unknown direction"]
-    head += ["one iteration", "geomean [95% CI]"]
+    head += ["one iteration", "geomean [95% CI]", "geomean over", "left out"]
     rows = []
     for a in answer.systems:
         g = "-" if a.geomean is None else f"{a.geomean:.3f}"
         if a.geomean is not None and a.geomean_low is not None and a.geomean_high is not None:
             g += f" [{a.geomean_low:.3f}, {a.geomean_high:.3f}]"
-        cells = [a.worse, a.better, a.same, a.other, a.missing, a.unknown, a.single_iteration]
+        cells: list[object] = [a.worse, a.better, a.same, a.other, a.missing, a.unknown]
+        cells += [a.single_iteration, g, a.geomean_over or 0, a.geomean_left_out]
         rows.append(
             f"<tr><th scope=row>{esc(a.system)}</th>"
-            + "".join(f'<td class="num">{v}</td>' for v in cells)
-            + f'<td class="num">{esc(g)}</td></tr>'
+            + "".join(f'<td class="num">{esc(str(v))}</td>' for v in cells)
+            + "</tr>"
         )
     return "\n".join(
         [
@@ -315,11 +316,14 @@ def _systems_section(answer: Answer) -> str:
             "practical threshold. not compared: no value of the reference (or no centre, or "
             "no test) to compare with. unknown direction: nothing says "
             "whether lower or higher is better, so neither worse nor better is claimed. "
-            "geomean: geometric mean of the ratios of centres over the metrics both have, "
-            "oriented so that above 1 is better, with a 95% Welch t interval on the suite "
-            "summaries of each side's iterations (the geometric mean of each run of the "
-            "suite); none with fewer than 3 iterations on a side, or iterations that are not "
-            "runs of every metric.</p>",
+            "geomean: geometric mean of the ratios of centres, oriented so that above 1 is "
+            "better, with a 95% Welch t interval on the suite summaries of each side's "
+            "iterations (the geometric mean of each run of the suite); none with fewer than 3 "
+            "iterations on a side, or iterations that are not runs of every metric. It is over "
+            "the metrics in 'geomean over', of the whole comparison: it leaves out ('left "
+            "out') metrics only one side has, without a ratio, of unknown direction, with one "
+            "iteration on a side, duplicates of another metric of the same benchmark and "
+            "constants, so its metrics are not those the counts beside it cover.</p>",
             "</section>",
         ]
     )

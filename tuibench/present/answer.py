@@ -89,9 +89,12 @@ class SystemAnswer:
     geomean_low: float | None
     geomean_high: float | None
     geomean_note: str | None  # why there is no interval (compare/summary.NO_INTERVAL)
-    # The metrics the geometric mean is over, when more than the counts cover (a filter):
-    # the per-system summary is over every metric of the comparison, whatever the filter.
+    # The metrics the geometric mean is over, and those of the system it leaves out (one
+    # iteration on a side, duplicates, constants, ...): over the whole comparison, whatever
+    # the filter; `filtered`: the counts cover fewer metrics (say what the geomean is over).
     geomean_over: int | None
+    geomean_left_out: int
+    filtered: bool
     changes: list[Change]  # listed, worst first (at most `limit`)
     listed_total: int  # how many significant changes there are in all
     flagged: dict[str, int] = field(default_factory=dict)  # FLAGS' key: metrics so marked
@@ -313,7 +316,9 @@ def build_answer(
                 geomean_low=s.get("geomean_ci_low"),
                 geomean_high=s.get("geomean_ci_high"),
                 geomean_note=s.get("geomean_ci_note"),
-                geomean_over=s.get("metrics") if over_more else None,
+                geomean_over=s.get("metrics"),
+                geomean_left_out=int(s.get("left_out") or 0),
+                filtered=over_more,
                 changes=changes.get(system, []),
                 listed_total=int(totals.get(system, 0)),
                 flagged={flag: int(c.get(f"_{flag}", 0)) for flag in FLAGS},
@@ -419,12 +424,12 @@ _WHY_SHORT = _short_reasons()
 
 def geomean_text(a: SystemAnswer, scope: bool = True) -> str:
     """`geomean 0.984 [0.967, 1.002]` (above 1 is better), or '' when undefined; without an
-    interval, the reason in a few words (the summary's note says it whole); `over all 21
-    metrics` when the counts beside it cover fewer (a filter), unless `scope` is False
+    interval, the reason in a few words (the summary's note says it whole); `over 21
+    metrics (7 left out)` when the counts beside it cover fewer (a filter), unless `scope` is False
     (the explorer says it on a line of its own: `scope_text`)."""
     if a.geomean is None:
         return ""
-    over = f" over all {a.geomean_over} metrics" if scope and a.geomean_over is not None else ""
+    over = f" over {over_words(a)}" if scope and a.filtered else ""
     if a.geomean_low is None or a.geomean_high is None:
         why = _WHY_SHORT.get(a.geomean_note or "", "")
         return f"geomean {a.geomean:.3f}{over}" + (f" (no interval: {why})" if why else "")
@@ -433,9 +438,15 @@ def geomean_text(a: SystemAnswer, scope: bool = True) -> str:
 
 def scope_text(a: SystemAnswer) -> str:
     """What the geometric mean is over, when more than the counts ('' otherwise)."""
-    if a.geomean is None or a.geomean_over is None:
+    if a.geomean is None or not a.filtered:
         return ""
-    return f"geomean over all {a.geomean_over} metrics, whatever the filter"
+    return f"geomean over {over_words(a)}, whatever the filter"
+
+
+def over_words(a: SystemAnswer) -> str:
+    """`21 metrics (7 left out)`: what the geometric mean is over."""
+    left = f" ({a.geomean_left_out} left out)" if a.geomean_left_out else ""
+    return f"{a.geomean_over} metric{'s' if a.geomean_over != 1 else ''}{left}"
 
 
 def legend(answer: Answer) -> str:
