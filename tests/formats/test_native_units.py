@@ -109,6 +109,50 @@ def test_the_same_results_in_two_files_are_a_problem_naming_both(tmp_path):
     assert values(rs, "base", "t") == [10.0, 11.0, 12.0]  # counted once
 
 
+def test_the_same_iteration_with_other_values_is_not_called_the_same_results(tmp_path):
+    """Two runs numbering their iterations alike are no copy: the problem says the keys are
+    the same and the values are not, names both files and which one was kept."""
+    write(tmp_path / "base" / "run1.csv", [("b", "t", 0, 10, "ms"), ("b", "t", 0, 10.2, "ms")])
+    write(tmp_path / "base" / "run2.csv", [("b", "t", 0, 12, "ms"), ("b", "t", 0, 12.1, "ms")])
+    write(tmp_path / "new" / "run1.csv", [("b", "t", 0, 11, "ms"), ("b", "t", 0, 11.1, "ms")])
+    rs = load([tmp_path])
+    [problem] = rs.problems
+    assert problem.path == str(tmp_path / "base" / "run2.csv")
+    assert "the same results" not in problem.reason
+    assert problem.reason.startswith(
+        "the same system, benchmark, metric and iteration as "
+        f"{tmp_path / 'base' / 'run1.csv'} (b t, iteration 0 of base), with different "
+        "values: this file's samples of those were left out and that file's kept"
+    )
+    assert "give each run its own iteration numbers or folder" in problem.reason
+    assert sorted(values(rs, "base", "t")) == [10.0, 10.2]  # run1.csv's, once
+
+
+def test_a_file_giving_some_keys_the_same_values_and_some_not(tmp_path):
+    """Counted per key: the example is a key whose values differ."""
+    rows = [("b", "t", i, v, "ms") for i, v in enumerate([10, 11, 12])]
+    write(tmp_path / "base" / "a.csv", rows)
+    write(tmp_path / "base" / "b.csv", [*rows[:2], ("b", "t", 2, 13, "ms")])
+    write(tmp_path / "new" / "a.csv", [(*r[:3], r[3] + 1, r[4]) for r in rows])
+    [problem] = load([tmp_path]).problems
+    assert problem.path == str(tmp_path / "base" / "b.csv")
+    assert "(b t, iteration 2 of base and 2 more), with different values in 1 of them:" in (
+        problem.reason
+    )
+
+
+def test_the_real_mmtests_runs_given_as_one_system_are_not_the_same_results(fixtures_dir):
+    """5.8-vanilla's and 5.8-patched's parse-results TSVs (different bytes and values) under
+    one folder given as a system: one iteration each, numbered alike."""
+    real = fixtures_dir / "mmtests-real"
+    rs = load([real / "json-export", real / "tsv"])
+    twice = [p for p in rs.problems if "left out" in p.reason]
+    assert len(twice) == 10  # 5 iterations x 2 tests
+    for p in twice:
+        assert "5.8-vanilla" in p.path and "5.8-patched" in p.reason
+        assert "with different values:" in p.reason and "the same results" not in p.reason
+
+
 def test_compressed_csv_and_tsv_are_read_decompressed(tmp_path):
     text = HEADER + "b,t,0,1.5,ms\nb,t,1,2.5,ms\n"
     (tmp_path / "r.csv.gz").write_bytes(gzip.compress(text.encode()))

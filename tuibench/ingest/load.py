@@ -11,7 +11,7 @@ import polars as pl
 from tuibench.ingest import lookalikes
 from tuibench.ingest.collect import Collected, Collector, shown
 from tuibench.ingest.config import Override, infer_better, read_settings
-from tuibench.ingest.copies import Copies
+from tuibench.ingest.copies import Copies, without_duplicates
 from tuibench.ingest.discover import Discovery, Unit, discover, display_path
 from tuibench.ingest.formats import ReadResult, native, read_file
 from tuibench.ingest.reuse import file_reads, load_cache
@@ -26,7 +26,7 @@ from tuibench.model.results import (
 )
 from tuibench.model.systems import SystemInfo, natural_key
 from tuibench.model.units import common_unit
-from tuibench.util.sort_keys import key_with_two_values, lexsort_order
+from tuibench.util.sort_keys import lexsort_order
 from tuibench.util.worker import in_worker
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
@@ -229,10 +229,11 @@ def _assemble(
     }
     problems.extend(lookalikes.problems(runs, categories, paths))
     df, changed = _one_unit_per_metric(df, _metric_runs(runs), paths, problems)
-    df, dropped = _without_duplicates(df, runs, paths, problems)
-    if changed or dropped:  # rare: rows converted or left out, so the runs moved
-        starts, runs = _runs(df)
-        runs = runs.cast(enums)  # type: ignore[arg-type]  # as above
+    if changed:  # rare: rows converted or left out, so the runs moved
+        starts, runs = _runs(df, enums)
+    df, dropped = without_duplicates(df, runs, starts, paths, problems)
+    if dropped:
+        starts, runs = _runs(df, enums)
     # The catalogue and the files' figures in a worker, while the samples are sorted.
     side = in_worker(_catalogue_and_stats, runs, overrides)
 
@@ -266,16 +267,17 @@ def _catalogue_and_stats(
 RUN_KEYS = ["_file", "system", "benchmark", "metric", "iteration", "unit", "better"]
 
 
-def _runs(df: pl.DataFrame) -> tuple[np.ndarray, pl.DataFrame]:
+def _runs(df: pl.DataFrame, enums: dict | None = None) -> tuple[np.ndarray, pl.DataFrame]:
     """Runs of rows that share file, names, iteration, unit and direction: about one per
-    iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples."""
+    iteration, so the catalogue and the per-file figures cost nothing at 10^7 samples.
+    `enums`: the name columns' types for the runs."""
     new_run = _changes(df.select(RUN_KEYS))
     new_run[:1] = True
     starts = np.flatnonzero(new_run)
     runs = df.select(RUN_KEYS)[starts].with_columns(
         pl.Series("n", np.diff(np.r_[starts, df.height]))
     )
-    return starts, runs
+    return starts, runs if enums is None else runs.cast(enums)
 
 
 def _metric_runs(runs: pl.DataFrame) -> pl.DataFrame:
@@ -425,47 +427,6 @@ def _natural(names: pl.Series) -> pl.Enum:
     """An Enum of the distinct `names` in natural order (vectorised: sorting 20,000 names by
     `natural_key` took 0.25 s)."""
     return pl.Enum(names.gather(natural_order(names)))
-
-
-def _files_share_a_key(runs: pl.DataFrame, keys: list[str]) -> bool:
-    """Whether two files give runs of one key, on the codes in numpy (grouping the runs by
-    key took 0.07 s at 20,000 metrics, where every system has several files)."""
-    phys = [runs[k].to_physical() for k in keys]
-    cols = [a for p in phys for a in (p.is_null().cast(pl.Int8), p.fill_null(0))]
-    return key_with_two_values([c.to_numpy() for c in cols], runs["_file"].to_numpy())
-
-
-def _without_duplicates(
-    df: pl.DataFrame, runs: pl.DataFrame, paths: list[str], problems: list[Problem]
-) -> tuple[pl.DataFrame, bool]:
-    """The same (system, benchmark, metric, iteration) from two files would pool the same
-    results twice: keep the first file's samples and name both files."""
-    keys = ["system", "benchmark", "metric", "iteration"]
-    if not _files_share_a_key(runs, keys):  # the common case: nothing can come twice
-        return df, False
-    files = runs.group_by(keys, maintain_order=True).agg(pl.col("_file").unique().sort())
-    files = files.filter(pl.col("_file").list.len() > 1)
-    if files.is_empty():
-        return df, False
-    later = files.with_columns(
-        pl.col("_file").list.first().alias("_first"), pl.col("_file").list.slice(1)
-    ).explode("_file")
-    pairs = later.group_by("_first", "_file", maintain_order=True).agg(
-        pl.len(), pl.struct(pl.col(keys).cast(pl.String)).first().alias("example")
-    )
-    for first, dup, n, ex in pairs.sort("_first", "_file").iter_rows():
-        what = f"{ex['benchmark']} {ex['metric']}, iteration {ex['iteration']} of {ex['system']}"
-        more = f" and {n - 1} more" if n > 1 else ""
-        problems.append(
-            Problem(
-                paths[dup],
-                f"the same results as {paths[first]} ({what}{more}): this file's samples of "
-                "those were left out, so that they do not count twice",
-            )
-        )
-    drop = later.select("_file", *(pl.col(k).cast(df.schema[k]) for k in keys))
-    df = df.join(drop, on=["_file", *keys], how="anti", maintain_order="left")
-    return df, True
 
 
 def _same_extract_twice(
