@@ -35,3 +35,25 @@ def test_inspect_over_the_real_fixtures(fixtures_dir, capsys):
     out = capsys.readouterr().out
     for name in ("Google Benchmark JSON", "pyperf JSON", "hyperfine JSON"):
         assert name in out
+
+
+def test_inspect_counts_a_multi_run_files_iterations_per_system(fixtures_dir, capsys):
+    """mmtests' --json-export holds 3 runs of 5 iterations: not 15 iterations."""
+    export = fixtures_dir / "mmtests-real" / "json-export"
+    assert main(["inspect", str(export)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "    mmtests: 1 benchmark(s), 4 metric(s), 5 iteration(s) per system, 3 systems, "
+        "300 sample(s) in all\n"
+    ) in out
+
+
+def test_inspect_gives_a_range_when_the_systems_iterations_differ(tmp_path, capsys):
+    rows = [("a", i) for i in range(4)] + [("b", i) for i in range(5)]
+    text = "".join(f"{s},b,t,{i},{1.0 + i},ms\n" for s, i in rows)
+    (tmp_path / "runs.csv").write_text("system,benchmark,metric,iteration,value,unit\n" + text)
+    (tmp_path / "one.csv").write_text("benchmark,metric,iteration,value\nb,u,0,1\nb,u,1,2\n")
+    assert main(["inspect", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "native: 1 benchmark(s), 1 metric(s), 4-5 iteration(s) per system, 2 systems, " in out
+    assert "native: 1 benchmark(s), 1 metric(s), 2 iteration(s), 2 sample(s) in all" in out

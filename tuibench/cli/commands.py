@@ -225,6 +225,15 @@ def decide(args: argparse.Namespace) -> int:
     return EXIT_INCONCLUSIVE if dec.inconclusive else EXIT_OK
 
 
+def _iterations_of(f) -> str:
+    """A file's iterations, per system when it holds several (each its own iterations)."""
+    if f.systems < 2:
+        return f"{f.iterations} iteration(s)"
+    most, fewest = f.iterations, f.fewest_iterations
+    count = f"{fewest}-{most}" if fewest != most else f"{most}"
+    return f"{count} iteration(s) per system, {f.systems} systems"
+
+
 def inspect(args: argparse.Namespace) -> int:
     from tuibench.ingest.load import load
     from tuibench.model.set_aside import set_aside_line
@@ -250,7 +259,7 @@ def inspect(args: argparse.Namespace) -> int:
             out(f"  {f.path}")
             out(
                 f"    {f.format}: {f.benchmarks} benchmark(s), {f.metrics} metric(s), "
-                f"{f.iterations} iteration(s), {f.samples} sample(s) in all"
+                f"{_iterations_of(f)}, {f.samples} sample(s) in all"
             )
             for p in f.problems:
                 where = f" line {p.line}" if p.line else ""

@@ -90,9 +90,10 @@ def load_found(
     samples, metrics, file_stats = _assemble(
         got.frames, order, overrides, problems, file_paths, extracts
     )
-    for i, (n, benches, metric_count, iterations) in file_stats.items():
+    for i, (n, benches, metric_count, most, fewest, of_systems) in file_stats.items():
         f = files[i]
-        f.samples, f.benchmarks, f.metrics, f.iterations = n, benches, metric_count, iterations
+        f.samples, f.benchmarks, f.metrics = n, benches, metric_count
+        f.iterations, f.fewest_iterations, f.systems = most, fewest, of_systems
     if samples.height == 0 and not problems:
         problems.append(Problem(found.root, "no result files found"))
     # A folder whose rows all name other systems (a multi-run mmtests JSON) is no system.
@@ -289,18 +290,23 @@ def _metric_runs(runs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _file_stats(runs: pl.DataFrame, by_metric: pl.DataFrame) -> dict:
-    """Per file: samples, benchmarks, metrics and iterations (systems' iterations). Pairs
-    are counted as one integer each where they fit: distinct structs of 2,000,000 runs took
-    0.5 s at 200,000 metrics."""
+    """Per file: samples, benchmarks, metrics, the most and fewest iterations of one system
+    and how many systems (a multi-run file's iterations are each system's, not their sum).
+    Pairs are counted as one integer each where they fit: distinct structs of 2,000,000
+    runs took 0.5 s at 200,000 metrics."""
     c = pl.col
     names = by_metric.group_by("_file").agg(
         c("benchmark").n_unique(), _pair(by_metric, "benchmark", "metric").alias("metrics")
     )
-    counts = runs.group_by("_file").agg(
-        c("n").sum(), _pair(runs, "system", "iteration").alias("iterations")
+    counts = runs.group_by("_file").agg(c("n").sum())
+    systems = (
+        runs.group_by("_file", "system")
+        .agg(c("iteration").n_unique())
+        .group_by("_file")
+        .agg(c("iteration").max().alias("most"), c("iteration").min().alias("fewest"), pl.len())
     )
-    per_file = counts.join(names, on="_file")
-    per_file = per_file.select("_file", "n", "benchmark", "metrics", "iterations")
+    per_file = counts.join(names, on="_file").join(systems, on="_file")
+    per_file = per_file.select("_file", "n", "benchmark", "metrics", "most", "fewest", "len")
     return {r[0]: r[1:] for r in per_file.iter_rows()}
 
 

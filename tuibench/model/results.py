@@ -48,8 +48,10 @@ class FileRecord:
     samples: int
     benchmarks: int
     metrics: int
-    iterations: int
+    iterations: int  # the most of one system (a multi-run file holds several systems)
     problems: list[Problem] = field(default_factory=list)
+    fewest_iterations: int = 0  # the fewest of one system
+    systems: int = 0  # how many systems its samples are of
 
 
 @dataclass
