@@ -269,3 +269,25 @@ def test_a_geomean_without_interval_says_why_in_a_few_words():
     assert geomean_text(a) == "geomean 1.014 (no interval: uneven runs)"
     a = dataclasses.replace(a, geomean_low=1.0, geomean_high=1.02, geomean_note=None)
     assert geomean_text(a) == "geomean 1.014 [1.000, 1.020]"
+
+
+def test_trusted_single_iterations_are_counted_among_the_others(tmp_path, make_system):
+    """With --trust-single-iteration a one-iteration metric is worse, better or same like
+    the others: the line says it is among them, and the counts add up to the metrics."""
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
+    from tuibench.model.options import AnalysisOptions
+    from tuibench.present.answer import build_answer, counts_text
+
+    for system, slow in (("base", 1.0), ("new", 1.1)):
+        rows = [("app", "run", i, 10.0 + 0.01 * (i % 3), "ms") for i in range(5)]
+        rows += [("lib", "once", 0, 5.0 * slow + 0.01 * j, "ms") for j in range(4)]
+        make_system(tmp_path, system, rows)
+    rs = load([tmp_path])
+    trusted = Analysis(rs, AnalysisOptions(trust_single_iteration=True)).compare("base")
+    (a,) = build_answer(trusted).systems
+    assert a.worse + a.better + a.same == 2 and a.single_iteration == 1
+    assert counts_text(a, "base").endswith("· 1 of these from one iteration")
+    (a,) = build_answer(Analysis(rs).compare("base")).systems
+    assert a.worse + a.better + a.same == 1
+    assert counts_text(a, "base").endswith("· 1 from one iteration, not counted")

@@ -363,9 +363,14 @@ def counts_text(a: SystemAnswer, reference: str) -> str:
     if a.unknown:
         parts.append(f"{a.unknown} of unknown direction")
     if a.single_iteration:
-        apart = "" if a.single_counted else ", not counted"
-        parts.append(f"{a.single_iteration} from one iteration{apart}")
+        parts.append(f"{a.single_iteration} {single_words(a)}")
     return f"{printable(a.system)} vs {printable(reference)}: " + " · ".join(parts)
+
+
+def single_words(a: SystemAnswer) -> str:
+    """After the count of metrics with one iteration on a side: apart from the counts
+    before it, or (--trust-single-iteration) among them, not more metrics."""
+    return "of these from one iteration" if a.single_counted else "from one iteration, not counted"
 
 
 def flag_marks(c: Change) -> str:

@@ -115,6 +115,8 @@ def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> li
 
 
 def _counts(a: SystemAnswer, palette: Palette) -> list:
+    from tuibench.present.answer import single_words  # polars: after the first frame
+
     sep = (" · ", palette.muted)
     parts: list[tuple[str, Style | None]] = [
         ("  ", None),
@@ -124,7 +126,7 @@ def _counts(a: SystemAnswer, palette: Palette) -> list:
         sep,
         (f"{a.same} same", None),
     ]
-    single = "from one iteration" + ("" if a.single_counted else ", not counted")
+    single = single_words(a)
     for n, what in [
         (a.other, "undecided"),
         (a.missing, "not compared"),
