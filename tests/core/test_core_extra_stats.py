@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import warnings
 
 import numpy as np
@@ -18,7 +19,8 @@ from tuibench.analysis.compare import ROW_COLUMNS, Analysis, decide
 from tuibench.cli import analysis_options, explorer_parser, main
 from tuibench.ingest.load import load
 from tuibench.model.options import AnalysisOptions
-from tuibench.present.tables import detail_table, noise_table, system_summary_table
+from tuibench.present.systems_table import system_summary_table
+from tuibench.present.tables import detail_table, noise_table
 
 
 def _write(tmp_path, make_system, data: dict[str, dict[tuple[str, str], list[list[float]]]]):
@@ -825,3 +827,42 @@ def test_left_out_note_counts_each_system_apart():
         system, reasons = part.split(": ")
         assert system == row[0]
         assert sum(int(r.split()[0]) for r in reasons.split(", ")) == row[2]
+
+
+def test_cells_say_untested_and_equivalent_apart_from_not_significant():
+    from tuibench.present.tables import fmt_change
+
+    assert fmt_change(0.1, False, -0.1, "lower", state="untested") == "[ -10.00%]"
+    assert fmt_change(0.1, False, None, None, state="untested") == "[?+10.00%]"
+    assert fmt_change(-0.011, True, 0.011, "lower", state="equivalent") == "=   1.10%="
+    assert fmt_change(None, False, state="untested") == "(    n/a)"
+
+
+def test_the_text_report_marks_verdicts_under_a_threshold(tmp_path, make_system, capsys):
+    """Under --threshold the star is a verdict beyond the margin: a significant 1 % change
+    inside a 2 % margin is equivalent (=), not starred like the 10 % regression beside it;
+    a metric with one sample a side cannot be tested: [..], not (..)."""
+    rng = np.random.default_rng(4)
+    rows: dict[str, list] = {"base": [], "new": []}
+    for system, shifts in (("base", (1, 1)), ("new", (1.01, 1.10))):
+        for i in range(6):
+            for name, sh in zip(("one", "ten"), shifts, strict=True):
+                level = rng.normal(1, 0.002)
+                rows[system] += [
+                    ("t", name, i, 100 * sh * level * v, "ms") for v in rng.normal(1, 0.002, 5)
+                ]
+        rows[system].append(("u", "once", 0, 2.4 if system == "base" else 2.64, "ms"))
+    for system, r in rows.items():
+        make_system(tmp_path, system, r)
+    main(["report", str(tmp_path), "--threshold", "2"])
+    out = capsys.readouterr().out
+    cells = {line.split()[2]: line for line in out.splitlines() if line.startswith("Amean")}
+    capsys.readouterr()
+    main(["report", str(tmp_path), "--format", "json", "--threshold", "2"])
+    doc = json.loads(capsys.readouterr().out)
+    verdicts = {r["metric"]: r["verdict"] for r in doc["rows"] if r["system"] == "new"}
+    assert verdicts == {"one": "equivalent", "ten": "worse", "once": "n/a"}
+    assert re.search(r"=\s+-\d\.\d\d%=$", cells["one"])
+    assert re.search(r"\*\s+-\d+\.\d\d%\*$", cells["ten"])
+    assert cells["once"].endswith("[ -10.00%]")
+    assert "=  x.xx%= one within it (equivalent)" in out and "[  x.xx%]: no test" in out

@@ -754,7 +754,8 @@ async def test_options_from_the_command_line(make_app, loaded):
 async def test_noise_and_system_summary_follow_the_core(make_app, loaded):
     """The per-metric noise table and the per-system summary show the core's numbers, and
     follow the reference and the outlier trimming."""
-    from tuibench.present.tables import noise_table, system_summary_table
+    from tuibench.present.systems_table import system_summary_table
+    from tuibench.present.tables import noise_table
     from tuibench.tui.widgets.table_view import cell_text
 
     def text(table):

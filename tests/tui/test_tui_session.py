@@ -400,7 +400,7 @@ def test_restricting_a_comparison_keeps_the_rows_of_those_metrics_in_their_order
 
 @pytest.mark.parametrize("significant", [False, True])
 def test_the_systems_summary_of_a_group_takes_its_rows_whatever_their_order(session, significant):
-    from tuibench.present.tables import system_summary_table
+    from tuibench.present.systems_table import system_summary_table
 
     session.state.significant_only = significant
     session.state.sort = "worst"

@@ -124,7 +124,8 @@ def report(args: argparse.Namespace) -> int:
     from tuibench.ingest.load import load
     from tuibench.output.export import render, report_json_parts, write_atomic
     from tuibench.output.paths import means_stdout
-    from tuibench.present.tables import summary_table, system_summary_table
+    from tuibench.present.systems_table import system_summary_table
+    from tuibench.present.tables import summary_table
 
     if _missing_paths(args.paths):
         return EXIT_USAGE

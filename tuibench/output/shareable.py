@@ -19,6 +19,7 @@ from tuibench.analysis.best import GLYPH, LEGEND, MIN_SYSTEMS, best_systems
 from tuibench.analysis.compare import Comparison
 from tuibench.present.answer import build_answer, counts_text, warning_lines
 from tuibench.present.numbers import metric_scales, scale_for
+from tuibench.present.systems_table import system_summary_table
 from tuibench.present.tables import (
     MEAN_LABEL,
     P_METHOD,
@@ -32,7 +33,6 @@ from tuibench.present.tables import (
     fmt_ratio_change,
     oriented,
     size_word,
-    system_summary_table,
 )
 from tuibench.util.text import printable
 

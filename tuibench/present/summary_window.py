@@ -209,8 +209,8 @@ def _value_width(extremes: pl.DataFrame, system: str, shared: list[Scale]) -> in
 
 def _compact_change(text: str) -> str:
     """The change as tui/format.compact_cell writes it: `-6.5%*`, `n/a`."""
-    size = text.strip("()*~?% ")
+    size = text.strip("()*~?%=[] ")
     if size == "n/a":
         return size
-    mark = "" if text.startswith("(") and not text.startswith("(?") else "*"
+    mark = "" if text.startswith(("(", "[")) and not text.startswith("(?") else "*"
     return f"{float(size):+.1f}%{mark}"

@@ -5,7 +5,6 @@
   `value *  -1.08%*`.
 - `detail_table`: one metric, one row per system: centre, change with its interval, verdict.
 - `noise_table`: one metric, one row per system: data, U test, RSD, outliers, advice.
-- `system_summary_table`: one row per system: geometric mean of its ratios to the reference.
 - `iterations_table`: one metric, the per-iteration values, one column per system.
 - `rows_table`: the comparison rows with every field (csv/tsv/json of `tuibench report`).
 """
@@ -58,6 +57,7 @@ def fmt_change(
     better: str | None = "lower",
     percent: str = "gain",
     single: bool = False,
+    state: str | None = None,
 ) -> str:
     """An mmtests cell: `(   1.08%)`, or when significant `*   1.08%*`.
 
@@ -65,13 +65,19 @@ def fmt_change(
     signed change, positive = a bigger number. Where the direction is unknown the size is
     always the signed change, marked `(? +1.08%)`, or `?  +1.08%?` when significant. A
     significant change where a side has one iteration (and that is not trusted) is marked
-    `~   1.08%~`: not a star.
+    `~   1.08%~`: not a star. state "untested": no test could be made (too few values),
+    `[   1.08%]`, not to be read as not significant; "equivalent" (under a threshold): the
+    change's interval lies within the margin, `=   1.08%=`.
     """
     known = better in ("lower", "higher")
     size = gain if percent == "gain" and known else change
     if size is None or not math.isfinite(size):
         return "(    n/a)"
     size = size * 100 + 0.0  # never -0.00%
+    if state == "untested":
+        return f"[{size:7.2f}%]" if known else f"[?{size:+6.2f}%]"
+    if state == "equivalent":
+        return f"={size:7.2f}%=" if known else f"=?{size:+6.2f}%="
     if not known:
         return f"?{size:+7.2f}%?" if significant else f"(?{size:+6.2f}%)"
     pct = f"{size:7.2f}%"
@@ -148,6 +154,8 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     key = None
     n_extra = len(extra)
     unknown_seen = single_seen = False
+    threshold = cmp.options.threshold
+    states_seen: set[str | None] = set()
     for r in frame.select(fields + stat_cols).iter_rows():
         bench, metric, mean_kind, better, system, centre, change, gain = r[:8]
         sig, verdict, single = r[8:11]
@@ -170,10 +178,14 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         # The best system's cell starts with the glyph (no space: compact cells split
         # the value from the change at the first space).
         star = GLYPH if best.get(key) == system else ""
+        state = _cell_state(verdict, threshold)
+        if threshold is not None:  # the star is the verdict: beyond the margin
+            sig = verdict in ("worse", "better", "changed")
         rows[main][c] = (
             f"{star}{scale.number(centre)} "
-            f"{fmt_change(change, sig, gain, better, percent, single_mark)}"
+            f"{fmt_change(change, sig, gain, better, percent, single_mark, state)}"
         )
+        states_seen.add(state)
         unknown_seen |= better not in ("lower", "higher")
         single_seen |= single_mark and bool(sig)
         meaning = "best" if star else cell_meaning(verdict, single_mark)
@@ -186,7 +198,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *systems],
         rows,
-        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best)),
+        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best), states_seen),
         marks,
         numeric=set(col.values()),
         slug="summary",
@@ -245,8 +257,22 @@ def _fmt_plain(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
 
+def _cell_state(verdict: str | None, threshold: float | None) -> str | None:
+    """What a cell must say beyond its star: untested, or equivalent under a threshold."""
+    if verdict == "n/a":
+        return "untested"
+    if threshold is not None and verdict == "equivalent":
+        return "equivalent"
+    return None
+
+
 def _summary_notes(
-    cmp: Comparison, unknown: bool, single: bool, extra: bool, best: bool
+    cmp: Comparison,
+    unknown: bool,
+    single: bool,
+    extra: bool,
+    best: bool,
+    states: set[str | None] | None = None,
 ) -> list[str]:
     test = "Welch's t-test across iterations"
     if cmp.options.fdr:
@@ -255,11 +281,23 @@ def _summary_notes(
         size = "gain against the reference, positive = better, as mmtests prints it"
     else:
         size = "signed change against the reference, positive = a bigger number"
+    threshold = cmp.options.threshold
+    if threshold is None:
+        marks = (
+            f"*  x.xx%* marks a significant change ({test}, p < {cmp.options.alpha:g}); "
+            "(  x.xx%) is not significant."
+        )
+    else:  # the marks are the verdicts against the margin, which the colours may not show
+        marks = (
+            f"*  x.xx%* marks a change worse or better beyond the practical margin of "
+            f"±{threshold:g}% (significant, {test}, p < {cmp.options.alpha:g}, and its whole "
+            f"95% interval beyond the margin); =  x.xx%= one within it (equivalent); "
+            "(  x.xx%) one whose interval crosses it (inconclusive: more iterations may "
+            "settle it)."
+        )
     notes = [
         f"Reference: {cmp.reference}. Each cell: centre, in the unit after the metric's "
-        f"name ({size}). "
-        f"*  x.xx%* marks a significant change ({test}, p < {cmp.options.alpha:g}); "
-        "(  x.xx%) is not significant.",
+        f"name ({size}). " + marks,
         "Amean: arithmetic mean, for lower-is-better metrics and those whose direction is "
         "unknown. Hmean: harmonic mean, for rates, higher is better. "
         + centre_method(cmp, interval=False),
@@ -276,6 +314,11 @@ def _summary_notes(
             "~  x.xx%~: significant on the samples of a single iteration (one process): the "
             "test cannot know how much separate runs differ; not counted as better or worse "
             "(--trust-single-iteration counts it)."
+        )
+    if "untested" in (states or set()):
+        notes.append(
+            "[  x.xx%]: no test could be made (too few values on a side, such as one "
+            "sample each): the size alone, neither significant nor not."
         )
     if best:
         notes.append(LEGEND)
@@ -566,75 +609,6 @@ def _p_with_shift(r: dict, percent: str) -> str:
         return p
     mark = "" if r["better"] in ("lower", "higher") else "?"
     return f"{p} {mark}{fmt_pct(shift)}"
-
-
-def system_summary_table(cmp: Comparison, title: str = "") -> Table:
-    """Per system against the reference: the geometric mean of its ratios over every metric
-    of the comparison that can speak for it (above 1 is better), with its 95 % interval
-    (or why none), and how many of those metrics are better, worse or the same."""
-    summary = cmp.summary()
-    rows: list[list[object]] = []
-    marks: dict[tuple[int, int], str] = {}
-    for r in summary.iter_rows(named=True):
-        g, lo, hi = r["geomean_ratio"], r["geomean_ci_low"], r["geomean_ci_high"]
-        if g is None:
-            cell = "-"
-        elif lo is None or hi is None:
-            cell = f"{g:.3f}"
-        else:
-            cell = f"{g:.3f} [{lo:.3f}, {hi:.3f}]"
-        rows.append(
-            [r["system"], r["metrics"], r["left_out"], cell, r["better"], r["worse"], r["same"]]
-        )
-        if lo is not None and lo > 1:
-            marks[(len(rows) - 1, 3)] = "better"
-        elif hi is not None and hi < 1:
-            marks[(len(rows) - 1, 3)] = "worse"
-    # Each system's reasons (the column is per system: a sum over them counted no metric).
-    per_system = []
-    for r in summary.iter_rows(named=True):
-        reasons = r["left_out_reasons"] or {}
-        words = ", ".join(f"{n} {_LEFT_OUT_WORDS.get(w, w)}" for w, n in reasons.items() if n)
-        if words:
-            per_system.append(f"{printable(r['system'])}: {words}" if len(rows) > 1 else words)
-    why = "; ".join(per_system)
-    notes = [
-        f"Against {cmp.reference}, over every metric of the comparison (filters do not change "
-        "it). Geomean: geometric mean of the ratios of centres oriented so that above 1 is "
-        "better (reference/system for lower-is-better metrics); its 95% interval is Welch's t "
-        "on the suite summaries of each side's iterations (each iteration one run of the "
-        "suite), so it reflects the run-to-run noise of this suite, not how other benchmarks "
-        "would move.",
-        *(
-            f"{r['system']}: {r['geomean_ci_note']}."
-            for r in summary.iter_rows(named=True)
-            if r.get("geomean_ci_note")
-        ),
-        "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
-        "iteration on a side, duplicates of another metric of the same benchmark (a constant "
-        "multiple or reciprocal of it) and constants."
-        + (f" The column counts: {why}." if why else ""),
-    ]
-    return Table(
-        title or f"Systems against {cmp.reference}",
-        ["system", "metrics", "left out", "geomean [95% CI]", "better", "worse", "same"],
-        rows,
-        notes,
-        marks,
-        numeric={1, 2, 3, 4, 5, 6},
-        slug="systems",
-    )
-
-
-# Each reason of `left_out_reasons` (analysis/compare/columns.LEFT_OUT_REASONS) after a count.
-_LEFT_OUT_WORDS = {
-    "only one side has it": "that only one side has",
-    "no ratio": "without a ratio",
-    "direction unknown": "of unknown direction",
-    "one iteration on a side": "with one iteration on a side",
-    "duplicate": "duplicating another",
-    "constant": "constant",
-}
 
 
 def _per_iter(r: dict) -> str:

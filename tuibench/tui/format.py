@@ -66,7 +66,8 @@ def _first_difference(a: str, b: str) -> int:
 
 
 _CELL = re.compile(
-    r"^(?P<value>\S+) (?P<open>[(*~?])(?P<q>\?)?\s*(?P<size>[+-]?[\d.]+|n/a)%?(?P<close>[)*~?])$"
+    r"^(?P<value>\S+) (?P<open>[(*~?=\[])(?P<q>\?)?\s*(?P<size>[+-]?[\d.]+|n/a)%?"
+    r"(?P<close>[)*~?=\]])$"
 )
 
 
@@ -82,7 +83,7 @@ def compact_cell(cell: str, reference: bool) -> str:
     if size == "n/a":
         return f"{m['value']} n/a"
     pct = f"{float(size):+.1f}%"
-    mark = {"*": "*", "~": "~", "?": "?"}.get(m["close"], "")
+    mark = {"*": "*", "~": "~", "?": "?", "=": "="}.get(m["close"], "")  # `[` untested: none
     if m["q"]:
         mark = mark or "?"
     return f"{m['value']} {pct}{mark}"

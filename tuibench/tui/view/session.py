@@ -23,7 +23,7 @@ import polars as pl
 from tuibench.analysis.compare import Analysis, Comparison
 from tuibench.analysis.compare.columns import METRIC
 from tuibench.model.results import ResultSet
-from tuibench.present import summary_window, tables
+from tuibench.present import summary_window, systems_table, tables
 from tuibench.present.answer import Answer, build_answer
 from tuibench.present.tables import Table
 from tuibench.tui.view.decisions import MetricDecisions, changed_verdicts
@@ -636,7 +636,7 @@ class Session:
         cmp = self._among(self.cmp, self._ids_under(node), self._current)
         if cmp.rows.height == 0 or len(self.systems) < 2:
             return None
-        return tables.system_summary_table(cmp)
+        return systems_table.system_summary_table(cmp)
 
     def iterations(self, node: Node) -> Table:
         part = self._metric_part(node)
