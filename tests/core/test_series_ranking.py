@@ -126,3 +126,16 @@ def test_ranking_lines_per_metric(four):
     by = {m: t for _, m, t in lines.select("benchmark", "metric", "ranking").iter_rows()}
     assert by["time"] == "A > {B, C} > D"
     assert by["rate"] == "A > {B, C} > D"
+
+
+def test_one_iteration_tells_no_system_apart(tmp_path, make_system):
+    """One iteration of tight samples per system gives narrow, disjoint intervals from the
+    samples of one process: the ranking does not claim an order from them."""
+    for system, level in (("A", 9.0), ("B", 10.0), ("C", 12.0)):
+        rows = [("job", "time", 0, level + 0.01 * j, "s") for j in range(6)]
+        make_system(tmp_path, system, rows)
+    analysis = Analysis(load([tmp_path]))
+    time = _metric(rank_metrics(analysis, series_data(analysis)), "time")
+    assert time["system"].to_list() == ["A", "B", "C"]
+    assert time["ci_high"][0] < time["ci_low"][1]  # the intervals alone would part them
+    assert time["group"].to_list() == [1, 1, 1]

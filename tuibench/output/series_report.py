@@ -224,7 +224,8 @@ def metric_ranking_table(report: SeriesReport) -> Table:
             "In braces: neighbours in the order whose 95 % intervals overlap and whose "
             f"Welch p is not below alpha ({report.changes.alpha:g}): the data cannot tell "
             "them apart. Groups chain: in a group of three, the first and the last may "
-            "still differ."
+            "still differ. A system with one iteration is told apart from none: its interval "
+            "comes from the samples of one process, which cannot say how runs differ."
         ],
         slug="rankings",
     )

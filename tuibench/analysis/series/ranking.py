@@ -5,7 +5,8 @@ better; highest first where higher is better or the direction is unknown). Two n
 that order can be told apart when their 95 % intervals do not overlap, or when Welch's test
 on their iteration values gives p < alpha; otherwise they join one group. Groups chain: in
 "A > {B, C, D}" B is indistinguishable from C and C from D, though B and D may differ.
-Welch's test needs two iteration values on each side; without them only the intervals decide.
+Welch's test needs two iteration values on each side; without them only the intervals decide,
+and a system with one iteration is told apart from none (its interval is of one process).
 """
 
 from __future__ import annotations
@@ -82,9 +83,13 @@ def rank_metrics(analysis, data: SeriesData, alpha: float = 0.05) -> pl.DataFram
     ym, yv, k = (take(x, order, axis=1) for x in (y_mean, y_var, data.count))
 
     a, b = np.s_[:, :-1], np.s_[:, 1:]
+    # One iteration: its interval is of one process's samples, which cannot say how runs
+    # differ (the report does not count such a verdict): it tells that system apart from none.
+    runs = k >= 2
+    lo_t, hi_t = np.where(runs, lo_o, np.nan), np.where(runs, hi_o, np.nan)
     apart, p = told_apart(
-        (c_o[a], lo_o[a], hi_o[a], ym[a], yv[a], k[a]),
-        (c_o[b], lo_o[b], hi_o[b], ym[b], yv[b], k[b]),
+        (c_o[a], lo_t[a], hi_t[a], ym[a], yv[a], k[a]),
+        (c_o[b], lo_t[b], hi_t[b], ym[b], yv[b], k[b]),
         alpha,
     )
     both = ~np.isnan(c_o[:, :-1]) & ~np.isnan(c_o[:, 1:])
