@@ -852,6 +852,7 @@ def test_the_text_report_marks_verdicts_under_a_threshold(tmp_path, make_system,
                     ("t", name, i, 100 * sh * level * v, "ms") for v in rng.normal(1, 0.002, 5)
                 ]
         rows[system].append(("u", "once", 0, 2.4 if system == "base" else 2.64, "ms"))
+        rows[system] += [("u", "single", 0, 50 + 0.01 * j, "ms") for j in range(5)]
     for system, r in rows.items():
         make_system(tmp_path, system, r)
     main(["report", str(tmp_path), "--threshold", "2"])
@@ -861,7 +862,8 @@ def test_the_text_report_marks_verdicts_under_a_threshold(tmp_path, make_system,
     main(["report", str(tmp_path), "--format", "json", "--threshold", "2"])
     doc = json.loads(capsys.readouterr().out)
     verdicts = {r["metric"]: r["verdict"] for r in doc["rows"] if r["system"] == "new"}
-    assert verdicts == {"one": "equivalent", "ten": "worse", "once": "n/a"}
+    assert verdicts == {"one": "equivalent", "ten": "worse", "once": "n/a", "single": "equivalent"}
+    assert cells["single"].endswith("(   0.00%)")  # one process's samples: no "=" claimed
     assert re.search(r"=\s+-\d\.\d\d%=$", cells["one"])
     assert re.search(r"\*\s+-\d+\.\d\d%\*$", cells["ten"])
     assert cells["once"].endswith("[ -10.00%]")

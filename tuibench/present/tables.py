@@ -178,7 +178,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         # The best system's cell starts with the glyph (no space: compact cells split
         # the value from the change at the first space).
         star = GLYPH if best.get(key) == system else ""
-        state = _cell_state(verdict, threshold)
+        state = _cell_state(verdict, None if single_mark else threshold)  # one process: no =
         if threshold is not None:  # the star is the verdict: beyond the margin
             sig = verdict in ("worse", "better", "changed")
         rows[main][c] = (
