@@ -455,10 +455,16 @@ class TableView(PaintedWhole, ScrollView, can_focus=False):
         if y == 0 and last < len(self._shown):  # columns off screen on the right
             more = len(self._shown) - last
             what = " systems" if self._compactable() else ""
+            # The hint in the room after the last column, or over the blanks that end its
+            # heading: a table that just fits but for one column still says so.
+            text = "".join(segment.text for segment in tail)
+            blanks = max(0, len(text) - len(text.rstrip(" ")) - 1)  # one stays: a gap
             gap = room - tail.cell_length
             for hint in (f" → {more} more{what} ", f" → {more} more ", f"→{more}"):
-                if gap >= len(hint):
-                    tail = Strip.join([tail, Strip([Segment(hint.rjust(gap), base)])])
+                if gap + blanks >= len(hint):
+                    cut = max(0, len(hint) - gap)
+                    tail = tail.crop(0, tail.cell_length - cut)
+                    tail = Strip.join([tail, Strip([Segment(hint.rjust(gap + cut), base)])])
                     break
         strip = Strip.join([Strip(head), tail]) if head else tail
         return strip.extend_cell_length(width, base).crop(0, width)
