@@ -49,6 +49,7 @@ class Change:
     single_iteration: bool  # a side has one iteration: a test of one process
     counted: bool = True  # False: one iteration and not trusted, so not worse nor better
     flags: tuple[str, ...] = ()  # warnings that travel with the verdict: FLAGS' keys
+    no_ratio: bool = False  # no ratio of centres (a reference not above 0): no interval
 
     @property
     def name(self) -> str:
@@ -173,6 +174,7 @@ _READ = (
     "better",
     "gain",
     "change",
+    "ratio",
     "ratio_ci_low",
     "ratio_ci_high",
     "single_iteration",
@@ -203,6 +205,7 @@ def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
         size.cast(pl.Float64).alias("_size"),
         low.cast(pl.Float64).alias("_low"),
         high.cast(pl.Float64).alias("_high"),
+        (pl.col("ratio").is_null() & pl.col("change").is_not_null()).alias("_no_ratio"),
     )
 
 
@@ -286,13 +289,25 @@ def build_answer(
         listed = listed.group_by("system", maintain_order=True).head(limit)
     changes: dict[str, list[Change]] = {}
     fields = ["system", *METRIC, "unit", "verdict", "_size", "_low", "_high", p_col]
-    fields += ["_single", "_counted", *(f"_{flag}" for flag in FLAGS)]
-    for system, bench, metric, unit, v, size, low, high, p, single, count, *marks in listed.select(
-        fields
-    ).iter_rows():
-        flags = tuple(flag for flag, on in zip(FLAGS, marks, strict=True) if on)
+    fields += ["_single", "_counted", "_no_ratio", *(f"_{flag}" for flag in FLAGS)]
+    for row in listed.select(fields).iter_rows():
+        system, bench, metric, unit, v, size, low, high, p, single, count, no_ratio = row[:12]
+        flags = tuple(flag for flag, on in zip(FLAGS, row[12:], strict=True) if on)
         changes.setdefault(system, []).append(
-            Change(bench, metric, unit, v, size, low, high, p, bool(single), bool(count), flags)
+            Change(
+                bench,
+                metric,
+                unit,
+                v,
+                size,
+                low,
+                high,
+                p,
+                bool(single),
+                bool(count),
+                flags,
+                bool(no_ratio),
+            )
         )
 
     answers = []
@@ -343,8 +358,8 @@ def size_parts(change: Change) -> tuple[str, str]:
         return "n/a", ""
     d = pct_decimals(change.size, change.low, change.high)
     size = fmt_pct(change.size, d, missing="n/a")
-    if change.low is None or change.high is None:
-        return size, "[unbounded]"
+    if change.low is None or change.high is None:  # no ratio, or Fieller's is unbounded
+        return size, "[no interval]" if change.no_ratio else "[unbounded]"
     return size, f"[{fmt_pct(change.low, d, 'n/a')}, {fmt_pct(change.high, d, 'n/a')}]"
 
 

@@ -32,11 +32,11 @@ class MetricDecisions:
         rows = self.decision.rows.filter(pl.col("verdict") != "n/a")
         per = rows.group_by(METRIC).agg(pl.col("verdict").is_in(SETTLED).all().alias("done"))
         self.decided = {(b, m): bool(d) for b, m, d in per.iter_rows()}
-        self._rows = rows
+        self._rows = self.decision.rows  # n/a rows too: the metric's view says why
 
     def mark(self, key: tuple[str, str]) -> str | None:
         """✓ when every system of the metric is decided, ◌ while one is not; None: no
-        system could be decided at all (a side lacks it)."""
+        system could be decided at all (a side lacks it, or its values are not positive)."""
         done = self.decided.get(key)
         return None if done is None else DECIDED if done else UNDECIDED
 

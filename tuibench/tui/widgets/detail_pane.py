@@ -275,7 +275,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         text = Text()
         text.append(f"decide (anytime-valid, same within ±{decisions.threshold:g} %): ", "bold")
         if not lines:
-            text.append("no system can be decided (a side lacks this metric)", palette.muted)
+            text.append("no system to decide: only the reference has this metric", palette.muted)
         for i, (system, words) in enumerate(lines):
             text.append(" · " if i else "", palette.muted)
             text.append(printable(system) + " ")
