@@ -708,6 +708,7 @@ def test_report_json_with_the_new_options(mixed, capsys, tmp_path):
         "better",
         "worse",
         "same",
+        "undecided",
     }
     assert [s["system"] for s in doc["summary"]] == ["fast", "same"]
     assert all(set(s) == keys for s in doc["summary"])
@@ -868,3 +869,28 @@ def test_the_text_report_marks_verdicts_under_a_threshold(tmp_path, make_system,
     assert re.search(r"\*\s+-\d+\.\d\d%\*$", cells["ten"])
     assert cells["once"].endswith("[ -10.00%]")
     assert "=  x.xx%= one within it (equivalent)" in out and "[  x.xx%]: no test" in out
+
+
+def test_the_systems_table_counts_inconclusive_apart_under_a_threshold(tmp_path, make_system):
+    """Under --threshold a metric whose interval crosses the margin is undecided in the
+    per-system summary, not `same` (which is equivalent: the interval within the margin)."""
+    rng = np.random.default_rng(12)
+    for system, shift in (("base", 1.0), ("new", 1.0)):
+        rows = []
+        for k in range(6):  # noisy runs: wide intervals, crossing a 0.5 % margin
+            for i in range(3):
+                level = rng.normal(1, 0.03)
+                rows += [
+                    ("b", f"m{k}", i, 10 * shift * level * v, "ms") for v in rng.normal(1, 0.01, 4)
+                ]
+        rows += [
+            ("b", "tight", i, 10.0 + 0.0001 * (i % 2), "ms") for i in range(4) for _ in range(3)
+        ]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path]), AnalysisOptions(threshold=0.5)).compare("base")
+    verdicts = cmp.rows.filter(~pl.col("is_reference"))["verdict"].to_list()
+    s = cmp.summary().row(0, named=True)
+    assert s["same"] == verdicts.count("equivalent") >= 1
+    assert s["undecided"] == verdicts.count("inconclusive") >= 1
+    table = system_summary_table(cmp)
+    assert table.columns[-1] == "undecided" and table.rows[0][-1] == s["undecided"]

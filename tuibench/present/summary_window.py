@@ -138,7 +138,8 @@ def _notes(cmp: Comparison, best: bool) -> list[str]:
     single = not cmp.options.trust_single_iteration and bool(
         (rows["single_iteration"].fill_null(False) & rows["significant"].fill_null(False)).any()
     )
-    return tables._summary_notes(cmp, unknown, single, False, best)
+    untested = bool(((rows["verdict"] == "n/a") & rows["change"].is_finite()).any())
+    return tables._summary_notes(cmp, unknown, single, False, best, untested)
 
 
 def _measure(

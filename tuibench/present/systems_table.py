@@ -13,6 +13,7 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
     of the comparison that can speak for it (above 1 is better), with its 95 % interval
     (or why none), and how many of those metrics are better, worse or the same."""
     summary = cmp.summary()
+    threshold = cmp.options.threshold is not None  # inconclusive: neither same nor changed
     rows: list[list[object]] = []
     marks: dict[tuple[int, int], str] = {}
     for r in summary.iter_rows(named=True):
@@ -23,9 +24,8 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
             cell = f"{g:.3f}"
         else:
             cell = f"{g:.3f} [{lo:.3f}, {hi:.3f}]"
-        rows.append(
-            [r["system"], r["metrics"], r["left_out"], cell, r["better"], r["worse"], r["same"]]
-        )
+        counts = [r["better"], r["worse"], r["same"]] + ([r["undecided"]] if threshold else [])
+        rows.append([r["system"], r["metrics"], r["left_out"], cell, *counts])
         if lo is not None and lo > 1:
             marks[(len(rows) - 1, 3)] = "better"
         elif hi is not None and hi < 1:
@@ -50,6 +50,10 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
             for r in summary.iter_rows(named=True)
             if r.get("geomean_ci_note")
         ),
+        "Better, worse, same"
+        + (", undecided (inconclusive against the margin)" if threshold else "")
+        + ": among the metrics the geomean is over (the column 'metrics'), so they may be "
+        "fewer than the answer's counts of every compared metric.",
         "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
         "iteration on a side, duplicates of another metric of the same benchmark (a constant "
         "multiple or reciprocal of it) and constants."
@@ -57,11 +61,12 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
     ]
     return Table(
         title or f"Systems against {cmp.reference}",
-        ["system", "metrics", "left out", "geomean [95% CI]", "better", "worse", "same"],
+        ["system", "metrics", "left out", "geomean [95% CI]", "better", "worse", "same"]
+        + (["undecided"] if threshold else []),
         rows,
         notes,
         marks,
-        numeric={1, 2, 3, 4, 5, 6},
+        numeric=set(range(1, 8 if threshold else 7)),
         slug="systems",
     )
 

@@ -155,7 +155,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     n_extra = len(extra)
     unknown_seen = single_seen = False
     threshold = cmp.options.threshold
-    states_seen: set[str | None] = set()
+    untested_seen = False
     for r in frame.select(fields + stat_cols).iter_rows():
         bench, metric, mean_kind, better, system, centre, change, gain = r[:8]
         sig, verdict, single = r[8:11]
@@ -181,11 +181,9 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         state = _cell_state(verdict, None if single_mark else threshold)  # one process: no =
         if threshold is not None:  # the star is the verdict: beyond the margin
             sig = verdict in ("worse", "better", "changed")
-        rows[main][c] = (
-            f"{star}{scale.number(centre)} "
-            f"{fmt_change(change, sig, gain, better, percent, single_mark, state)}"
-        )
-        states_seen.add(state)
+        cell = fmt_change(change, sig, gain, better, percent, single_mark, state)
+        rows[main][c] = f"{star}{scale.number(centre)} {cell}"
+        untested_seen |= cell.startswith("[")
         unknown_seen |= better not in ("lower", "higher")
         single_seen |= single_mark and bool(sig)
         meaning = "best" if star else cell_meaning(verdict, single_mark)
@@ -198,7 +196,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         title or f"Comparison against {cmp.reference}",
         ["", "metric", *systems],
         rows,
-        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best), states_seen),
+        _summary_notes(cmp, unknown_seen, single_seen, bool(extra), bool(best), untested_seen),
         marks,
         numeric=set(col.values()),
         slug="summary",
@@ -272,7 +270,7 @@ def _summary_notes(
     single: bool,
     extra: bool,
     best: bool,
-    states: set[str | None] | None = None,
+    untested: bool = False,
 ) -> list[str]:
     test = "Welch's t-test across iterations"
     if cmp.options.fdr:
@@ -315,7 +313,7 @@ def _summary_notes(
             "test cannot know how much separate runs differ; not counted as better or worse "
             "(--trust-single-iteration counts it)."
         )
-    if "untested" in (states or set()):
+    if untested:
         notes.append(
             "[  x.xx%]: no test could be made (too few values on a side, such as one "
             "sample each): the size alone, neither significant nor not."

@@ -89,7 +89,8 @@ SUMMARY_COLUMNS = [
     "geomean_ci_note",  # why there is no interval (null when there is one)
     "better",
     "worse",
-    "same",
+    "same",  # same, or equivalent under a threshold
+    "undecided",  # inconclusive under a threshold (0 without one)
 ]
 
 # Why a metric is left out of a system's summary (the fields of `left_out_reasons`).

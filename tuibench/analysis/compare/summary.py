@@ -259,6 +259,7 @@ def _system_summary(
         lo, hi, note = _interval(used, source.boot, mean)
     verdict = used["verdict"]
     better, worse = int((verdict == "better").sum()), int((verdict == "worse").sum())
+    same = int(verdict.is_in(["same", "equivalent"]).sum())
     return {
         "system": system,
         "metrics": k,
@@ -270,7 +271,8 @@ def _system_summary(
         "geomean_ci_note": note,
         "better": better,
         "worse": worse,
-        "same": k - better - worse,
+        "same": same,
+        "undecided": k - better - worse - same,  # inconclusive under a threshold
     }
 
 
