@@ -23,8 +23,8 @@ METRICS = summary_window.WINDOW_FROM + 50
 @pytest.fixture(scope="module")
 def cmp(tmp_path_factory):
     """Three systems; values from 1e-6 to 1e7 in several units, some with no unit (direction
-    unknown), some twenty times slower, some negative, one iteration for a few; one name
-    holds an escape sequence."""
+    unknown), some twenty times slower, some negative, one iteration for a few (of one
+    sample for some); one name holds an escape sequence."""
     root = tmp_path_factory.mktemp("many")
     rng = np.random.default_rng(5)
     base = 10.0 ** rng.uniform(-6, 7, METRICS)
@@ -37,7 +37,8 @@ def cmp(tmp_path_factory):
         for i in range(METRICS):
             iterations = 1 if i % 53 == 0 else 3
             for it in range(iterations):
-                for _ in range(2 if iterations == 1 else 1):
+                # one iteration of two samples (a test on them), or of one (no test: `[x]`)
+                for _ in range((1 if i % 106 == 0 else 2) if iterations == 1 else 1):
                     v = base[i] * shift[system][i] * (1 + 0.01 * rng.standard_normal())
                     name = f"suite{i % 7}/bench{i}" + ("\x1b[2J" if i == 3 else "")
                     rows.append((name, "time", it, f"{v:.6g}", units[i]))
@@ -51,6 +52,7 @@ def test_rows_marks_and_notes_as_the_whole_table(cmp):
     assert isinstance(table, summary_window.WindowedTable)
     assert (table.title, table.columns, table.numeric) == (full.title, full.columns, full.numeric)
     assert table.notes == full.notes
+    assert any(note.startswith("[  x.xx%]: no test") for note in full.notes)
     assert len(table.rows) == len(full.rows) == METRICS
     assert table.rows[-1] == full.rows[-1]
     assert list(table.rows) == full.rows
@@ -85,3 +87,17 @@ def test_few_metrics_get_the_whole_table(cmp):
     part = cmp.rows.filter(cmp.rows["benchmark"].is_in(["suite0/bench0", "suite1/bench1"]))
     small = summary_window.summary(dataclasses.replace(cmp, rows=part))
     assert not isinstance(small, summary_window.WindowedTable)
+
+
+def test_compact_cells_keep_the_marks_of_untested_and_equivalent(cmp):
+    """At a narrow width the cells drop their padding but not what they mean: `[x]` (no
+    test could be made) stays bracketed, `=x=` (equivalent) keeps its mark."""
+    from tuibench.tui.format import compact_cell
+
+    assert compact_cell("2.64 [ -10.00%]", False) == "2.64 [-10.0%]"
+    assert compact_cell("2.64 [?+10.00%]", False) == "2.64 [+10.0%?]"
+    assert compact_cell("101 =  -1.11%=", False) == "101 -1.1%="
+    assert compact_cell("101 ( -1.11%)", False) == "101 -1.1%"
+    cells = [c for row in summary_table(cmp).rows for c in row[2:] if isinstance(c, str)]
+    untested = [compact_cell(c, False) for c in cells if " [" in c]
+    assert untested and all(c.endswith(("%]", "%?]")) for c in untested)

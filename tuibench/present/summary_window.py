@@ -167,11 +167,12 @@ def _measure(
             "better",
             pl.col("significant").fill_null(False),
             (pl.col("single_iteration").fill_null(False) & (not trusted)).alias("single"),
+            (pl.col("verdict") == "n/a").fill_null(False).alias("untested"),
             pl.Series("scale", np.repeat(per_metric, counts)),
             finite.alias("x"),
             size.alias("size"),
         )
-        .group_by("system", "better", "significant", "single", "scale")
+        .group_by("system", "better", "significant", "single", "untested", "scale")
         .agg(
             pl.col("x").max().alias("x_hi"),
             pl.col("x").min().alias("x_lo"),
@@ -182,11 +183,13 @@ def _measure(
     )
     full = dict.fromkeys(cmp.systems, 0)
     short = dict.fromkeys(cmp.systems, 0)
-    for system, better, sig, single, scale, x_hi, x_lo, s_hi, s_lo, s_na in extremes.iter_rows():
+    for row in extremes.iter_rows():
+        system, better, sig, single, untested, scale, x_hi, x_lo, s_hi, s_lo, s_na = row
         number = max(len(shared[scale].number(x)) for x in (x_hi, x_lo))  # '-' when None
         changes = [s_hi, s_lo] + ([None] if s_na else [])
+        state = "untested" if untested else None
         for x in changes:
-            text = tables.fmt_change(x, sig, x, better, cmp.percent, single)
+            text = tables.fmt_change(x, sig, x, better, cmp.percent, single, state)
             full[system] = max(full[system], number + 1 + len(text))
             short[system] = max(short[system], number + 1 + len(_compact_change(text)))
     starred = set(best.values())
@@ -213,5 +216,7 @@ def _compact_change(text: str) -> str:
     size = text.strip("()*~?%=[] ")
     if size == "n/a":
         return size
-    mark = "" if text.startswith(("(", "[")) and not text.startswith("(?") else "*"
+    if text.startswith("["):  # untested: its brackets stay
+        return f"[{float(size):+.1f}%{'?' if text.startswith('[?') else ''}]"
+    mark = "" if text.startswith("(") and not text.startswith("(?") else "*"
     return f"{float(size):+.1f}%{mark}"

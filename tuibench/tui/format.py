@@ -83,7 +83,9 @@ def compact_cell(cell: str, reference: bool) -> str:
     if size == "n/a":
         return f"{m['value']} n/a"
     pct = f"{float(size):+.1f}%"
-    mark = {"*": "*", "~": "~", "?": "?", "=": "="}.get(m["close"], "")  # `[` untested: none
+    if m["open"] == "[":  # untested: neither significant nor not, as wide
+        return f"{m['value']} [{pct}{'?' if m['q'] else ''}]"
+    mark = {"*": "*", "~": "~", "?": "?", "=": "="}.get(m["close"], "")
     if m["q"]:
         mark = mark or "?"
     return f"{m['value']} {pct}{mark}"
