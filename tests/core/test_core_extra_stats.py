@@ -894,3 +894,15 @@ def test_the_systems_table_counts_inconclusive_apart_under_a_threshold(tmp_path,
     assert s["undecided"] == verdicts.count("inconclusive") >= 1
     table = system_summary_table(cmp)
     assert table.columns[-1] == "undecided" and table.rows[0][-1] == s["undecided"]
+
+
+def test_the_metric_table_marks_every_verdict_of_one_iteration(tmp_path, make_system):
+    """One iteration a side: a `same` is one process's as much as a `worse`; both get ~."""
+    for system, level in (("base", 50.0), ("new", 50.0), ("slow", 60.0)):
+        rows = [("u", "single", 0, level + 0.01 * j, "ms") for j in range(5)]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path])).compare("base")
+    table = detail_table(cmp, "u", "single")
+    verdicts = {row[0].split()[0]: row[4] for row in table.rows}
+    assert verdicts["new"] == "same~" and verdicts["slow"] == "worse~"
+    assert verdicts["base"] == "reference"

@@ -475,7 +475,8 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         size = fmt_ratio_change(
             r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], cmp.percent
         )
-        verdict = r["verdict"] + ("~" if single and r["significant"] else "")
+        judged = r["verdict"] not in ("n/a", "reference")
+        verdict = r["verdict"] + ("~" if single and judged else "")  # a same of one process too
         verdict += "!" if r["robust"] is False else ""
         if r["system"] == best:
             marks[(len(rows), 0)] = "best"
@@ -508,8 +509,9 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         f"±: half the centre's 95% interval, relative to it; {centre_method(cmp)} {what}, "
         f"with its {SIZE_METHOD}. p: {P_METHOD}"
         + (", Benjamini-Hochberg adjusted" if cmp.options.fdr else "")
-        + "; ?: direction unknown, the signed change. verdict~: significant on one "
-        "iteration's samples only (not counted); verdict!: per-iteration medians give "
+        + "; ?: direction unknown, the signed change. verdict~: from one iteration's "
+        "samples only (one process: not counted, whichever the verdict); verdict!: "
+        "per-iteration medians give "
         "another verdict. CIs: do the 95% intervals of the system and the reference "
         "overlap (not mmtests' rule: see mmtests_sig)?"
     )
