@@ -83,5 +83,25 @@ def test_a_metric_the_reference_lacks_is_not_compared_rather_than_undecided(tmp_
     assert (by["new"].same, by["new"].other, by["new"].missing) == (1, 1, 1)  # run, wide, idle
     head = "new vs base: ▼0 worse · ▲0 better · 1 same · 1 undecided · 1 not compared · "
     assert any(line.startswith(head) for line in answer_lines(answer))
-    assert (by["solo"].missing, by["solo"].other) == (1, 0)
-    assert by["solo"].nothing_compared  # its one metric has no reference value
+    # idle has no reference value; run and wide have none of solo's own
+    assert (by["solo"].missing, by["solo"].other) == (3, 0)
+    assert by["solo"].nothing_compared
+
+
+def test_a_metric_the_system_lacks_is_not_compared_too(tmp_path, make_system):
+    """A benchmark that crashed in the new build (only the reference has it) is counted
+    "not compared", as one the reference lacks is: the counts add up to the metrics."""
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
+    from tuibench.present.answer import build_answer, counts_text
+
+    for system, own in (("base", "crashed"), ("new", "added")):
+        rows = [("app", "t", i, 10 + 0.01 * (i % 3), "ms") for i in range(5)]
+        rows += [("app", own, i, 5 + 0.01 * (i % 3), "ms") for i in range(5)]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path])).compare("base")
+    (a,) = build_answer(cmp).systems
+    assert (a.same, a.missing) == (1, 2)
+    assert counts_text(a, "base") == "new vs base: ▼0 worse · ▲0 better · 1 same · 2 not compared"
+    (a,) = build_answer(cmp.filter(metric="crashed")).systems
+    assert a.missing == 1 and a.nothing_compared

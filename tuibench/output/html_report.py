@@ -313,9 +313,10 @@ def _systems_section(answer: Answer) -> str:
             "</tbody></table>",
             "</div>",
             '<p class="note">Counts of metrics by verdict. undecided: inconclusive under the '
-            "practical threshold. not compared: no value of the reference (or no centre, or "
-            "no test) to compare with. unknown direction: nothing says "
-            "whether lower or higher is better, so neither worse nor better is claimed. "
+            "practical threshold. not compared: no value of the reference, or none of the "
+            "system's own (a benchmark missing in one of them), or no centre, or no test. "
+            "unknown direction: nothing says whether lower or higher is better, so neither "
+            "worse nor better is claimed. "
             "geomean: geometric mean of the ratios of centres, oriented so that above 1 is "
             "better, with a 95% Welch t interval on the suite summaries of each side's "
             "iterations (the geometric mean of each run of the suite); none with fewer than 3 "

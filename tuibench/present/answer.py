@@ -209,6 +209,19 @@ def _size_columns(rows: pl.DataFrame, percent: str) -> pl.DataFrame:
     )
 
 
+def _lacking(rows: pl.DataFrame) -> tuple[dict[str, int], int]:
+    """Per system, the reference's metrics it has no row of (none of its own values): not
+    compared either, as a metric the reference lacks is (a benchmark that crashed or was
+    dropped in the new build must not go unsaid); and how many metrics the reference has
+    (what a system without any row lacks)."""
+    ref = pl.col("is_reference").fill_null(False)
+    keys = rows.filter(ref).select(METRIC).unique()
+    systems = rows.filter(~ref).select("system").unique()
+    have = rows.filter(~ref).join(keys, on=METRIC, how="semi").group_by("system").len()
+    counts = systems.join(have, on="system", how="left").fill_null(0)
+    return {s: keys.height - n for s, n in counts.iter_rows()}, keys.height
+
+
 def _certain() -> pl.Expr:
     """How far from zero the size's 95 % interval lies: the bound nearest zero, as a
     magnitude; 0 when the interval holds zero or is unbounded."""
@@ -260,6 +273,7 @@ def build_answer(
         single.sum().alias("single"),
     )
     by_system = {r["system"]: r for r in counts.iter_rows(named=True)}
+    lacking, reference_metrics = _lacking((whole if whole is not None else cmp).rows)
     if summary is None:
         summary = cmp.summary()
     per_system = {r["system"]: r for r in summary.iter_rows(named=True)}
@@ -323,7 +337,7 @@ def build_answer(
                 better=int(c.get("better", 0)),
                 same=int(c.get("same", 0)),
                 other=int(c.get("other", 0)),
-                missing=int(c.get("missing", 0)),
+                missing=int(c.get("missing", 0)) + lacking.get(system, reference_metrics),
                 unknown=int(c.get("unknown", 0)),
                 single_iteration=int(c.get("single", 0)),
                 single_counted=cmp.options.trust_single_iteration,
