@@ -4,6 +4,7 @@ would read as if its metrics had been compared."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 from tuibench.analysis.compare import Analysis
@@ -105,3 +106,25 @@ def test_a_metric_the_system_lacks_is_not_compared_too(tmp_path, make_system):
     assert counts_text(a, "base") == "new vs base: ▼0 worse · ▲0 better · 1 same · 2 not compared"
     (a,) = build_answer(cmp.filter(metric="crashed")).systems
     assert a.missing == 1 and a.nothing_compared
+
+
+def test_under_a_threshold_the_quiet_line_names_the_margin(tmp_path, make_system):
+    """A significant 0.5 % change inside a 2 % margin is equivalent: nothing is listed, and
+    the line under the counts says there is no change beyond the margin, not that there
+    is no significant change (the header counts it as flagged)."""
+    from tuibench.analysis.compare import Analysis
+    from tuibench.ingest.load import load
+    from tuibench.model.options import AnalysisOptions
+    from tuibench.output.answer_markdown import answer_markdown
+    from tuibench.present.answer import build_answer, quiet_text
+
+    for system, level in (("base", 10.0), ("new", 10.05)):
+        rows = [("app", "t", i, level * (1 + 0.0005 * (i % 3 - 1)), "ms") for i in range(6)]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path]), AnalysisOptions(threshold=2.0)).compare("base")
+    assert cmp.rows.filter(~pl.col("is_reference"))["significant"].to_list() == [True]
+    answer = build_answer(cmp)
+    assert quiet_text(answer.systems[0], answer.threshold).startswith("No change beyond")
+    assert "No change beyond the practical margin of ±2%." in answer_markdown(answer, [], [])
+    plain = build_answer(Analysis(load([tmp_path])).compare("base"))
+    assert plain.systems[0].worse == 1  # without the margin, the 0.5 % is a change

@@ -55,7 +55,7 @@ def answer_markdown(
             s = "s" if a.more != 1 else ""
             parts.append(f"… {a.more} more significant change{s}")
         elif not a.changes:
-            parts.append(quiet_text(a))
+            parts.append(quiet_text(a, answer.threshold))
         parts.append("")
     parts.append(md_escape(legend(answer)))
     return "\n".join(parts) + "\n"

@@ -256,7 +256,7 @@ def _answer_section(
             items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
             out.append(f'<ul class="warnings">{items}</ul>')
         if not a.changes:
-            out.append(f"<p>{quiet_text(a)}</p>")
+            out.append(f"<p>{quiet_text(a, answer.threshold)}</p>")
             continue
         out.append('<ol class="changes">')
         for c in a.changes:

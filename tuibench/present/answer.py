@@ -521,11 +521,13 @@ def ranking_items(
     return items
 
 
-def quiet_text(a: SystemAnswer) -> str:
+def quiet_text(a: SystemAnswer, threshold: float | None = None) -> str:
     """What stands under a system's counts (which name it and the reference) where no
-    change is listed."""
+    change is listed: under a threshold, significant changes inside its margin may be."""
     if a.nothing_compared:
         return "Nothing compared: no metric has values on both sides."
+    if threshold is not None:
+        return f"No change beyond the practical margin of ±{threshold:g}%."
     return "No significant change."
 
 
@@ -543,6 +545,6 @@ def answer_lines(answer: Answer) -> list[str]:
         if a.more:
             lines.append(f"  … {a.more} more significant change{'s' if a.more != 1 else ''}")
         elif a.nothing_compared:
-            lines.append("  " + quiet_text(a))
+            lines.append("  " + quiet_text(a, answer.threshold))
     lines.append(legend(answer))
     return lines

@@ -96,7 +96,7 @@ def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = 
             more = f"   … {a.more} more significant changes: f and s order them in the tree"
             lines.append(Line([(more, muted)]))
         if not a.changes and not a.more:
-            lines.append(Line([(f"   {quiet_text(a)}", muted)]))
+            lines.append(Line([(f"   {quiet_text(a, answer.threshold)}", muted)]))
     return lines
 
 
