@@ -241,3 +241,12 @@ def test_all_metrics_at_once_equal_one_at_a_time(cells, unit):
     for name in {f"m{i}" for i, _ in cells}:
         column = [v for i, v in cells if f"m{i}" == name]
         assert scales[("b", name)] == scale_for(column, unit), column
+
+
+def test_centres_that_print_a_difference_far_from_theirs_get_a_decimal():
+    """100.445 and 100.747 printed 100 and 101, a 1 % step beside a change of 0.3 %: one
+    more decimal reads 100.4 and 100.7. A difference of 2.3 % prints well at 3 digits."""
+    close = scale_for([100.445, 100.747], "ms")
+    assert [close.number(v) for v in (100.445, 100.747)] == ["100.4", "100.7"]
+    apart = scale_for([100.445, 102.747], "ms")
+    assert [apart.number(v) for v in (100.445, 102.747)] == ["100", "103"]
