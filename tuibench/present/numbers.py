@@ -15,11 +15,13 @@ mmtests table):
 - **Decimals**, the same for every value of the metric: enough for three significant
   digits of the typical value (`4.74`, `41.1`, `312`), and one more at a time while two
   different centres of the metric would still print alike (1395.0 and 1396.2 read
-  `1.395 k` and `1.396 k`, never both `1.40 k`), up to six significant digits of the
-  typical value. So two centres that differ by more than a hundred-thousandth of the
-  typical value always print differently; closer ones may print alike (their change then
-  reads 0.00 % anyway). Where it matters, between the systems' centres, nothing is lost
-  against the former fixed five significant digits.
+  `1.395 k` and `1.396 k`, never both `1.40 k`), or would print a difference far from
+  theirs (100.445 and 100.747 as `100` and `101`: a 1 % step beside a 0.3 % change; only
+  for differences of 0.1 % and more), up to six significant digits of the typical value.
+  So two centres that differ by more than a hundred-thousandth of the typical value always
+  print differently; closer ones may print alike (their change then reads 0.00 % anyway).
+  Where it matters, between the systems' centres, nothing is lost against the former fixed
+  five significant digits.
 - Undefined values (None, NaN, infinities) print as `-`; `-0.00` prints as `0.00`.
 """
 
