@@ -214,12 +214,13 @@ def _lacking(rows: pl.DataFrame) -> tuple[dict[str, int], int]:
     compared either, as a metric the reference lacks is (a benchmark that crashed or was
     dropped in the new build must not go unsaid); and how many metrics the reference has
     (what a system without any row lacks)."""
-    ref = pl.col("is_reference").fill_null(False)
-    keys = rows.filter(ref).select(METRIC).unique()
-    systems = rows.filter(~ref).select("system").unique()
-    have = rows.filter(~ref).join(keys, on=METRIC, how="semi").group_by("system").len()
-    counts = systems.join(have, on="system", how="left").fill_null(0)
-    return {s: keys.height - n for s, n in counts.iter_rows()}, keys.height
+    is_ref = rows["is_reference"].fill_null(False).to_numpy()
+    with_ref = reference_rows(rows) >= 0  # by position: no join on the names
+    others = rows["system"].filter(pl.Series(~is_ref))
+    have = pl.DataFrame({"system": others, "_has": with_ref[~is_ref]})
+    counts = have.group_by("system").agg(pl.col("_has").sum())
+    total = int(is_ref.sum())
+    return {s: total - int(n) for s, n in counts.iter_rows()}, total
 
 
 def _certain() -> pl.Expr:
