@@ -350,7 +350,8 @@ class DetailPane(StyledOnFocus, VerticalScroll):
                 "m, e and y take every row.",
             )
         legend.append(
-            "On a narrow screen a cell reads `value +x.x%*` (the star: significant), the "
+            "On a narrow screen a cell reads `value +x.x%*` (its mark as the full cell's: "
+            "* as the star above, ~ one iteration, = equivalent, [+x.x%] untested), the "
             "reference shows its value alone, and → counts the columns off screen (←/→ or "
             "h/l scroll by whole columns)."
         )
