@@ -100,3 +100,23 @@ async def test_under_a_filter_the_answer_says_what_the_geomean_is_over(
         await pilot.pause(0.3)
         text = answer_text(app)
         assert text[text.index(scope) - 1] == "  ▼0 worse · ▲0 better · 1 same"
+
+
+async def test_the_ranking_wraps_between_systems_at_80_columns(tmp_path, loaded, make_system):
+    """Three systems with long names: the ranking line went past 80 columns and the last
+    system was cut ("#3 li"); it now goes on to a second line, every name whole."""
+    names = ("kernel-6.9-baseline", "kernel-6.10-rc3-tuned", "kernel-6.10-rc3-default")
+    for system, factor in zip(names, (1.0, 0.95, 1.05), strict=True):
+        rows = [("app", "run", i, 10.0 * factor + 0.01 * (i % 3), "ms") for i in range(5)]
+        make_system(tmp_path, system, rows)
+    app = TuibenchApp([str(tmp_path)], view=ViewOptions(export_dir=str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        view = app.main.query_one(AnswerView)
+        width = view.scrollable_content_region.width
+        text = answer_text(app)
+    start = next(i for i, line in enumerate(text) if line.startswith("Ranking by geomean"))
+    ranking = text[start : start + 2]
+    assert all(len(line) <= width for line in ranking)
+    joined = " ".join(ranking)
+    assert all(name in joined for name in names)

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tuibench.tui.format import shorten_distinct, shorten_middle
+from tuibench.tui.format import shorten_distinct, shorten_middle, text_width
 from tuibench.tui.palette import Palette
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.repaint import PaintedWhole
@@ -42,21 +42,32 @@ class Line:
 BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
 
 
+# The ranking wraps between systems within this many cells: the answer's width at 80
+# columns (its lines are drawn as they are, cut at the pane's edge).
+RANKING_WIDTH = 76
+
+
 def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[Line]:
     """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
     from tuibench.present.answer import ranking_items
 
     if not ranking:
         return []
-    parts: list[tuple[str, Style | None]] = [("Ranking by geomean ", Style(bold=True))]
+    lines: list[list[tuple[str, Style | None]]] = [[("Ranking by geomean ", Style(bold=True))]]
+    used = len("Ranking by geomean ")
     for i, (rank, name, what) in enumerate(ranking_items(ranking, reference)):
-        if i:
-            parts.append((" · ", palette.muted))
-        if rank:
-            parts.append((rank, palette.accent_style))
-        parts.append((printable(name), None))
-        parts.append((f" {what}", palette.muted))
-    return [Line(parts), Line([])]
+        item: list[tuple[str, Style | None]] = [(rank, palette.accent_style)] if rank else []
+        item += [(printable(name), None), (f" {what}", palette.muted)]
+        width = sum(text_width(text) for text, _ in item)
+        if i and used + 3 + width > RANKING_WIDTH:  # on a line of its own: no name cut off
+            lines.append([("  ", None)])
+            used = 2
+        elif i:
+            lines[-1].append((" · ", palette.muted))
+            used += 3
+        lines[-1] += item
+        used += width
+    return [*(Line(parts) for parts in lines), Line([])]
 
 
 def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
