@@ -700,7 +700,7 @@ async def test_fdr_and_threshold(make_app, loaded):
         assert isinstance(app.screen, ThresholdInput)
         await pilot.press("backspace", "2", "enter")
         assert app.main.session.state.options.threshold == 2.0
-        assert "threshold ±2%" in header(app)
+        assert "±2% margin" in header(app)
         assert shown(app, "detail") == core_rows(alpha=0.05, fdr=True, threshold=2.0)
         await pilot.press("t", "ctrl+a", "ctrl+k", "enter")  # empty: no threshold
         assert app.main.session.state.options.threshold is None
@@ -746,7 +746,7 @@ async def test_options_from_the_command_line(make_app, loaded):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await goto(pilot, DB_READ_TPS)
-        for part in ("FDR", "threshold ±1.5%", "it trimmed"):
+        for part in ("FDR", "±1.5% margin", "it trimmed"):
             assert part in header(app)
         assert shown(app, "detail") == core_rows(trim=True, alpha=0.05, fdr=True, threshold=1.5)
 
@@ -842,3 +842,14 @@ async def test_a_large_group_table_shows_its_first_rows_and_says_so(make_app, lo
         assert len(full.rows) == 5
         await pilot.press("j", "enter")  # the rows shown open their own metrics
         assert app.main.current_node == Node.of_metric(*session.ordered[1])
+
+
+async def test_the_options_that_change_verdicts_fit_the_header_at_80_columns(make_app, loaded):
+    """FDR and the margin come right after the reference, α and the iteration value: at 80
+    columns the header was cut before them, behind the count of systems."""
+    app = make_app(fdr=True, threshold=2.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        full = header(app)
+    assert "FDR" in full[:80] and "±2% margin" in full[:80]
+    assert full.index("±2% margin") < full.index("systems")

@@ -152,7 +152,7 @@ class ViewState:
         if o.fdr:
             items.append(("", "FDR"))
         if o.threshold is not None:
-            items.append(("threshold", f"±{o.threshold:g}%"))
+            items.append(("", f"±{o.threshold:g}% margin"))  # short: in sight at 80 columns
         if self.percent == "change":
             items.append(("", "signed change"))
         if o.trust_single_iteration:

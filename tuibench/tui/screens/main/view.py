@@ -212,13 +212,15 @@ class MainView(Screen):
         s = session.state
         # A worker computes it, or the loader works ahead: say what comes.
         pending = status_words(s, self._asked, self.ahead)
+        # The options that change the verdicts (threshold, FDR, filter ...) beside ref, α
+        # and it, before what a line cut at 80 columns may lose.
         status.show(
             self.results_label,
-            ([("", pending)] if pending else []) + s.status(),
+            ([("", pending)] if pending else []) + s.status() + s.option_labels(),
             len(session.systems),
             len(self.problems),
             self.palette,
-            self.live_status(s.option_labels(), session.chance()),
+            self.live_status([], session.chance()),
         )
 
     def focus_place(self) -> str:
