@@ -129,7 +129,25 @@ def test_plots_are_bounded_at_scale(tmp_path, make_system, monkeypatch):
     assert len(worse) == 4
     plotted = [m for m in re.findall(r'<figure id="m-(\d+)"', text)]
     assert {f"suite/b{i}" for i in map(int, plotted)} >= worse  # regressions first
-    assert "Plots for 5 of 8 metrics" in text and "4 with a significant change" in text
+    assert "Plots for 5 of 8 metrics" in text and "4 of the 4 with a significant change" in text
+
+
+def test_the_plots_take_every_significant_change_not_the_answers_few(
+    tmp_path, make_system, monkeypatch
+):
+    """The answer lists a few changes per system; the plots were chosen among those, then
+    by name: with more changes than listed, most went without a plot while the note said
+    the significant ones came first. They are now chosen among every significant change."""
+    root = make_results(tmp_path / "r", make_system, metrics=24)  # 12 regress
+    cmp = Analysis(load([str(root)])).compare("base")
+    monkeypatch.setattr(html_report, "MAX_PLOTS", 14)
+    monkeypatch.setattr(html_report, "LISTED_PER_SYSTEM", 3)
+    text = html_report.html_report(Shareable(cmp, ""))
+    worse = {r["benchmark"] for r in cmp.rows.iter_rows(named=True) if r["verdict"] == "worse"}
+    assert len(worse) == 12
+    plotted = {f"suite/b{i}" for i in map(int, re.findall(r'<figure id="m-(\d+)"', text))}
+    assert plotted >= worse
+    assert "12 of the 12 with a significant change, the worst first, then others" in text
 
 
 def test_report_cli_writes_the_page(tmp_path, make_system):

@@ -125,7 +125,8 @@ def _metrics(cmp: Comparison) -> list[_Metric]:
 
 
 def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
-    """Which metrics get a plot, and the note that says so when not all of them do."""
+    """Which metrics get a plot, and the note that says so when not all of them do.
+    `answer`: every significant change listed (no limit per system)."""
     if len(metrics) <= MAX_PLOTS:
         return {m.index for m in metrics}, ""
     by_name = {(m.benchmark, m.metric): m.index for m in metrics}
@@ -134,6 +135,7 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
     # Worst first across systems: regressions of every system, then the other changes.
     changes = [c for a in answer.systems for c in a.changes]
     changes.sort(key=lambda c: {"worse": 0, "changed": 1, "better": 2}.get(c.verdict, 3))
+    changed = {by_name.get((c.benchmark, c.metric)) for c in changes} - {None}
     for c in changes:
         i = by_name.get((c.benchmark, c.metric))
         if i is not None and i not in seen and len(chosen) < MAX_PLOTS:
@@ -146,11 +148,12 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
         if m.index not in seen:
             chosen.append(m.index)
             seen.add(m.index)
+    rest = "" if significant == len(chosen) else ", then others by name"
     note = (
         f"Plots for {len(chosen)} of {len(metrics)} metrics (a page of thousands of plots "
-        f"would not open quickly): {significant} with a significant change, worst first, then "
-        "the others in order. The table holds every metric; narrow the report with "
-        "--benchmark or --metric to plot the others."
+        f"would not open quickly): {significant} of the {len(changed)} with a significant "
+        f"change, the worst first{rest}; they are shown in the table's order. The table holds "
+        "every metric; narrow the report with --benchmark or --metric to plot the others."
     )
     return seen, note
 
@@ -161,7 +164,10 @@ def html_report(share: Shareable, generated: datetime | None = None) -> str:
     percent = cmp.percent
     answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM, whole=share.whole)
     metrics = _metrics(cmp)
-    with_plot, plot_note = plotted(metrics, answer)
+    every = answer
+    if len(metrics) > MAX_PLOTS:  # the plots' choice: every significant change, not 50
+        every = build_answer(cmp, percent=percent, limit=None, whole=share.whole)
+    with_plot, plot_note = plotted(metrics, every)
     when = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     title = share.title or f"Comparison against {cmp.reference}"
     parts = [
