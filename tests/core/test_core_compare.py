@@ -571,3 +571,20 @@ def test_a_negative_reference_keeps_the_sign_of_the_change(tmp_path, make_system
     assert row["p_welch"] == pytest.approx(p, rel=1e-9)
     assert row["verdict"] == "better" and cmp.regressions == 0
     assert row["ratio"] is None and "reference centre is negative" in row["note"]
+
+
+def test_a_negative_reference_shows_its_size_in_every_table(tmp_path, make_system):
+    """The text table and JSON gave the change; the Markdown and HTML tables and the
+    metric's table said `n/a` beside the verdict made from it. They now give the size
+    with `[no interval]`."""
+    from tuibench.output.shareable import gain_cell
+    from tuibench.present.tables import detail_table
+
+    base = [[-5.0 - 0.01 * i, -5.02 - 0.01 * i] for i in range(4)]
+    new = [[-5.5 - 0.01 * i, -5.52 - 0.01 * i] for i in range(4)]
+    rs = _load(tmp_path, make_system, _rows({"base": base, "new": new}))
+    cmp = Analysis(rs).compare("base")
+    row = _row(cmp, "new")
+    size = f"{row['gain'] * 100:+.1f}% [no interval]"
+    assert gain_cell(row) == size
+    assert [r[2] for r in detail_table(cmp, "b", "time").rows if r[0].startswith("new")] == [size]

@@ -30,9 +30,10 @@ from tuibench.present.tables import (
     direction_notes,
     fmt_half_width,
     fmt_p,
-    fmt_ratio_change,
     oriented,
+    size_cell,
     size_word,
+    without_ratio,
 )
 from tuibench.util.text import printable
 
@@ -145,14 +146,14 @@ def gain_value(r: dict, percent: str = "gain") -> float | None:
     by default, the signed change with percent="change" or where the direction is unknown."""
     ratio = r["ratio"]
     if ratio is None or not math.isfinite(ratio):
-        return None
+        return without_ratio(r, percent)
     return oriented(ratio - 1, r["better"], percent)
 
 
 def gain_cell(r: dict, percent: str = "gain") -> str:
     """The size with its 95 % interval: `+4.8% [+3.5%, +6.1%]` (`?` marks an unknown
-    direction, whose size is the signed change)."""
-    return fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], percent)
+    direction, whose size is the signed change); `+10.3% [no interval]` without a ratio."""
+    return size_cell(r, percent)
 
 
 def verdict_words(r: dict, cmp: Comparison) -> str:

@@ -418,6 +418,25 @@ def fmt_ratio_change(
     return f"{centre} [{size(a)}, {size(b)}]"
 
 
+def without_ratio(r: dict, percent: str) -> float | None:
+    """A row's size where there is no ratio of centres (a reference not above 0): the
+    change against the reference's size, as the text table and JSON give it; else None."""
+    change = r.get("change")
+    if r.get("is_reference") or change is None or not math.isfinite(change):
+        return None
+    return oriented(change, r["better"], percent)
+
+
+def size_cell(r: dict, percent: str) -> str:
+    """A row's size with its 95 % interval (`fmt_ratio_change`), or without a ratio its
+    change and `[no interval]` (never `n/a` beside a verdict made from that change)."""
+    ratio = r["ratio"]
+    if (ratio is None or not math.isfinite(ratio)) and (size := without_ratio(r, percent)):
+        mark = "?" if r["better"] not in ("lower", "higher") else ""
+        return f"{mark}{fmt_pct(size)} [no interval]"
+    return fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], percent)
+
+
 def oriented(size: float | None, better: str | None, percent: str) -> float | None:
     """A change-like fraction in the table's convention (gain: positive = better)."""
     if size is None or percent != "gain" or better == "higher":
@@ -472,9 +491,7 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
         overlap = r["ci_overlap"]
         single = bool(r["single_iteration"]) and not trusted and not ref
-        size = fmt_ratio_change(
-            r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], cmp.percent
-        )
+        size = size_cell(r, cmp.percent)
         judged = r["verdict"] not in ("n/a", "reference")
         verdict = r["verdict"] + ("~" if single and judged else "")  # a same of one process too
         verdict += "!" if r["robust"] is False else ""
