@@ -52,8 +52,9 @@ def system_summary_table(cmp: Comparison, title: str = "") -> Table:
         ),
         "Better, worse, same"
         + (", undecided (inconclusive against the margin)" if threshold else "")
-        + ": among the metrics the geomean is over (the column 'metrics'), so they may be "
-        "fewer than the answer's counts of every compared metric.",
+        + ": among the metrics the geomean is over (the column 'metrics'), whatever the "
+        "filter, so they may differ from the answer's counts (of every compared metric, or "
+        "of those a filter keeps).",
         "Left out: metrics only one side has, without a ratio, of unknown direction, with one "
         "iteration on a side, duplicates of another metric of the same benchmark (a constant "
         "multiple or reciprocal of it) and constants."
