@@ -76,4 +76,8 @@ def test_the_text_report_says_them_first(results, capsys):
     assert main(["report", str(results)]) == 0
     head = capsys.readouterr().out.split("\n\n")[0].splitlines()
     # base sorts first by its name: the report says so, then the warnings
-    assert head[-5:] == ["patched vs base:", *(f"  {line}" for line in HEADER)]
+    # The counts as the other formats give them, then the warnings
+    assert head[-5:] == [
+        "patched vs base: ▼2 worse · ▲1 better · 20 same",
+        *(f"  {line}" for line in HEADER),
+    ]

@@ -60,7 +60,9 @@ def test_text_is_the_mmtests_layout(results, capsys):
     code, out, err = run(capsys, results)
     assert code == 0
     lines = out.splitlines()
-    header = next(line for line in lines if "base" in line and "patched" in line)
+    header = next(
+        line for line in lines if line.startswith("  ") and "base" in line and "patched" in line
+    )
     assert header.index("base") < header.index("patched")  # reference first
     start = next(line for line in lines if "[bold]start" in line)
     assert start.startswith("Amean")

@@ -104,17 +104,15 @@ def _reference_note(rs, args: argparse.Namespace) -> list[str]:
 
 
 def _warnings(cmp, whole) -> list[str]:
-    """What the verdicts of each system must be read with (not robust, two iterations, a
-    direction its name contradicts, chance), as the answer says it."""
-    from tuibench.present.answer import build_answer, warning_lines
-    from tuibench.util.text import printable
+    """Each system's counts as the answer gives them (the Markdown and HTML reports' too),
+    then what its verdicts must be read with (not robust, two iterations, a direction its
+    name contradicts, chance)."""
+    from tuibench.present.answer import build_answer, counts_text, warning_lines
 
     answer = build_answer(cmp, limit=0, whole=whole)
     lines = []
     for a in answer.systems:
-        if said := warning_lines(a, answer):
-            head = printable(f"{a.system} vs {answer.reference}:")
-            lines += [head, *(f"  {w}" for w in said)]
+        lines += [counts_text(a, answer.reference), *(f"  {w}" for w in warning_lines(a, answer))]
     return lines
 
 
