@@ -57,3 +57,16 @@ def test_inspect_gives_a_range_when_the_systems_iterations_differ(tmp_path, caps
     out = capsys.readouterr().out
     assert "native: 1 benchmark(s), 1 metric(s), 4-5 iteration(s) per system, 2 systems, " in out
     assert "native: 1 benchmark(s), 1 metric(s), 2 iteration(s), 2 sample(s) in all" in out
+
+
+def test_inspect_lists_settings_apart_and_does_not_count_them(capsys):
+    """system.toml and tuibench.toml are read as settings: listed under their own heading,
+    not in the count of files set aside (the README: listed, not counted)."""
+    from pathlib import Path
+
+    from tuibench.cli import main
+
+    main(["inspect", str(Path(__file__).resolve().parents[2] / "sample_runs")])
+    out = capsys.readouterr().out
+    assert "\nsettings\n" in out and out.count("read as settings") == 4
+    assert "set aside" not in out.splitlines()[-1]

@@ -235,7 +235,7 @@ def _iterations_of(f) -> str:
 
 def inspect(args: argparse.Namespace) -> int:
     from tuibench.ingest.load import load
-    from tuibench.model.set_aside import set_aside_line
+    from tuibench.model.set_aside import CONFIGURATION, set_aside_line
     from tuibench.util.text import printable
 
     def out(line: str) -> None:  # every line holds names: show them escaped
@@ -270,12 +270,16 @@ def inspect(args: argparse.Namespace) -> int:
         out("other problems")
         for p in others:
             out(f"  {p}")
-    if rs.set_aside:
-        out("set aside, not results")
-        for a in rs.set_aside:
-            out(f"  {a.path}: {a.reason}")
+    settings = [a for a in rs.set_aside if a.kind == CONFIGURATION]
+    aside_files = [a for a in rs.set_aside if a.kind != CONFIGURATION]
+    for heading, items in (("settings", settings), ("set aside, not results", aside_files)):
+        if items:
+            out(heading)
+            for a in items:
+                out(f"  {a.path}: {a.reason}")
     total = rs.samples.height
-    aside = f", {len(rs.set_aside)} set aside" if rs.set_aside else ""
+    # Settings are read (listed above), not set aside: the count is of the others.
+    aside = f", {len(aside_files)} set aside" if aside_files else ""
     if aside and (line := set_aside_line(rs.set_aside)):
         aside += f" ({line})"
     out(
