@@ -17,8 +17,8 @@ def test_inspect_lists_files_formats_and_problems(tmp_path, make_system, capsys)
     assert f"  {tmp_path / 'a' / 'notes.dat'}: unknown: text in no known result format" in out
     assert f"  {tmp_path / 'a' / 'system.toml'}: read as settings, not results" in out
     assert out.strip().endswith(
-        "1 system(s), 1 file(s), 3 sample(s), 0 problem(s), 2 set aside "
-        "(1 file not results: 1 unknown)"
+        "1 system(s), 1 file(s), 3 sample(s), 0 problem(s), 1 set aside "
+        "(1 file not results: 1 unknown)"  # system.toml: listed under settings, not counted
     )
 
 
