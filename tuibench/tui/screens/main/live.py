@@ -1,7 +1,8 @@
 """Live results: the explorer notices result files added, grown or removed under its paths
 (ingest/watch.py), says on the status line what arrived, and reloads on `R` (by itself with
-`--follow`), keeping the reference, cursor, filter, sort, marks and options. Metrics whose
-verdict changed are marked Δ in the tree until visited.
+`--follow`), keeping the reference, cursor, filter, sort and options; marked tables are
+unmarked (they hold the numbers of when they were marked), and the notice says so. Metrics
+whose verdict changed are marked Δ in the tree until visited.
 
 Every reload goes through `Session.reload` (one function: tui/view/reloads.py reads only
 what is new and analyses only what it touches), in a worker.
@@ -149,7 +150,10 @@ class Live(MainView):
         from tuibench.model.set_aside import set_aside_line
         from tuibench.tui.widgets.bench_tree import BenchTree
 
-        wanted = dataclasses.replace(self.wanted, marks=self.loaded_session.state.marks)
+        # Marked tables hold the numbers they were marked with: after new results they
+        # would be exported stale (a verdict the screen no longer shows), so they go.
+        stale = len(self.loaded_session.state.marks)
+        wanted = dataclasses.replace(self.wanted, marks=[])
         if wanted.options.analysis_key() != new.state.options.analysis_key():
             self._reload_again = True  # an option of the analysis changed meanwhile
             return
@@ -168,12 +172,20 @@ class Live(MainView):
         tree.build(new, self.palette, self.root_label)  # keeps the cursor's place
         self.refresh_view()
         self.mark_seen(tree.current)
+        unmarked = (
+            f"; {stale} marked table{'s' if stale != 1 else ''} unmarked (their numbers were "
+            "from before: mark them again)"
+            if stale
+            else ""
+        )
         if change:
             words = change.summary(self._system_of())
             self._applied = f"{words} (loaded {time.strftime('%H:%M:%S')})"
-            self.say(f"Loaded: {words}", title="Reloaded", timeout=4)
+            self.say(f"Loaded: {words}{unmarked}", title="Reloaded", timeout=4)
         else:
             self._applied = f"reloaded {time.strftime('%H:%M:%S')}"
+            if unmarked:
+                self.say(f"Reloaded{unmarked}", title="Reloaded", timeout=4)
 
     def mark_seen(self, node: Node) -> None:
         """The metric is on screen: its Δ (verdict changed by a reload) goes."""
