@@ -139,3 +139,20 @@ def test_one_iteration_tells_no_system_apart(tmp_path, make_system):
     assert time["system"].to_list() == ["A", "B", "C"]
     assert time["ci_high"][0] < time["ci_low"][1]  # the intervals alone would part them
     assert time["group"].to_list() == [1, 1, 1]
+
+
+def test_two_systems_say_no_series_was_tested(tmp_path, make_system):
+    """With two systems no change point can be tested: the series view said "the data do
+    not show any of its metrics changing level ... over 0 metrics", a test's words."""
+    from tuibench.present.series_view import SeriesModel
+
+    for system, level in (("A", 9.0), ("B", 10.0)):
+        rows = [("job", "time", i, level + 0.01 * (i % 3), "s") for i in range(5)]
+        make_system(tmp_path, system, rows)
+    model = SeriesModel.build(Analysis(load([tmp_path])))
+    table, _ = model.group_table("")
+    (note,) = table.notes
+    assert note.startswith("No change point tested: a series needs three systems or more")
+    assert "the data do not show" not in note
+    metric = model.metric_table("job", "time")
+    assert metric.notes[0].startswith("No change point tested")

@@ -68,6 +68,14 @@ class SeriesModel:
         rankings = {(b, m): t for b, m, t in lines.select(*METRIC, "ranking").iter_rows()}
         return cls(analysis, alpha, percent, data, cp, families(names), by_metric, rankings)
 
+    def _nothing_tested(self) -> str:
+        """Where no metric could be tested (a series needs three systems with the metric):
+        not "the data do not show", which would claim a test."""
+        return (
+            f"No change point tested: a series needs three systems or more with a metric "
+            f"({len(self.systems)} here); the answer compares them in full."
+        )
+
     @property
     def systems(self) -> list[str]:
         return self.data.systems
@@ -127,6 +135,8 @@ class SeriesModel:
             "the level before it, with its 95 % interval, a gain positive when better; p: "
             "the adjusted p with which it was found, the systems' levels being the unit)."
             if n
+            else self._nothing_tested()
+            if not self.changes.tested
             else "No change point: the data do not show this metric changing level along "
             f"the series (alpha {self.alpha:g}, false change points controlled over "
             f"{self.changes.tested} metrics).",
@@ -183,6 +193,8 @@ class SeriesModel:
             f"{len(found)} change point(s) under {where}, largest step first, over "
             f"{len(self.systems)} systems in series order. enter: the metric along the series."
             if found
+            else self._nothing_tested()
+            if not self.changes.tested
             else f"No change point under {where}: the data do not show any of its metrics "
             f"changing level along the {len(self.systems)} systems in series order (alpha "
             f"{self.alpha:g}, false change points controlled over {self.changes.tested} "
