@@ -95,7 +95,11 @@ GLYPHS = [
         "tree, with --decide or --follow: every system of the metric is decided (as `tuibench "
         "decide` says, valid however often it is asked), or one still needs iterations",
     ),
-    ("Δ", "tree: the metric's verdict changed in the last reload; gone once it is visited"),
+    (
+        "Δ",
+        "tree: the metric's verdict, or with --decide its ✓/◌, changed in the last reload; "
+        "gone once it is visited",
+    ),
     ("red / green", "worse / better than the reference; dim bold: the reference"),
 ]
 
