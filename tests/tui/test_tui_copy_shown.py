@@ -104,3 +104,18 @@ async def test_escape_after_enter_then_n_goes_back_step_by_step(make_app, loaded
         assert app.main.current_node == opened and pane.mode == "metric"
         await pilot.press("escape")
         assert pane.mode == "answer"
+
+
+async def test_a_copy_under_a_filter_names_the_filter(make_app, loaded):
+    """Pasted, an answer copied under a filter read as the whole answer: it now says which
+    filter made it and what it narrowed; a table's copy says the same."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("slash", "d", "b", "enter")
+        await pilot.pause()
+        await pilot.press("y")
+        text = app.clipboard
+        assert "> Filter 'db': the counts and changes are of the metrics it keeps" in text
+        await pilot.press("v", "y")
+        assert "Filter 'db': the tables list only the metrics it keeps." in app.clipboard

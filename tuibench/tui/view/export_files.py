@@ -88,13 +88,29 @@ def shareable(
     title: str,
     facts: list[tuple[str, str]],
     whole: Comparison | None = None,
+    heads: list[str] | None = None,
 ) -> Shareable:
     """What an export or a copy of `node` holds: `cmp` is its comparison (the metrics below
-    it, as the summary shows them), `whole` every metric below it (the counts' scope)."""
+    it, as the summary shows them), `whole` every metric below it (the counts' scope);
+    `heads`: lines said first (the filter it was made under)."""
     from tuibench.output.shareable import Shareable
 
     metric = (node.benchmark, node.metric) if node.metric is not None else None
-    return Shareable(cmp, title, metric, facts, whole)
+    return Shareable(cmp, title, metric, facts, whole, heads or [])
+
+
+def filter_line(filter_text: str, answer: bool = False) -> list[str]:
+    """What a copy or export made under the name filter must say: which filter, and what
+    it narrowed (the answer's counts; an export's tables, whose counts are over every
+    metric)."""
+    if not filter_text:
+        return []
+    what = (
+        "the counts and changes are of the metrics it keeps (the geomean is over every metric)"
+        if answer
+        else "the tables list only the metrics it keeps"
+    )
+    return [f"Filter {filter_text!r}: {what}."]
 
 
 def marked_shareables(marks: list[Mark], facts: list[tuple[str, str]]) -> list[Shareable]:

@@ -305,7 +305,7 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
 
     def action_export(self, marked_first: bool = False) -> None:
         from tuibench.tui.screens.export_dialog import ExportDialog, ExportRequest
-        from tuibench.tui.view.export_files import marked_shareables, shareable
+        from tuibench.tui.view.export_files import filter_line, marked_shareables, shareable
 
         if self.session is None:
             self.say("Nothing is loaded: nothing to export.", severity="warning")
@@ -323,7 +323,8 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
                 return marked_shareables(marks, facts)
             assert table is not None  # asked for only when there is a current table
             cmp, whole = session.comparison_under(node), session.whole_under(node)
-            return [shareable(node, cmp, table.title, facts, whole)]
+            heads = filter_line(session.state.filter_text)
+            return [shareable(node, cmp, table.title, facts, whole, heads)]
 
         request = ExportRequest(
             current=(node, table) if table is not None else None,
@@ -364,7 +365,7 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
             return
         from tuibench.output.rendering import render_shareable
         from tuibench.output.shareable import row_sentences
-        from tuibench.tui.view.export_files import copy_notice, shareable
+        from tuibench.tui.view.export_files import copy_notice, filter_line, shareable
 
         if what == "row":
             row = self.row_node()
@@ -378,7 +379,8 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
                 self.loaded_session.comparison_under(node),
                 self.loaded_session.whole_under(node),
             )
-            share = shareable(node, cmp, table.title, self.run_facts(), whole)
+            heads = filter_line(self.loaded_session.state.filter_text)
+            share = shareable(node, cmp, table.title, self.run_facts(), whole, heads)
             text = render_shareable(share, what)
             label = f"{table.title} as {'Markdown' if what == 'markdown' else 'TSV'}"
         self.app.copy_to_clipboard(text)
@@ -387,11 +389,12 @@ class MainScreen(Navigation, SeriesActions, Live, Loading):
     def _copy_answer(self) -> None:
         """`y` on the answer: the answer as shown (counts, warnings, changes), as Markdown."""
         from tuibench.output.answer_markdown import answer_markdown
-        from tuibench.tui.view.export_files import copy_notice
+        from tuibench.tui.view.export_files import copy_notice, filter_line
 
         session = self.loaded_session
         ranking = session.ranking() if len(session.systems) > 2 else []
-        text = answer_markdown(session.answer(), ranking, session.reference_note())
+        heads = [*session.reference_note(), *filter_line(session.state.filter_text, True)]
+        text = answer_markdown(session.answer(), ranking, heads)
         self.app.copy_to_clipboard(text)
         self.say(copy_notice("the answer as Markdown", text), timeout=10)
 
