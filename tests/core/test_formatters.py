@@ -22,6 +22,7 @@ from tuibench.present.tables import fmt_p, fmt_pct, pct_decimals
         (3.2e-5, "3.2e-05", "p 3e-05"),
         (None, "-", "p -"),
         (math.nan, "-", "p -"),
+        (0.0, "0", "p 0"),  # no variation on either side: exact, not `0.0e+00`
     ],
 )
 def test_p_values(p, long, short):

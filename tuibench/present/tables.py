@@ -103,6 +103,8 @@ def cell_meaning(verdict: str, single: bool) -> str | None:
 def fmt_p(p: float | None, short: bool = False) -> str:
     """The one way a p-value reads: `0.0123`, below 1e-4 `3.2e-05`, '-' when undefined;
     `short` (the answer's lines, named): `p 0.012`, below 0.001 `p 3e-05`, `p -`."""
+    if p == 0:  # no variation on either side: exact, not a tiny p of a test (`0.0e+00`)
+        return "p 0" if short else "0"
     if short:
         text = "-" if p is None or not math.isfinite(p) else f"{p:.3f}" if p >= 1e-3 else f"{p:.0e}"
         return f"p {text}"
