@@ -291,3 +291,13 @@ def test_trusted_single_iterations_are_counted_among_the_others(tmp_path, make_s
     (a,) = build_answer(Analysis(rs).compare("base")).systems
     assert a.worse + a.better + a.same == 1
     assert counts_text(a, "base").endswith("· 1 from one iteration, not counted")
+
+
+def test_ranking_places_never_read_the_same_geomean():
+    """#2 and #3 read 0.994 and 0.994: more decimals until the places read apart."""
+    from tuibench.present.answer import ranking_items
+
+    items = ranking_items([("v1", 1.01), ("ref", 1.0), ("v3", 0.99412), ("v2", 0.99391)], "ref")
+    assert [what for _, _, what in items] == ["1.0100", "reference", "0.9941", "0.9939"]
+    items = ranking_items([("v1", 1.01), ("ref", 1.0), ("v3", 0.994)], "ref")
+    assert [what for _, _, what in items] == ["1.010", "reference", "0.994"]

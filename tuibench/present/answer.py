@@ -12,6 +12,7 @@ nothing states has no gain: it is counted apart ("unknown direction"), never gue
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -514,11 +515,18 @@ def ranking_items(
     """(`#1 ` or '' when not ranked, the name, what stands after it) of each system of the
     ranking line, in its order."""
     place = places(ranking)
+    # Enough decimals that two places never read the same geomean (0.994 and 0.994)
+    values = [g for name, g in ranking if g is not None and name != reference]
+    digits = 3
+    while digits < 6 and any(
+        f"{a:.{digits}f}" == f"{b:.{digits}f}" and a != b for a, b in itertools.pairwise(values)
+    ):
+        digits += 1
     items = []
     for name, geomean in ranking:
         rank = f"#{place[name]} " if name in place else ""
         what = "reference" if name == reference else "not ranked" if geomean is None else ""
-        items.append((rank, name, what or f"{geomean:.3f}"))
+        items.append((rank, name, what or f"{geomean:.{digits}f}"))
     return items
 
 
