@@ -588,3 +588,17 @@ def test_a_negative_reference_shows_its_size_in_every_table(tmp_path, make_syste
     size = f"{row['gain'] * 100:+.1f}% [no interval]"
     assert gain_cell(row) == size
     assert [r[2] for r in detail_table(cmp, "b", "time").rows if r[0].startswith("new")] == [size]
+
+
+@pytest.mark.parametrize("iterations", [2, 3])
+def test_no_variation_is_called_exact_only_from_three_iterations(tmp_path, make_system, iterations):
+    """Iteration values alike on each side give p 0. From two iterations that may be a
+    coincidence of so few (a hand-written pair did it); the note says so, not "exact"."""
+    base = [[12.0, 11.9, 12.1] for _ in range(iterations)]
+    new = [[13.0, 12.9, 13.1] for _ in range(iterations)]
+    rs = _load(tmp_path, make_system, _rows({"base": base, "new": new}))
+    row = _row(Analysis(rs).compare("base"), "new")
+    assert row["p_welch"] == 0
+    few = "of two iterations or fewer: exact only if every run gives the same value"
+    assert (few in row["note"]) == (iterations == 2)
+    assert ("the difference is exact" in row["note"]) == (iterations == 3)

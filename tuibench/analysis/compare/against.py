@@ -336,7 +336,15 @@ def row_notes(
         ),
         (two, TWO_ITERATIONS),
         (~is_ref & has_ref & np.isnan(p) & ~np.isnan(x.centre), "too few values for a test"),
-        (zero_var & (p == 0), "no variation on either side: the difference is exact"),
+        (
+            zero_var & (p == 0) & (np.minimum(x.k, x.rk) > 2),
+            "no variation on either side: the difference is exact",
+        ),
+        (  # two values alike on each side: too few to call the spread zero
+            zero_var & (p == 0) & (np.minimum(x.k, x.rk) <= 2),
+            "no variation on either side, of two iterations or fewer: exact only if every "
+            "run gives the same value, which so few runs cannot show",
+        ),
         (zero_var & (p == 1), "identical constant values on both sides"),
         (has_ref & (x.rcentre == 0) & ~is_ref, "reference centre is zero: no relative change"),
         (
