@@ -577,8 +577,7 @@ def test_a_negative_reference_shows_its_size_in_every_table(tmp_path, make_syste
     """The text table and JSON gave the change; the Markdown and HTML tables and the
     metric's table said `n/a` beside the verdict made from it. They now give the size
     with `[no interval]`."""
-    from tuibench.output.shareable import gain_cell
-    from tuibench.present.tables import detail_table
+    from tuibench.present.tables import detail_table, size_cell
 
     base = [[-5.0 - 0.01 * i, -5.02 - 0.01 * i] for i in range(4)]
     new = [[-5.5 - 0.01 * i, -5.52 - 0.01 * i] for i in range(4)]
@@ -586,7 +585,7 @@ def test_a_negative_reference_shows_its_size_in_every_table(tmp_path, make_syste
     cmp = Analysis(rs).compare("base")
     row = _row(cmp, "new")
     size = f"{row['gain'] * 100:+.1f}% [no interval]"
-    assert gain_cell(row) == size
+    assert size_cell(row, "gain") == size
     assert [r[2] for r in detail_table(cmp, "b", "time").rows if r[0].startswith("new")] == [size]
 
 
@@ -602,3 +601,14 @@ def test_no_variation_is_called_exact_only_from_three_iterations(tmp_path, make_
     few = "of two iterations or fewer: exact only if every run gives the same value"
     assert (few in row["note"]) == (iterations == 2)
     assert ("the difference is exact" in row["note"]) == (iterations == 3)
+
+
+def test_no_change_against_a_negative_reference_is_a_size_of_zero(tmp_path, make_system):
+    """A change of exactly 0 is a size: `+0.0% [no interval]`, not `n/a`."""
+    from tuibench.present.tables import size_cell
+
+    base = [[-5.0 - 0.01 * i, -5.02 - 0.01 * i] for i in range(4)]
+    rs = _load(tmp_path, make_system, _rows({"base": base, "new": base}))
+    row = _row(Analysis(rs).compare("base"), "new")
+    assert row["change"] == 0 and row["ratio"] is None
+    assert size_cell(row, "gain") == "+0.0% [no interval]"

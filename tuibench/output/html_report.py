@@ -27,7 +27,7 @@ from importlib import resources
 from tuibench.analysis.best import GLYPH as BEST
 from tuibench.analysis.best import LEGEND, best_systems
 from tuibench.analysis.compare import Comparison
-from tuibench.output.shareable import Shareable, gain_cell, gain_value, scope, verdict_words
+from tuibench.output.shareable import Shareable, gain_value, scope, verdict_words
 from tuibench.present.answer import (
     GLYPH,
     Answer,
@@ -48,6 +48,7 @@ from tuibench.present.tables import (
     centre_method,
     direction_words,
     fmt_p,
+    size_cell,
     size_word,
 )
 from tuibench.util.text import printable
@@ -392,7 +393,7 @@ def _table_section(
         for r in m.rows:
             ref = r["is_reference"]
             ci = esc(scale.interval(r["ci_low"], r["ci_high"]))
-            size = "" if ref else esc(gain_cell(r, percent))
+            size = "" if ref else esc(size_cell(r, percent))
             size_v = None if ref else gain_value(r, percent)
             p = None if ref else r[p_key]
             n = f"{r['iterations']}×{_per_iteration(r)}"

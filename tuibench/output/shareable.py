@@ -150,12 +150,6 @@ def gain_value(r: dict, percent: str = "gain") -> float | None:
     return oriented(ratio - 1, r["better"], percent)
 
 
-def gain_cell(r: dict, percent: str = "gain") -> str:
-    """The size with its 95 % interval: `+4.8% [+3.5%, +6.1%]` (`?` marks an unknown
-    direction, whose size is the signed change); `+10.3% [no interval]` without a ratio."""
-    return size_cell(r, percent)
-
-
 def verdict_words(r: dict, cmp: Comparison) -> str:
     """The verdict in words; a significant change measured on a single iteration (one process)
     says that it is not counted, as the per-system line does not count it."""
@@ -188,7 +182,7 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
                 r["system"] + (f" {GLYPH}" if star else ""),
                 centre + (f" {half}" if half else ""),
                 MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
-                "" if ref else gain_cell(r, cmp.percent),
+                "" if ref else size_cell(r, cmp.percent),
                 "" if ref else fmt_p(r[p_key]),
                 verdict_words(r, cmp),
             ]
@@ -261,7 +255,7 @@ def row_sentence(r: dict, cmp: Comparison) -> str:
     percent = cmp.percent
     return (
         f"{name}: {system} vs {reference}: {verdict_words(r, cmp)}, "
-        f"{size_word(percent)} {gain_cell(r, percent)}, {p_name} {p} "
+        f"{size_word(percent)} {size_cell(r, percent)}, {p_name} {p} "
         f"(alpha {cmp.options.alpha:g}); centre {shown} vs {printable(scale.text(ref_centre))}"
     )
 

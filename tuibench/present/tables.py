@@ -433,7 +433,8 @@ def size_cell(r: dict, percent: str) -> str:
     """A row's size with its 95 % interval (`fmt_ratio_change`), or without a ratio its
     change and `[no interval]` (never `n/a` beside a verdict made from that change)."""
     ratio = r["ratio"]
-    if (ratio is None or not math.isfinite(ratio)) and (size := without_ratio(r, percent)):
+    size = without_ratio(r, percent) if ratio is None or not math.isfinite(ratio) else None
+    if size is not None:
         mark = "?" if r["better"] not in ("lower", "higher") else ""
         return f"{mark}{fmt_pct(size)} [no interval]"
     return fmt_ratio_change(r["ratio"], r["ratio_ci_low"], r["ratio_ci_high"], r["better"], percent)
