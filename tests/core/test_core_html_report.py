@@ -172,3 +172,15 @@ def test_a_change_from_one_iteration_reads_not_counted(tmp_path, make_system):
     assert item is not None and "(one iteration, not counted)" in item.group(0)
     assert '<span aria-hidden="true">~</span> worse' in item.group(0)
     assert '<li class="worse">' not in text
+
+
+def test_limited_answers_list_what_a_limit_lists(tmp_path, make_system):
+    """The page builds one answer without a limit (the plots' choice) and lists the first
+    changes of it: the same as an answer built with the limit."""
+    from dataclasses import asdict
+
+    from tuibench.present.answer import build_answer, limited
+
+    root = make_results(tmp_path / "r", make_system, metrics=24)
+    cmp = Analysis(load([str(root)])).compare("base")
+    assert asdict(limited(build_answer(cmp), 3)) == asdict(build_answer(cmp, limit=3))

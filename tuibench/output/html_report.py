@@ -37,6 +37,7 @@ from tuibench.present.answer import (
     fmt_size,
     geomean_text,
     legend,
+    limited,
     quiet_text,
     warning_lines,
 )
@@ -163,11 +164,15 @@ def plotted(metrics: list[_Metric], answer: Answer) -> tuple[set[int], str]:
 def html_report(share: Shareable, generated: datetime | None = None) -> str:
     cmp = share.cmp
     percent = cmp.percent
-    answer = build_answer(cmp, percent=percent, limit=LISTED_PER_SYSTEM, whole=share.whole)
     metrics = _metrics(cmp)
-    every = answer
-    if len(metrics) > MAX_PLOTS:  # the plots' choice: every significant change, not 50
-        every = build_answer(cmp, percent=percent, limit=None, whole=share.whole)
+    # Past MAX_PLOTS the plots are chosen among every significant change, not those listed
+    every = build_answer(
+        cmp,
+        percent=percent,
+        limit=None if len(metrics) > MAX_PLOTS else LISTED_PER_SYSTEM,
+        whole=share.whole,
+    )
+    answer = limited(every, LISTED_PER_SYSTEM)
     with_plot, plot_note = plotted(metrics, every)
     when = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     title = share.title or f"Comparison against {cmp.reference}"

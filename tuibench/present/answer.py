@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -366,6 +366,13 @@ def build_answer(
 # -- text -----------------------------------------------------------------------------------
 # `?` for a change of unknown direction, as the tables mark it (◆ marks a change point).
 GLYPH = {"worse": "▼", "better": "▲", "changed": "?"}
+
+
+def limited(answer: Answer, limit: int) -> Answer:
+    """`answer` listing at most `limit` changes per system (`more` counts the others): what
+    `build_answer(..., limit=limit)` gives, from an answer built without a limit."""
+    systems = [replace(a, changes=a.changes[:limit]) for a in answer.systems]
+    return replace(answer, systems=systems)
 
 
 def size_parts(change: Change) -> tuple[str, str]:
