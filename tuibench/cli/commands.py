@@ -103,7 +103,7 @@ def _reference_note(rs, args: argparse.Namespace) -> list[str]:
     return reference_note(rs, reference)
 
 
-def _warnings(cmp, whole) -> list[str]:
+def _answer_heads(cmp, whole) -> list[str]:
     """Each system's counts as the answer gives them (the Markdown and HTML reports' too),
     then what its verdicts must be read with (not robust, two iterations, a direction its
     name contradicts, chance)."""
@@ -175,7 +175,7 @@ def report(args: argparse.Namespace) -> int:
         tables = [summary_table(cmp, extra_stats=args.stats)]
         if len(cmp.systems) > 1 and cmp.rows.height:
             tables.append(system_summary_table(cmp))
-        heads = [*_reference_note(rs, args), *_warnings(cmp, matching)]
+        heads = [*_reference_note(rs, args), *_answer_heads(cmp, matching)]
         text = "".join(f"{line}\n" for line in heads) + ("\n" if heads else "")
         text += render(tables, args.format)
     if args.output is not None:

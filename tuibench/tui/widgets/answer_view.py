@@ -53,8 +53,9 @@ def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[L
 
     if not ranking:
         return []
-    lines: list[list[tuple[str, Style | None]]] = [[("Ranking by geomean ", Style(bold=True))]]
-    used = len("Ranking by geomean ")
+    head = "Ranking by geomean "
+    lines: list[list[tuple[str, Style | None]]] = [[(head, BOLD)]]
+    used = len(head)
     for i, (rank, name, what) in enumerate(ranking_items(ranking, reference)):
         item: list[tuple[str, Style | None]] = [(rank, palette.accent_style)] if rank else []
         item += [(printable(name), None), (f" {what}", palette.muted)]

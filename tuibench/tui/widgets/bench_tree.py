@@ -232,9 +232,8 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
             where := self._series_marks.get((key.benchmark, key.metric))
         ):
             text.append(_series_mark(where), palette.accent_style)
-        if (
-            key.is_root and self._versus and versus
-        ):  # several systems: say what the counts are against
+        # several systems: say what the counts are against (`versus` False: no room)
+        if key.is_root and self._versus and versus:
             text.append(f"  vs {printable(self._versus)}", palette.muted)
         return text
 
