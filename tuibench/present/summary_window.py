@@ -61,7 +61,7 @@ class LazyRows(list):
 class WindowedTable(tables.Table):
     """A summary `Table` whose rows are formatted when read; `widths`: each column's width
     without reading them (the header's too), `compact_widths` the same for the narrow
-    layout (tui/format.compact_cell), `names`: the metric column's cells."""
+    layout (`tables.compact_change`), `names`: the metric column's cells."""
 
     widths: list[int] = field(default_factory=list)
     compact_widths: list[int] = field(default_factory=list)
@@ -191,7 +191,9 @@ def _measure(
         for x in changes:
             text = tables.fmt_change(x, sig, x, better, cmp.percent, single, state)
             full[system] = max(full[system], number + 1 + len(text))
-            short[system] = max(short[system], number + 1 + len(_compact_change(text)))
+            short[system] = max(
+                short[system], number + 1 + len(tables.compact_change(text) or text)
+            )
     starred = set(best.values())
     widths, compact = [label, 0], [0]  # the names: measured by the viewer
     for i, system in enumerate(cmp.systems):
@@ -209,14 +211,3 @@ def _value_width(extremes: pl.DataFrame, system: str, shared: list[Scale]) -> in
     return max(
         (len(shared[scale].number(x)) for scale, *xs in mine.iter_rows() for x in xs), default=1
     )
-
-
-def _compact_change(text: str) -> str:
-    """The change as tui/format.compact_cell writes it: `-6.5%*`, `n/a`."""
-    size = text.strip("()*~?%=[] ")
-    if size == "n/a":
-        return size
-    if text.startswith("["):  # untested: its brackets stay
-        return f"[{float(size):+.1f}%{'?' if text.startswith('[?') else ''}]"
-    mark = "" if text.startswith("(") and not text.startswith("(?") else "*"
-    return f"{float(size):+.1f}%{mark}"

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -84,6 +85,28 @@ def fmt_change(
     if significant:
         return f"~{pct}~" if single else f"*{pct}*"
     return f"({pct})"
+
+
+_CHANGE = re.compile(
+    r"^(?P<open>[(*~?=\[])(?P<q>\?)?\s*(?P<size>[+-]?[\d.]+|n/a)%?(?P<close>[)*~?=\]])$"
+)
+
+
+def compact_change(text: str) -> str | None:
+    """A `fmt_change` cell for a narrow screen: `*  -6.53%*` -> `-6.5%*`, `[ -10.00%]` ->
+    `[-10.0%]` (untested: neither significant nor not, as wide), `(    n/a)` -> `n/a`;
+    None for text of another shape."""
+    m = _CHANGE.match(text)
+    if m is None:
+        return None
+    size = m["size"]
+    if size == "n/a":
+        return size
+    pct = f"{float(size):+.1f}%"
+    if m["open"] == "[":
+        return f"[{pct}{'?' if m['q'] else ''}]"
+    mark = {"*": "*", "~": "~", "?": "?", "=": "="}.get(m["close"], "")
+    return f"{pct}{mark or ('?' if m['q'] else '')}"
 
 
 def size_word(percent: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 
 def shorten_middle(text: str, width: int) -> str:
     """`text` in at most `width` cells, cut in the middle: both ends of a hierarchical name
@@ -65,30 +63,17 @@ def _first_difference(a: str, b: str) -> int:
     return next((i for i, (x, y) in pairs if x != y), min(len(a), len(b)))
 
 
-_CELL = re.compile(
-    r"^(?P<value>\S+) (?P<open>[(*~?=\[])(?P<q>\?)?\s*(?P<size>[+-]?[\d.]+|n/a)%?"
-    r"(?P<close>[)*~?=\]])$"
-)
-
-
 def compact_cell(cell: str, reference: bool) -> str:
-    """An mmtests cell for a narrow screen: `38.4 *  -6.53%*` -> `38.4 -6.5%*`; the
-    reference's `(  0.00%)` is dropped. A cell of another shape is kept as it is."""
-    m = _CELL.match(cell)
-    if m is None:
+    """An mmtests cell for a narrow screen: `38.4 *  -6.53%*` -> `38.4 -6.5%*`
+    (`tables.compact_change`); the reference's `(  0.00%)` is dropped. A cell of another
+    shape is kept as it is."""
+    from tuibench.present.tables import compact_change  # polars: after the first frame
+
+    value, _, change = cell.partition(" ")
+    short = compact_change(change) if value and change else None
+    if short is None:
         return cell
-    if reference:
-        return m["value"]
-    size = m["size"]
-    if size == "n/a":
-        return f"{m['value']} n/a"
-    pct = f"{float(size):+.1f}%"
-    if m["open"] == "[":  # untested: neither significant nor not, as wide
-        return f"{m['value']} [{pct}{'?' if m['q'] else ''}]"
-    mark = {"*": "*", "~": "~", "?": "?", "=": "="}.get(m["close"], "")
-    if m["q"]:
-        mark = mark or "?"
-    return f"{m['value']} {pct}{mark}"
+    return value if reference else f"{value} {short}"
 
 
 def text_width(text: str) -> int:
