@@ -163,3 +163,24 @@ def test_an_entry_in_parts_is_the_entry_joined(tmp_path):
     got = [p.read_bytes()[header:] for p in sorted(tmp_path.glob("*.tbc"))]
     assert got == [joined, joined]
     assert not cache.Store(tmp_path, max_bytes=len(joined)).put("t", cache.digest(2), parts)
+
+
+def test_the_code_version_covers_every_module_of_the_package(tmp_path, monkeypatch):
+    """An entry holds analysed numbers (the screen entry: the comparison's summary): code
+    that computes them otherwise must make it foreign. The version hashed only ingest/
+    (this module's parent, as it moved there): a summary of older analysis code, without
+    a column the new code reads, was trusted and crashed the explorer."""
+    import tuibench
+
+    root = cache.package_root()
+    assert root == Path(tuibench.__file__).resolve().parent
+    copy = tmp_path / "tuibench"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "package_root", lambda: copy)
+    cache.code_version.cache_clear()
+    before = cache.code_version()
+    summary = copy / "analysis" / "compare" / "summary.py"
+    summary.write_text(summary.read_text() + "\n# another computation\n")
+    cache.code_version.cache_clear()
+    assert cache.code_version() != before
+    cache.code_version.cache_clear()

@@ -72,11 +72,20 @@ def code_version() -> bytes:
 
     h = hashlib.blake2b(digest_size=32)
     h.update(polars.__version__.encode())
-    root = Path(__file__).resolve().parents[1]
+    root = package_root()
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.digest()
+
+
+def package_root() -> Path:
+    """The folder of the whole tuibench package, whose every module the version covers
+    (this module's parents[1] was the package when it lay in core/; after the move into
+    ingest/reuse/ it was ingest/, and entries of older analysis code were trusted)."""
+    import tuibench
+
+    return Path(tuibench.__file__).resolve().parent
 
 
 def digest(*parts: object) -> bytes:
