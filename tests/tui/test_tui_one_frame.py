@@ -21,10 +21,11 @@ from tuibench.tui.widgets.key_footer import KeyFooter
 QUIET = 0.15  # seconds without a frame: the key's effect is drawn
 
 
-def write_results(root: Path) -> Path:
-    """Two systems, 200 benchmarks in 10 suites (too many lines to start expanded: the
-    first level only), every 20th slower; one long name that is not significant."""
-    names = [(f"suite{i % 10}/bench{i}", "time") for i in range(200)]
+def write_results(root: Path, benchmarks: int = 200) -> Path:
+    """Two systems, `benchmarks` in 10 suites, every 20th slower; one long name that is not
+    significant. 200 start with the suites expanded (too many lines to expand all), 400
+    with the suites alone: lines that fit, the tree's scroll bar hidden until `n`."""
+    names = [(f"suite{i % 10}/bench{i}", "time") for i in range(benchmarks)]
     names.append(("suite0/long", "a_rather_long_metric_name"))
     for system, slower in (("base", 1.0), ("new", 1.5)):
         lines = ["benchmark,metric,iteration,sample,value,unit"]
@@ -134,8 +135,13 @@ async def test_enter_and_escape_on_a_tree_metric_draw_one_frame_each(make_app, l
         assert app.focused is tree
 
 
-async def test_n_and_escape_each_draw_one_frame(make_app, loaded, tmp_path):
-    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+@pytest.mark.parametrize("benchmarks", [200, 400])
+async def test_n_and_escape_each_draw_one_frame(
+    make_app, loaded, tmp_path, monkeypatch, benchmarks
+):
+    write_results(tmp_path / "results", benchmarks)
+    monkeypatch.chdir(tmp_path)
+    app = make_app(paths=["results"])
     # the pane scrolls for the answer and the metric alike (its scroll bar that comes or
     # goes is a layout more: not measured); the tree's does come with the groups n opens
     async with app.run_test(size=(120, 16)) as pilot:
@@ -149,12 +155,19 @@ async def test_n_and_escape_each_draw_one_frame(make_app, loaded, tmp_path):
             assert app.main.query_one(DetailPane).mode == "answer"
 
 
-async def test_the_trees_width_stays_put_whatever_it_shows(make_app, loaded, tmp_path):
-    app = make_app(paths=[str(write_results(tmp_path / "results"))])
+@pytest.mark.parametrize("benchmarks", [200, 400])
+async def test_the_trees_width_stays_put_whatever_it_shows(
+    make_app, loaded, tmp_path, monkeypatch, benchmarks
+):
+    write_results(tmp_path / "results", benchmarks)
+    monkeypatch.chdir(tmp_path)  # a short root label: the lines, not it, make the width
+    app = make_app(paths=["results"])
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
         tree = app.main.query_one(BenchTree)
         left = app.main.query_one("#left")
+        # with 400, the suites' lines fit: the scroll bar's column is kept all the same
+        assert tree.show_vertical_scrollbar == (benchmarks == 200)
         widths = {(tree.outer_size.width, left.outer_size.width)}
         # `f` leaves the significant metrics only, `s` orders them, `n` opens groups
         for key in ("f", "s", "n", "escape", "s", "f", "tab", "left", "left", "left"):

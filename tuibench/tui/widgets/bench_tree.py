@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -130,6 +131,18 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
 
     def on_resize(self) -> None:
         self._keep_scroll_bar_room()
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The lines' width, and the kept scroll bar's column while the bar is hidden:
+        Textual adds that column to an auto width only where overflow-x is auto (ours is
+        hidden), so the tree widened by one the first time its bar showed (at the first
+        `n`), and the whole screen was laid out and drawn again in a second frame."""
+        width = super().get_content_width(container, viewport)
+        styles = self.styles
+        kept = styles.scrollbar_gutter == "stable" and not self.show_vertical_scrollbar
+        if kept and styles.overflow_x != "auto":
+            width += styles.scrollbar_size_vertical
+        return width
 
     def _live_room(self) -> int:
         return (2 if self._unseen else 0) + (2 if self._decided is not None else 0)
