@@ -27,7 +27,16 @@ from importlib import resources
 from tuibench.analysis.best import GLYPH as BEST
 from tuibench.analysis.best import LEGEND, best_systems
 from tuibench.analysis.compare import Comparison
-from tuibench.output.shareable import Shareable, gain_value, scope, verdict_words
+from tuibench.output.shareable import (
+    ABSENT_NOTE,
+    ABSENT_WORDS,
+    Shareable,
+    by_metric,
+    gain_value,
+    scope,
+    verdict_words,
+    with_absent,
+)
 from tuibench.present.answer import (
     GLYPH,
     Answer,
@@ -116,13 +125,12 @@ class _Metric:
 def _metrics(cmp: Comparison) -> list[_Metric]:
     """The rows grouped by metric, in the comparison's order (rows come grouped)."""
     out: list[_Metric] = []
-    key = None
-    for r in cmp.rows.iter_rows(named=True):
-        if (r["benchmark"], r["metric"]) != key:
-            key = (r["benchmark"], r["metric"])
-            out.append(_Metric(len(out), *key, r["unit"], r["better"], r["mean_kind"], []))
-        r["words"] = verdict_words(r, cmp)  # the verdict as the page writes it
-        out[-1].rows.append(r)
+    for rows in by_metric(cmp):
+        for r in rows:
+            r["words"] = verdict_words(r, cmp)  # the verdict as the page writes it
+        r = rows[0]
+        key = (r["benchmark"], r["metric"])
+        out.append(_Metric(len(out), *key, r["unit"], r["better"], r["mean_kind"], rows))
     return out
 
 
@@ -395,7 +403,15 @@ def _table_section(
         metric_cell = esc(m.metric)
         if m.index in with_plot:
             metric_cell = f'<a href="#{m.anchor}">{metric_cell}</a>'
-        for r in m.rows:
+        for system, r in with_absent(cmp, m.rows):
+            if r is None:  # the system has no values of the metric
+                body.append(
+                    f'<tr class="{_cls("n/a")}"><td>{esc(m.benchmark)}</td><td>{metric_cell}</td>'
+                    f'<td>{esc(system)}</td><td class="num" data-v="0">0</td>'
+                    + '<td class="num"></td>' * 4
+                    + f"<td>{_verdict_html('n/a', ABSENT_WORDS)}</td><td>{ABSENT_NOTE}</td></tr>"
+                )
+                continue
             ref = r["is_reference"]
             ci = esc(scale.interval(r["ci_low"], r["ci_high"]))
             size = "" if ref else esc(size_cell(r, percent))

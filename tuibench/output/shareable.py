@@ -160,6 +160,31 @@ def verdict_words(r: dict, cmp: Comparison) -> str:
     return v
 
 
+ABSENT_WORDS = "not compared"  # a system without the metric: as the counts name it
+ABSENT_NOTE = "no values of this metric"
+
+
+def with_absent(cmp: Comparison, rows: list[dict]) -> list[tuple[str, dict | None]]:
+    """One metric's `rows` as (system, row), the reference first, then every other system
+    of `cmp` in its order, None where a system has no row (a crashed or skipped benchmark):
+    no system silently drops out of a table of one row per metric and system."""
+    by_system = {r["system"]: r for r in rows}
+    order = [cmp.reference, *(s for s in cmp.systems if s != cmp.reference)]
+    return [(s, by_system.get(s)) for s in order]
+
+
+def by_metric(cmp: Comparison) -> list[list[dict]]:
+    """The comparison's rows, one list per metric (rows come grouped by metric)."""
+    out: list[list[dict]] = []
+    key = None
+    for r in cmp.rows.iter_rows(named=True):
+        if (r["benchmark"], r["metric"]) != key:
+            key = (r["benchmark"], r["metric"])
+            out.append([])
+        out[-1].append(r)
+    return out
+
+
 def changes_table(cmp: Comparison, title: str = "") -> Table:
     """One row per metric and system (the reference first): the centre with its interval's
     half-width, the gain with its 95 % interval, the deciding p and the verdict in words."""
@@ -168,29 +193,13 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
     marks: dict[tuple[int, int], str] = {}
     scales = metric_scales(cmp.rows)
     best = best_systems(cmp)
-    for r in cmp.rows.iter_rows(named=True):
-        ref = r["is_reference"]
-        star = best.get((r["benchmark"], r["metric"])) == r["system"]
-        if star:
-            marks[(len(rows), 2)] = "best"
-        centre = scales[(r["benchmark"], r["metric"])].text(r["center"])
-        half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
-        rows.append(
-            [
-                r["benchmark"],
-                r["metric"],
-                r["system"] + (f" {GLYPH}" if star else ""),
-                centre + (f" {half}" if half else ""),
-                MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
-                "" if ref else size_cell(r, cmp.percent),
-                "" if ref else fmt_p(r[p_key]),
-                verdict_words(r, cmp),
-            ]
-        )
-        if r["verdict"] in MARKED:
-            marks[(len(rows) - 1, 7)] = r["verdict"]
-            if not ref:
-                marks[(len(rows) - 1, 5)] = r["verdict"]
+    for metric in by_metric(cmp):
+        for system, row in with_absent(cmp, metric):
+            if row is None:
+                name = [metric[0]["benchmark"], metric[0]["metric"], system]
+                rows.append([*name, "-", "", "", "", ABSENT_WORDS])
+            else:
+                _change_row(cmp, row, rows, marks, scales, best, p_key)
     p_head = "p (BH)" if cmp.options.fdr else "p Welch"
     return Table(
         title or f"Comparison against {cmp.reference}",
@@ -210,6 +219,40 @@ def changes_table(cmp: Comparison, title: str = "") -> Table:
         numeric={3, 5, 6},
         slug="changes",
     )
+
+
+def _change_row(
+    cmp: Comparison,
+    r: dict,
+    rows: list[list[object]],
+    marks: dict[tuple[int, int], str],
+    scales: dict,
+    best: dict,
+    p_key: str,
+) -> None:
+    """One row of `changes_table`, appended to `rows` (its colours to `marks`)."""
+    ref = r["is_reference"]
+    star = best.get((r["benchmark"], r["metric"])) == r["system"]
+    if star:
+        marks[(len(rows), 2)] = "best"
+    centre = scales[(r["benchmark"], r["metric"])].text(r["center"])
+    half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
+    rows.append(
+        [
+            r["benchmark"],
+            r["metric"],
+            r["system"] + (f" {GLYPH}" if star else ""),
+            centre + (f" {half}" if half else ""),
+            MEAN_LABEL.get(r["mean_kind"], r["mean_kind"] or ""),
+            "" if ref else size_cell(r, cmp.percent),
+            "" if ref else fmt_p(r[p_key]),
+            verdict_words(r, cmp),
+        ]
+    )
+    if r["verdict"] in MARKED:
+        marks[(len(rows) - 1, 7)] = r["verdict"]
+        if not ref:
+            marks[(len(rows) - 1, 5)] = r["verdict"]
 
 
 def changes_notes(cmp: Comparison) -> list[str]:
