@@ -418,8 +418,10 @@ def _table_section(
             size_v = None if ref else gain_value(r, percent)
             p = None if ref else r[p_key]
             n = f"{r['iterations']}×{_per_iteration(r)}"
+            # a change on one iteration's samples that is not counted: filtered apart
+            shown = "single" if r["words"] != r["verdict"] else r["verdict"]
             body.append(
-                f'<tr class="{_cls(r["verdict"])}">'
+                f'<tr class="{_cls(shown)}">'
                 f"<td>{esc(m.benchmark)}</td>"
                 f"<td>{metric_cell}</td>"
                 f"<td>{esc(r['system'])}{_best_mark(best, m, r)}</td>"
@@ -428,13 +430,16 @@ def _table_section(
                 f'<td class="num"{_num_attr(r["ci_low"])}>{ci}</td>'
                 f'<td class="num"{_num_attr(size_v)}>{size}</td>'
                 f'<td class="num"{_num_attr(p)}>{"" if ref else fmt_p(p)}</td>'
-                f"<td>{_verdict_html(r['verdict'], r['words'])}</td>"
+                f"<td>{_verdict_html(shown, r['words'])}</td>"
                 f"<td>{esc(r['note'] or '')}</td>"
                 "</tr>"
             )
     verdicts = [v for v in ("worse", "better", "changed", "same", "equivalent", "inconclusive")]
     verdicts += ["n/a", "reference"]
     options = "".join(f'<option value="{_cls(v)}">{esc(v)}</option>' for v in verdicts)
+    if any(m.startswith('<tr class="single"') for m in body):
+        options += '<option value="single">one iteration, not counted</option>'
+
     return "\n".join(
         [
             '<section id="table" aria-labelledby="rows-h">',

@@ -12,8 +12,8 @@
   const verdict = document.getElementById("verdict-filter");
   const shown = document.getElementById("shown");
   const showAll = document.getElementById("show-all");
-  const order = ["worse", "changed", "inconclusive", "better", "same", "equivalent", "na",
-    "reference"];
+  const order = ["worse", "changed", "inconclusive", "better", "single", "same", "equivalent",
+    "na", "reference"];
   const rows = Array.from(body.rows);
   const position = new Map(rows.map((row, i) => [row, i]));
   const texts = new Map(rows.map((row) => [row, row.textContent.toLowerCase()]));
