@@ -70,3 +70,27 @@ def test_inspect_lists_settings_apart_and_does_not_count_them(capsys):
     out = capsys.readouterr().out
     assert "\nsettings\n" in out and out.count("read as settings") == 4
     assert "set aside" not in out.splitlines()[-1]
+
+
+def test_a_file_is_one_iteration_whatever_its_metrics_are_numbered(tmp_path, capsys):
+    """Files without iteration numbers are numbered per metric: in the second file `app
+    a` is the second iteration and `app b` (new there) the first. That file is still one
+    iteration of each, not two (it said 2, as for Google Benchmark's files)."""
+    (tmp_path / "s").mkdir()
+    rows = {"one.csv": ["a"], "two.csv": ["a", "b"]}
+    for name, metrics in rows.items():
+        lines = ["benchmark,metric,sample,value"] + [f"app,{m},0,1.0" for m in metrics]
+        (tmp_path / "s" / name).write_text("\n".join(lines) + "\n")
+    assert main(["inspect", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("1 iteration(s)") == 2 and "2 iteration(s)" not in out
+
+
+def test_a_files_iterations_are_those_of_its_metric_with_the_most(tmp_path, capsys):
+    """`app a` has three iterations in the file, `app b` one: the file holds 3."""
+    (tmp_path / "s").mkdir()
+    lines = ["benchmark,metric,iteration,value"] + [f"app,a,{i},1.0" for i in range(3)]
+    lines.append("app,b,1,2.0")
+    (tmp_path / "s" / "r.csv").write_text("\n".join(lines) + "\n")
+    assert main(["inspect", str(tmp_path)]) == 0
+    assert "2 metric(s), 3 iteration(s)" in capsys.readouterr().out

@@ -291,17 +291,14 @@ def _metric_runs(runs: pl.DataFrame) -> pl.DataFrame:
 
 def _file_stats(runs: pl.DataFrame, by_metric: pl.DataFrame) -> dict:
     """Per file: samples, benchmarks, metrics, the most and fewest iterations of one system
-    and how many systems (a multi-run file's iterations are each system's, not their sum).
-    Pairs are counted as one integer each where they fit: distinct structs of 2,000,000
-    runs took 0.5 s at 200,000 metrics."""
+    and how many systems (a multi-run file's iterations are each system's, not their sum)."""
     c = pl.col
     names = by_metric.group_by("_file").agg(
         c("benchmark").n_unique(), _pair(by_metric, "benchmark", "metric").alias("metrics")
     )
     counts = runs.group_by("_file").agg(c("n").sum())
     systems = (
-        runs.group_by("_file", "system")
-        .agg(c("iteration").n_unique())
+        _iterations_per_system(runs)
         .group_by("_file")
         .agg(c("iteration").max().alias("most"), c("iteration").min().alias("fewest"), pl.len())
     )
@@ -310,20 +307,57 @@ def _file_stats(runs: pl.DataFrame, by_metric: pl.DataFrame) -> dict:
     return {r[0]: r[1:] for r in per_file.iter_rows()}
 
 
-def _pair(df: pl.DataFrame, a: str, b: str) -> pl.Expr:
-    """How many distinct (a, b) pairs, for integer or Enum columns: a * span + b when no
-    value is null and every pair fits in 62 bits (then pairs and keys are one to one); as
-    structs otherwise."""
-    x, y = (df[k].to_physical() for k in (a, b))
-    if not len(x) or x.null_count() or y.null_count():
-        return pl.struct(a, b).n_unique()
-    lo, hi, top = int(y.min()), int(y.max()), int(x.max())  # type: ignore[arg-type]
-    if int(x.min()) < 0 or (hi - lo + 1) * (top + 1) >= 1 << 62:  # type: ignore[arg-type]
-        return pl.struct(a, b).n_unique()
-    key = pl.col(a).to_physical().cast(pl.Int64) * (hi - lo + 1) + (
-        pl.col(b).to_physical().cast(pl.Int64) - lo
+def _iterations_per_system(runs: pl.DataFrame) -> pl.DataFrame:
+    """Per file and system, the iterations of its metric with the most: not the iteration
+    numbers the file holds, which differ between metrics when they are numbered across
+    files (a Google Benchmark file is one iteration of each of its metrics, the second of
+    some and the first of others). Counted exactly, by metric, only where the distinct
+    (metric, iteration) pairs do not settle it (every metric all the numbers, or one)."""
+    c = pl.col
+    pairs = runs.select("_file", "system", "iteration", bm=_code(runs, "benchmark", "metric"))
+    per = pairs.group_by("_file", "system").agg(
+        its=c("iteration").n_unique(),
+        metrics=c("bm").n_unique(),
+        pairs=_pair(pairs, "bm", "iteration"),
     )
-    return key.n_unique()
+    settled = per.select(
+        "_file",
+        "system",
+        iteration=pl.when(c("pairs") == c("metrics") * c("its"))
+        .then(c("its"))
+        .when(c("pairs") == c("metrics"))
+        .then(1),
+    )
+    mixed = settled.filter(c("iteration").is_null()).drop("iteration")
+    if not mixed.height:
+        return settled
+    exact = (
+        pairs.join(mixed, on=["_file", "system"], how="semi")
+        .group_by("_file", "system", "bm")
+        .agg(c("iteration").n_unique())
+        .group_by("_file", "system")
+        .agg(c("iteration").max())
+    )
+    return pl.concat([settled.drop_nulls("iteration"), exact], how="vertical_relaxed")
+
+
+def _code(df: pl.DataFrame, a: str, b: str) -> pl.Expr:
+    """(a, b) as one integer, a * span + b, for integer or Enum columns when no value is
+    null and every pair fits in 62 bits (then pairs and codes are one to one); else as a
+    struct. Distinct structs of 2,000,000 runs took 0.5 s at 200,000 metrics."""
+    x, y = (df[k].to_physical() for k in (a, b))
+    integers = x.dtype.is_integer() and y.dtype.is_integer()
+    if integers and len(x) and not x.null_count() and not y.null_count():
+        lo, hi, top = int(y.min()), int(y.max()), int(x.max())  # type: ignore[arg-type]
+        if int(x.min()) >= 0 and (hi - lo + 1) * (top + 1) < 1 << 62:  # type: ignore[arg-type]
+            a_code = pl.col(a).to_physical().cast(pl.Int64)
+            return a_code * (hi - lo + 1) + (pl.col(b).to_physical().cast(pl.Int64) - lo)
+    return pl.struct(a, b)
+
+
+def _pair(df: pl.DataFrame, a: str, b: str) -> pl.Expr:
+    """How many distinct (a, b) pairs: as one integer each where they fit (`_code`)."""
+    return _code(df, a, b).n_unique()
 
 
 def _changes(df: pl.DataFrame, chunk: int = 1 << 20) -> np.ndarray:
