@@ -98,7 +98,7 @@ def compared_rows(monkeypatch) -> list[int]:
 def same_comparison(got, want) -> None:
     assert_frame_equal(got.full_rows(), want.full_rows(), check_exact=True)
     assert_frame_equal(got.summary(), want.summary(), check_exact=True)
-    assert (got.comparisons, got.regressions) == (want.comparisons, want.regressions)
+    assert (got.tests(), got.regressions) == (want.tests(), want.regressions)
     assert got.systems == want.systems
 
 

@@ -100,7 +100,7 @@ class SystemAnswer:
     changes: list[Change]  # listed, worst first (at most `limit`)
     listed_total: int  # how many significant changes there are in all
     flagged: dict[str, int] = field(default_factory=dict)  # FLAGS' key: metrics so marked
-    tests: int = 0  # comparisons with a p-value: what chance alone flags is alpha x tests
+    tests: int = 0  # counted tests (with a p-value): what chance alone flags is alpha x tests
 
     @property
     def more(self) -> int:
@@ -263,7 +263,7 @@ def build_answer(
         counted_rows = _flag_columns(_read(whole.rows))
     counts = counted_rows.group_by("system").agg(
         *(pl.col(f"_{flag}").sum().alias(f"_{flag}") for flag in FLAGS),
-        pl.col("p_welch").is_not_null().sum().alias("_tests"),
+        (pl.col("p_welch").is_not_null() & counted).sum().alias("_tests"),  # as the header
         ((verdict == "worse") & ~unknown & counted).sum().alias("worse"),
         ((verdict == "better") & ~unknown & counted).sum().alias("better"),
         (verdict.is_in(SAME) & ~unknown & counted).sum().alias("same"),

@@ -361,17 +361,18 @@ def _summary_notes(
 
 def chance_notes(cmp: Comparison) -> list[str]:
     """How many flags chance alone would give, and why --fdr left nothing (if it did)."""
-    n = cmp.comparisons
+    n, flagged, apart = cmp.tests()
     if n < 20:
         return []
-    flagged = int(cmp.rows["significant"].sum())
     if not cmp.options.fdr:
         alpha = cmp.options.alpha
+        beside = f", beside {apart} from one iteration, not counted" if apart else ""
         return [
             f"{n} comparisons at alpha {alpha:g}: about {alpha * n:.0f} would be "
-            f"flagged by chance alone even with no real change ({flagged} are). --fdr "
-            "controls the false discovery rate over all of them."
+            f"flagged by chance alone even with no real change ({flagged} are{beside}). "
+            "--fdr controls the false discovery rate over all of them."
         ]
+    flagged = int(cmp.rows["significant"].sum())
     if flagged:
         return []
     p = cmp.rows["p_adjusted"].drop_nulls()

@@ -105,11 +105,17 @@ class Comparison:
         worse = (pl.col("verdict") == "worse") & self.counted()
         return int(self.rows.select(worse.fill_null(False).sum()).item())
 
-    @property
-    def comparisons(self) -> int:
-        """How many tests these rows hold (non-reference rows with a p-value)."""
-        tested = ~pl.col("is_reference") & pl.col("p_welch").is_not_null()
-        return int(self.rows.select(tested.fill_null(False).sum()).item())
+    def tests(self) -> tuple[int, int, int]:
+        """The tests these rows hold (non-reference rows with a p-value) whose verdict
+        counts, how many of those are significant, and the tests left out as not counted
+        (one iteration on a side, untrusted): chance alone flags alpha x the first."""
+        tested = (~pl.col("is_reference") & pl.col("p_welch").is_not_null()).fill_null(False)
+        counted = tested & self.counted()
+        significant = counted & pl.col("significant").fill_null(False)
+        n, flagged, tests = self.rows.select(
+            counted.sum().alias("n"), significant.sum().alias("flagged"), tested.sum().alias("t")
+        ).row(0)
+        return int(n), int(flagged), int(tests - n)
 
     def summary(self) -> pl.DataFrame:
         """Per non-reference system against the reference (see summary.py), over every

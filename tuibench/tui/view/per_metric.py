@@ -109,8 +109,8 @@ class PerMetric:
             self._chance = ""
             cmp = self.cmp
             if tables.chance_notes(cmp):
-                n, alpha = cmp.comparisons, cmp.options.alpha
-                flagged = int(cmp.rows["significant"].sum())
+                alpha = cmp.options.alpha
+                n, flagged, _apart = cmp.tests()  # what the answer counts
                 p = cmp.rows["p_adjusted"].drop_nulls()
                 if not cmp.options.fdr:
                     self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"

@@ -1,0 +1,61 @@
+"""What chance alone would flag is told over the tests that count, as the answer's counts
+are: a change seen on one iteration's samples (a test of one process, not counted) is
+neither among the "N flagged" of the explorer's header nor among the answer's comparisons
+(the header said 25 flagged beside the answer's 24 counted changes on sample_runs/)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tuibench.analysis.compare import Analysis
+from tuibench.ingest.load import load
+from tuibench.model.options import AnalysisOptions, ViewOptions
+from tuibench.present.answer import build_answer
+from tuibench.tui.view.session import Session
+
+
+@pytest.fixture
+def analysis(tmp_path, make_system):
+    """25 metrics of 3 iterations (t00 10 % slower) and `single`, one iteration a side,
+    slower: significant on its samples, not counted."""
+    rows: dict[str, list] = {"base": [], "new": []}
+    rng = np.random.default_rng(1)
+    for k in range(25):
+        for i in range(3):
+            for system in rows:
+                slower = 1.0 if k == 0 and system == "new" else 0.0
+                rows[system].append(("b", f"t{k:02d}", i, 10.0 + rng.normal(0, 0.05) + slower, "s"))
+    rows["base"] += [("b", "single", 0, v, "s") for v in (10.0, 10.1, 9.9, 10.05)]
+    rows["new"] += [("b", "single", 0, v, "s") for v in (11.0, 11.1, 10.9, 11.05)]
+    for system, r in rows.items():
+        make_system(tmp_path, system, r)
+    return Analysis(load([tmp_path]))
+
+
+@pytest.fixture
+def cmp(analysis):
+    return analysis.compare("base")
+
+
+def test_the_tests_that_count_leave_the_one_iteration_test_apart(cmp):
+    n, flagged, apart = cmp.tests()
+    single = cmp.rows.filter(cmp.rows["metric"] == "single").row(1, named=True)
+    assert single["significant"] and single["single_iteration"]  # what is left apart
+    assert (n, apart) == (25, 1)
+    assert flagged == int(cmp.rows.filter(~cmp.rows["single_iteration"])["significant"].sum())
+
+
+def test_the_answer_counts_the_tests_that_count(cmp):
+    answer = build_answer(cmp, limit=0)
+    (new,) = answer.systems
+    n, flagged, _ = cmp.tests()
+    assert new.tests == n == 25  # `25 comparisons: about 1.2 expected by chance`
+    assert new.worse + new.better == flagged
+
+
+def test_the_explorers_header_flags_what_the_answer_counts(analysis, cmp):
+    session = Session.first(analysis.rs, analysis, AnalysisOptions(), ViewOptions())
+    _, flagged, _ = cmp.tests()
+    # alpha x 25 counted tests: about 1 (the one-iteration test made 26, and flagged one more)
+    assert session.chance() == f"{flagged} flagged, ≈1 by chance (d: FDR)"
