@@ -61,9 +61,12 @@ def test_the_explorers_metric_table_lists_a_system_without_the_metric(analysis, 
 
     table = detail_table(analysis.compare(reference), "app", "c")  # new has no `app c`
     by_system = {row[0]: row for row in table.rows}
-    label = "new (ref)" if reference == "new" else "new"
-    assert by_system[label][1:] == ["-", "", "", "not compared", ""]
-    assert len(table.rows) == 3
+    if reference == "base":
+        assert by_system["new"][1:] == ["-", "", "", "not compared", ""]
+        assert len(table.rows) == 3
+    else:  # the reference lacks it: every row says so (n/a), none is added for it
+        assert set(by_system) == {"base", "old"}
+        assert {row[4] for row in table.rows} == {"n/a"}
 
 
 def test_a_change_on_one_iteration_is_filtered_apart_from_the_counted_ones(tmp_path):
@@ -83,3 +86,54 @@ def test_a_change_on_one_iteration_is_filtered_apart_from_the_counted_ones(tmp_p
     assert ("worse", "three") in classes and ("single", "one") in classes
     assert '<option value="single">one iteration, not counted</option>' in page
     assert "▼1 worse" in page  # the counts: `three` only
+
+
+def write_csv(root, system: str, rows: list[tuple]) -> None:
+    """rows: (metric, iteration, sample, value) of benchmark `app`, in ms."""
+    (root / system).mkdir(parents=True)
+    lines = ["benchmark,metric,iteration,sample,value,unit"]
+    lines += [f"app,{m},{i},{s},{v},ms" for m, i, s, v in rows]
+    (root / system / "r.csv").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def uneven(tmp_path):
+    """base: `both` (4 iterations), `one` (1 iteration of 10 samples), `gone`; new: `both`,
+    `one` (4 iterations, the same centre), `extra` (1 iteration: the reference lacks it);
+    other: `both` only."""
+    spread = [0.01 * (k % 5) for k in range(10)]
+    four = [(i, s, 10.0 + spread[i * 2 + s]) for i in range(4) for s in range(2)]
+    single = [(0, s, 10.0 + spread[s]) for s in range(10)]
+    write_csv(tmp_path, "base", [(m, *x) for m in ("both", "gone") for x in four])
+    (tmp_path / "base" / "one.csv").write_text(
+        "benchmark,metric,iteration,sample,value,unit\n"
+        + "".join(f"app,one,{i},{s},{v},ms\n" for i, s, v in single)
+    )
+    write_csv(tmp_path, "new", [(m, *x) for m in ("both", "one") for x in four])
+    (tmp_path / "new" / "extra.csv").write_text(
+        "benchmark,metric,iteration,sample,value,unit\n"
+        + "".join(f"app,extra,{i},{s},{v},ms\n" for i, s, v in single)
+    )
+    write_csv(tmp_path, "other", [("both", *x) for x in four])
+    return Analysis(load([tmp_path])).compare("base")
+
+
+def test_rows_and_counts_agree_on_what_was_not_compared(uneven):
+    from tuibench.present.answer import build_answer
+
+    by_system = {a.system: a for a in build_answer(uneven, limit=0).systems}
+    # new: `gone` (it lacks it) and `extra` (the reference lacks it, one iteration of new's
+    # own): not compared; `one` from one iteration (the reference's), not counted as same
+    assert (by_system["new"].missing, by_system["new"].single_iteration) == (2, 1)
+    assert by_system["new"].same == 1  # `both`
+    assert by_system["other"].missing == 2  # `gone` and `one`; `extra` is no metric of a
+    text = render_shareable(Shareable(uneven, ""), "markdown")
+    rows = [[c.strip() for c in r.strip("|").split("|")] for r in text.splitlines()]
+    verdicts = {(r[1], r[2]): r[-1] for r in rows if len(r) > 7 and r[0] == "app"}
+    assert verdicts[("one", "new")] == "same (one iteration, not counted)"
+    assert verdicts[("gone", "new")] == verdicts[("extra", "new")] == "not compared"
+    # the reference lacks `extra`: new's row says so; no row is made up for base or other
+    assert [k for k in verdicts if k[0] == "extra"] == [("extra", "new")]
+    for system in ("new", "other"):  # the rows a reader counts are the counts
+        rows_said = [k for k, v in verdicts.items() if k[1] == system and v == "not compared"]
+        assert len(rows_said) == by_system[system].missing

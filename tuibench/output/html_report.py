@@ -436,7 +436,10 @@ def _table_section(
             )
     verdicts = [v for v in ("worse", "better", "changed", "same", "equivalent", "inconclusive")]
     verdicts += ["n/a", "reference"]
-    options = "".join(f'<option value="{_cls(v)}">{esc(v)}</option>' for v in verdicts)
+    label = {"n/a": ABSENT_WORDS}  # as the rows and the counts name it
+    options = "".join(
+        f'<option value="{_cls(v)}">{esc(label.get(v, v))}</option>' for v in verdicts
+    )
     if any(m.startswith('<tr class="single"') for m in body):
         options += '<option value="single">one iteration, not counted</option>'
 

@@ -150,25 +150,29 @@ def gain_value(r: dict, percent: str = "gain") -> float | None:
     return oriented(ratio - 1, r["better"], percent)
 
 
-def verdict_words(r: dict, cmp: Comparison) -> str:
-    """The verdict in words; a significant change measured on a single iteration (one process)
-    says that it is not counted, as the per-system line does not count it."""
-    v = r["verdict"]
-    single = r.get("single_iteration") and not cmp.options.trust_single_iteration
-    if single and r["significant"] and not r["is_reference"] and v in ("worse", "better"):
-        return f"{v} (one iteration, not counted)"
-    return v
-
-
 ABSENT_WORDS = "not compared"  # a system without the metric: as the counts name it
 ABSENT_NOTE = "no values of this metric"
 
 
+def verdict_words(r: dict, cmp: Comparison) -> str:
+    """The verdict in words; a verdict from a single iteration (one process) says that it is
+    not counted, as the per-system line does not count it (nor as same)."""
+    v = r["verdict"]
+    single = r.get("single_iteration") and not cmp.options.trust_single_iteration
+    if single and not r["is_reference"] and v not in ("n/a", "reference"):
+        return f"{v} (one iteration, not counted)"  # whatever the verdict, as the counts
+    return ABSENT_WORDS if v == "n/a" else v  # no value or no test: as the counts say
+
+
 def with_absent(cmp: Comparison, rows: list[dict]) -> list[tuple[str, dict | None]]:
     """One metric's `rows` as (system, row), the reference first, then every other system
-    of `cmp` in its order, None where a system has no row (a crashed or skipped benchmark):
-    no system silently drops out of a table of one row per metric and system."""
+    of `cmp` in its order, None where a system lacks a metric the reference has (a crashed
+    or skipped benchmark): no system silently drops out of a table of one row per metric
+    and system, and these rows are the "not compared" the counts give it. A metric the
+    reference lacks is not compared for any system; its rows say so, no row is added."""
     by_system = {r["system"]: r for r in rows}
+    if cmp.reference not in by_system:
+        return [(r["system"], r) for r in rows]
     order = [cmp.reference, *(s for s in cmp.systems if s != cmp.reference)]
     return [(s, by_system.get(s)) for s in order]
 

@@ -255,9 +255,11 @@ def build_answer(
     # `cmp` holds whole metrics (each listed metric's reference row too), as `whole` does.
     rows = _size_columns(_flag_columns(_read(cmp.rows)), percent)
     unknown = ~pl.col("better").is_in(["lower", "higher"]).fill_null(False)
-    single = pl.col("single_iteration").fill_null(False)
-    counted = cmp.counted()  # a side with one iteration counts only when trusted
     verdict = pl.col("verdict")
+    # Not compared (n/a: no reference value, no test) whatever a side's iterations: only
+    # what was compared is "from one iteration", and counts only when trusted.
+    single = pl.col("single_iteration").fill_null(False) & (verdict != "n/a")
+    counted = cmp.counted() | (verdict == "n/a")
     counted_rows = rows
     if whole is not None:
         counted_rows = _flag_columns(_read(whole.rows))

@@ -540,9 +540,9 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             marks[(len(rows) - 1, 4)] = meaning
         if r["note"]:
             notes.append(f"{r['system']}: {r['note']}")
-    for system in [s for s in cmp.systems if s not in set(part["system"])]:  # none of it
-        rows.append([_system_label({"system": system, "is_reference": system == cmp.reference})])
-        rows[-1] += ["-", "", "", "not compared", ""]
+    if cmp.reference in set(part["system"]):  # a system without it: not compared
+        for system in [s for s in cmp.systems if s not in set(part["system"])]:
+            rows.append([system, "-", "", "", "not compared", ""])
     centre_head = MEAN_LABEL.get(mean_kind or "", "")
     p_head = "p (BH)" if cmp.options.fdr else "p Welch"
     word = size_word(cmp.percent)
