@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare.frames import reference_rows
-from tuibench.present.tables import fmt_p, fmt_pct, pct_decimals
+from tuibench.present.tables import about, fmt_p, fmt_pct, pct_decimals
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
@@ -424,8 +424,8 @@ def chance_text(a: SystemAnswer, answer: Answer) -> str:
     expected = answer.alpha * a.tests
     if answer.fdr or a.tests < CHANCE_FROM:
         return ""
-    about = f"{expected:.1f}" if expected < 10 else f"{expected:.0f}"
-    return f"{a.tests} comparisons: about {about} expected by chance at alpha {answer.alpha:g}"
+    alpha = answer.alpha
+    return f"{a.tests} comparisons: about {about(expected)} expected by chance at alpha {alpha:g}"
 
 
 CHANCE_FROM = 20  # comparisons per system from which the header says what chance gives

@@ -359,6 +359,11 @@ def _summary_notes(
     return notes
 
 
+def about(expected: float) -> str:
+    """How many flags chance gives, as every output writes it: 1.5, not 2 here and 1.5 there."""
+    return f"{expected:.1f}" if expected < 10 else f"{expected:.0f}"
+
+
 def chance_notes(cmp: Comparison) -> list[str]:
     """How many flags chance alone would give, and why --fdr left nothing (if it did)."""
     n, flagged, apart = cmp.tests()
@@ -368,7 +373,7 @@ def chance_notes(cmp: Comparison) -> list[str]:
         alpha = cmp.options.alpha
         beside = f", beside {apart} from one iteration, not counted" if apart else ""
         return [
-            f"{n} comparisons at alpha {alpha:g}: about {alpha * n:.0f} would be "
+            f"{n} comparisons at alpha {alpha:g}: about {about(alpha * n)} would be "
             f"flagged by chance alone even with no real change ({flagged} are{beside}). "
             "--fdr controls the false discovery rate over all of them."
         ]

@@ -113,7 +113,9 @@ class PerMetric:
                 n, flagged, _apart = cmp.tests()  # what the answer counts
                 p = cmp.rows["p_adjusted"].drop_nulls()
                 if not cmp.options.fdr:
-                    self._chance = f"{flagged} flagged, ≈{alpha * n:.0f} by chance (d: FDR)"
+                    self._chance = (
+                        f"{flagged} flagged, ≈{tables.about(alpha * n)} by chance (d: FDR)"
+                    )
                 elif p.len():
                     self._chance = f"FDR: none (smallest adjusted p {cast(float, p.min()):.2g})"
                 else:
