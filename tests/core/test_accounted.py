@@ -332,3 +332,26 @@ def test_a_file_link_out_of_the_given_folders_is_refused_without_its_content(tmp
     assert problem.path == str(root / "a" / "passwd.csv")
     assert problem.reason.startswith(f"symbolic link to {outside}, outside the given folders")
     assert "TOPSECRET" not in str(rs.samples) and "TOPSECRET" not in problem.reason
+
+
+def test_an_empty_folder_is_no_system_and_never_the_reference(tmp_path, capsys):
+    """pytest-benchmark makes an empty `.benchmarks` folder where it runs: it sorted first
+    and became the reference of a comparison whose every cell was '-'. An empty folder is
+    set aside, said, and not a system; a folder of files that are not results stays one
+    (its answer says nothing was compared)."""
+    for system in ("a", "b"):
+        (tmp_path / system).mkdir()
+        rows = "".join(f"app,run,{i},{10.0 + i * 0.01},ms\n" for i in range(3))
+        (tmp_path / system / "r.csv").write_text("benchmark,metric,iteration,value,unit\n" + rows)
+    (tmp_path / ".benchmarks").mkdir()
+    (tmp_path / "empty" / "deeper").mkdir(parents=True)  # no file, however deep
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "README.md").write_text("# rebooted\n")
+    rs = load([tmp_path])
+    assert rs.system_names == ["a", "b", "notes"]
+    assert rs.default_reference == "a"
+    empty = [s for s in rs.set_aside if s.kind == "empty folder"]
+    assert [Path(s.path).name for s in empty] == [".benchmarks", "empty"]
+    assert "2 empty folders not systems" in (set_aside_line(rs.set_aside) or "")
+    assert main(["report", str(tmp_path)]) == 0
+    assert "2 empty folders not systems" in capsys.readouterr().err

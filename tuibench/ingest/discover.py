@@ -26,6 +26,7 @@ from tuibench.model.problems import Problem
 from tuibench.model.set_aside import (
     CONFIG_NAMES,
     CONFIGURATION,
+    EMPTY_FOLDER,
     VCS_FOLDERS,
     VERSION_CONTROL,
     SetAside,
@@ -92,7 +93,24 @@ def discover(paths: Sequence[str | Path]) -> Discovery:
         for p, name in zip(existing, names, strict=True):
             if p.is_file() or _new_system_folder(p, found, name):
                 _add_system(found, _valid_name(name, p, found), p)
+    _without_empty_systems(found)
     return found
+
+
+def _without_empty_systems(found: Discovery) -> None:
+    """A system folder without a single file (pytest-benchmark's `.benchmarks`, a run's
+    folder made before its first result) is no system: it would sort first and be taken for
+    the reference. Set aside, named as such; it is a system once it holds a file."""
+    used = {u.system for u in found.units}
+    for info in list(found.systems):
+        folder = display_path(info.path)
+        if info.name in used or not os.path.isdir(info.path):
+            continue
+        said = [a.path for a in found.set_aside] + [p.path for p in found.problems]
+        if any(path.startswith(folder + os.sep) for path in said):
+            continue  # files there, none of them read: said as "nothing compared"
+        found.systems.remove(info)
+        found.aside(Path(info.path), EMPTY_FOLDER, "an empty folder: no files, not a system")
 
 
 def _valid_name(name: str, path: Path, found: Discovery) -> str:

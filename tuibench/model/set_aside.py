@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 CONFIGURATION = "configuration"  # read, but as settings: listed, not counted as not results
 VERSION_CONTROL = "version-control folder"
+EMPTY_FOLDER = "empty folder"  # a system's folder without a file: no system
+FOLDERS = {VERSION_CONTROL: "not walked", EMPTY_FOLDER: "not systems"}  # counted apart
 VCS_FOLDERS = (".git", ".hg", ".svn", ".bzr", "CVS", "_darcs")
 
 # Set aside without opening: no benchmark tool writes its results in these.
@@ -76,14 +78,14 @@ def empty_is_problem(name: str) -> bool:
 def set_aside_line(items: list[SetAside]) -> str | None:
     """'12 files not results: 6 Markdown, 4 SVG, 2 unknown', with version-control folders
     after; None when nothing was set aside. Configuration files are not counted."""
-    kinds = Counter(s.kind for s in items if s.kind not in (CONFIGURATION, VERSION_CONTROL))
-    folders = sum(s.kind == VERSION_CONTROL for s in items)
+    kinds = Counter(s.kind for s in items if s.kind not in (CONFIGURATION, *FOLDERS))
     parts = []
     if kinds:
         n = sum(kinds.values())
         order = sorted(kinds.items(), key=lambda kc: (-kc[1], kc[0].lower()))
         listed = ", ".join(f"{c} {k}" for k, c in order)
         parts.append(f"{n} file{'s' if n != 1 else ''} not results: {listed}")
-    if folders:
-        parts.append(f"{folders} version-control folder{'s' if folders != 1 else ''} not walked")
+    for kind, what in FOLDERS.items():
+        if folders := sum(s.kind == kind for s in items):
+            parts.append(f"{folders} {kind}{'s' if folders != 1 else ''} {what}")
     return "; ".join(parts) or None
