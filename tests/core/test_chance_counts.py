@@ -59,3 +59,26 @@ def test_the_explorers_header_flags_what_the_answer_counts(analysis, cmp):
     _, flagged, _ = cmp.tests()
     # alpha x 25 counted tests: 1.2, as the answer writes it (26 tests and one flag more before)
     assert session.chance() == f"{flagged} flagged, ≈1.2 by chance (d: FDR)"
+
+
+def test_fdr_says_it_flags_nothing_when_only_an_uncounted_test_is_flagged(tmp_path, make_system):
+    """25 unchanged metrics and `single` (one iteration a side, 10 % slower): under --fdr
+    nothing that counts is flagged, and the note says so (the one-iteration flag hid it)."""
+    from tuibench.model.options import AnalysisOptions as Options
+    from tuibench.present.tables import chance_notes
+
+    rng = np.random.default_rng(3)
+    for system, slower in (("base", 0.0), ("new", 1.0)):
+        rows = [
+            ("b", f"t{k:02d}", i, 10 + rng.normal(0, 0.05), "s")
+            for k in range(25)
+            for i in range(3)
+        ]
+        rows += [("b", "single", 0, v + slower, "s") for v in (10.0, 10.1, 9.9, 10.05)]
+        make_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path]), Options(fdr=True)).compare("base")
+    single = cmp.rows.filter(cmp.rows["metric"] == "single").row(1, named=True)
+    assert single["significant"]  # flagged, on one process's samples
+    (note,) = chance_notes(cmp)
+    assert note.startswith("--fdr flags nothing: the smallest adjusted p over these 25 ")
+    assert "With 3 iterations per system" in note

@@ -377,16 +377,17 @@ def chance_notes(cmp: Comparison) -> list[str]:
             f"flagged by chance alone even with no real change ({flagged} are{beside}). "
             "--fdr controls the false discovery rate over all of them."
         ]
-    flagged = int(cmp.rows["significant"].sum())
-    if flagged:
+    if flagged:  # among the tests that count (a one-iteration flag does not)
         return []
-    p = cmp.rows["p_adjusted"].drop_nulls()
-    its = cmp.rows.select(pl.col("iterations").filter(~pl.col("is_reference")))["iterations"]
+    p = cmp.rows.filter(cmp.counted())["p_adjusted"].drop_nulls()
+    tested = ~pl.col("is_reference") & cmp.counted()
+    its = cmp.rows.select(pl.col("iterations").filter(tested))["iterations"]
     smallest = f"{cast(float, p.min()):.2g}" if p.len() else "-"
     fewest, most = cast(int, its.min()), cast(int, its.max())
+    span = f"{most}" if fewest == most else f"{fewest} to {most}"
     return [
         f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
-        f"{smallest}, not below {cmp.options.alpha:g}. With {fewest} to {most} iterations "
+        f"{smallest}, not below {cmp.options.alpha:g}. With {span} iterations "
         "per system a real change rarely reaches the p that so many comparisons require; "
         "10 or more iterations per system suit suites of hundreds of metrics."
     ]
