@@ -908,3 +908,19 @@ def test_the_metric_table_marks_every_verdict_of_one_iteration(tmp_path, make_sy
     verdicts = {row[0].split()[0]: row[4] for row in table.rows}
     assert verdicts["new"] == "same~" and verdicts["slow"] == "worse~"
     assert verdicts["base"] == "reference"
+
+
+def test_the_legend_says_when_a_star_comes_from_one_iterations_samples(
+    tmp_path, make_system, capsys
+):
+    """Under --trust-single-iteration a one-iteration change is starred like the others:
+    the legend says its test is on the samples, not across iterations."""
+    for system, slower in (("base", 0.0), ("new", 1.0)):
+        rows = [("b", "three", i, 10.0 + 0.01 * i + slower, "s") for i in range(3)]
+        rows += [("b", "single", 0, v + slower, "s") for v in (10.0, 10.1, 9.9, 10.05)]
+        make_system(tmp_path, system, rows)
+    said = "Welch's t-test across iterations, or on the samples where a side has one iteration"
+    main(["report", str(tmp_path), "--trust-single-iteration"])
+    assert said in capsys.readouterr().out
+    main(["report", str(tmp_path)])  # not starred then: the ~ legend says why
+    assert said not in capsys.readouterr().out

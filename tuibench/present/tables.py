@@ -40,8 +40,7 @@ class Table:
     columns: list[str]
     rows: list[list[object]]  # display strings, or raw numbers/bools/None for data tables
     notes: list[str] = field(default_factory=list)
-    # Per-cell meaning for colouring: (row, column) -> "worse" | "better" | "reference" |
-    # "best" (the metric's best system, analysis/best.py) | ...
+    # Per-cell meaning for colouring: (row, column) -> "worse" | "better" | "best" | ...
     marks: dict[tuple[int, int], str] = field(default_factory=dict)
     # Columns whose cells are right-aligned in text renderings.
     numeric: set[int] = field(default_factory=set)
@@ -157,8 +156,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
     extra = [k for k in (extra_stats or []) if k in STAT_ROWS]
     percent = cmp.percent
     trusted = cmp.options.trust_single_iteration
-    # One pass over the rows (they come grouped by metric): a group_by per table costs
-    # more than the table itself at thousands of metrics.
+    # One pass over the rows (grouped by metric): a group_by per table cost more.
     fields = [
         "benchmark",
         "metric",
@@ -298,6 +296,8 @@ def _summary_notes(
     untested: bool = False,
 ) -> list[str]:
     test = "Welch's t-test across iterations"
+    if cmp.options.trust_single_iteration and cmp.rows["single_iteration"].fill_null(False).any():
+        test += ", or on the samples where a side has one iteration"  # counted: starred
     if cmp.options.fdr:
         test += ", Benjamini-Hochberg adjusted over all rows shown"
     if cmp.percent == "gain":
