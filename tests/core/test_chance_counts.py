@@ -65,7 +65,7 @@ def test_fdr_says_it_flags_nothing_when_only_an_uncounted_test_is_flagged(tmp_pa
     """25 unchanged metrics and `single` (one iteration a side, 10 % slower): under --fdr
     nothing that counts is flagged, and the note says so (the one-iteration flag hid it)."""
     from tuibench.model.options import AnalysisOptions as Options
-    from tuibench.present.tables import chance_notes
+    from tuibench.present.chance import notes as chance_notes
 
     rng = np.random.default_rng(3)
     for system, slower in (("base", 0.0), ("new", 1.0)):
@@ -82,3 +82,17 @@ def test_fdr_says_it_flags_nothing_when_only_an_uncounted_test_is_flagged(tmp_pa
     (note,) = chance_notes(cmp)
     assert note.startswith("--fdr flags nothing: the smallest adjusted p over these 25 ")
     assert "With 3 iterations per system" in note
+
+
+def test_under_a_margin_the_flags_are_named_by_their_p(analysis):
+    """Under --threshold a verdict also needs its interval beyond the margin: what chance
+    gives is p < alpha, and the header and the note say so rather than "flagged"."""
+    from tuibench.model.options import AnalysisOptions as Options
+    from tuibench.present import chance
+
+    cmp = analysis.compare("base", Options(threshold=2.0))
+    n, at_p, _ = cmp.tests()
+    assert chance.header(cmp) == f"{at_p} at p<0.05, ≈1.2 by chance (d: FDR)"
+    (note,) = chance.notes(cmp)
+    assert note.startswith(f"{n} comparisons at alpha 0.05: about 1.2 would have p < 0.05 ")
+    assert f"({at_p} do, beside 1 from one iteration, not counted)" in note

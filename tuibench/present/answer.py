@@ -21,7 +21,9 @@ import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare.frames import reference_rows
-from tuibench.present.tables import about, fmt_p, fmt_pct, pct_decimals
+from tuibench.present.chance import FROM as CHANCE_FROM
+from tuibench.present.chance import about
+from tuibench.present.tables import fmt_p, fmt_pct, pct_decimals
 from tuibench.util.text import printable
 
 if TYPE_CHECKING:
@@ -426,9 +428,6 @@ def chance_text(a: SystemAnswer, answer: Answer) -> str:
         return ""
     alpha = answer.alpha
     return f"{a.tests} comparisons: about {about(expected)} expected by chance at alpha {alpha:g}"
-
-
-CHANCE_FROM = 20  # comparisons per system from which the header says what chance gives
 
 
 def warning_lines(a: SystemAnswer, answer: Answer) -> list[str]:

@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import cast
 
 import polars as pl
 
 from tuibench.analysis.best import GLYPH, LEGEND, best_systems
 from tuibench.analysis.compare import ROW_COLUMNS, Comparison
 from tuibench.ingest.formats.text_readers.mmtests import CONTRADICTED
+from tuibench.present import chance
 from tuibench.present.numbers import Scale, metric_scales, scale_for
 from tuibench.util.text import printable
 
@@ -350,47 +350,13 @@ def _summary_notes(
             "Min, Max, Stddev, CoeffVar (percent), B*mean.95 (the mean of the best 95%): "
             "mmtests' statistics of all samples pooled (harmonic SD for Hmean)."
         )
-    notes += chance_notes(cmp)
+    notes += chance.notes(cmp)
     if (threshold := cmp.options.threshold) is not None:
         notes.append(
             f"Colours follow the verdicts against a practical margin of ±{threshold:g}%: "
             "worse or better only when the whole 95% interval of the change lies beyond it."
         )
     return notes
-
-
-def about(expected: float) -> str:
-    """How many flags chance gives, as every output writes it: 1.5, not 2 here and 1.5 there."""
-    return f"{expected:.1f}" if expected < 10 else f"{expected:.0f}"
-
-
-def chance_notes(cmp: Comparison) -> list[str]:
-    """How many flags chance alone would give, and why --fdr left nothing (if it did)."""
-    n, flagged, apart = cmp.tests()
-    if n < 20:
-        return []
-    if not cmp.options.fdr:
-        alpha = cmp.options.alpha
-        beside = f", beside {apart} from one iteration, not counted" if apart else ""
-        return [
-            f"{n} comparisons at alpha {alpha:g}: about {about(alpha * n)} would be "
-            f"flagged by chance alone even with no real change ({flagged} are{beside}). "
-            "--fdr controls the false discovery rate over all of them."
-        ]
-    if flagged:  # among the tests that count (a one-iteration flag does not)
-        return []
-    p = cmp.rows.filter(cmp.counted())["p_adjusted"].drop_nulls()
-    tested = ~pl.col("is_reference") & cmp.counted()
-    its = cmp.rows.select(pl.col("iterations").filter(tested))["iterations"]
-    smallest = f"{cast(float, p.min()):.2g}" if p.len() else "-"
-    fewest, most = cast(int, its.min()), cast(int, its.max())
-    span = f"{most}" if fewest == most else f"{fewest} to {most}"
-    return [
-        f"--fdr flags nothing: the smallest adjusted p over these {n} comparisons is "
-        f"{smallest}, not below {cmp.options.alpha:g}. With {span} iterations "
-        "per system a real change rarely reaches the p that so many comparisons require; "
-        "10 or more iterations per system suit suites of hundreds of metrics."
-    ]
 
 
 def _text(x: object) -> str:

@@ -4,13 +4,11 @@ of metrics. The tree's nodes by id are node_index.py."""
 
 from __future__ import annotations
 
-from typing import cast
-
 import numpy as np
 import polars as pl
 
 from tuibench.analysis.compare import METRIC, Comparison
-from tuibench.present import tables
+from tuibench.present import chance
 
 
 def metric_ids_of(names: pl.DataFrame, metric_ids: pl.DataFrame, n: int) -> np.ndarray:
@@ -106,20 +104,7 @@ class PerMetric:
     def chance(self) -> str:
         """See `Session.chance` (kept: the same for every filter, sort or toggle)."""
         if self._chance is None:
-            self._chance = ""
-            cmp = self.cmp
-            if tables.chance_notes(cmp):
-                alpha = cmp.options.alpha
-                n, flagged, _apart = cmp.tests()  # what the answer counts
-                p = cmp.rows["p_adjusted"].drop_nulls()
-                if not cmp.options.fdr:
-                    self._chance = (
-                        f"{flagged} flagged, ≈{tables.about(alpha * n)} by chance (d: FDR)"
-                    )
-                elif p.len():
-                    self._chance = f"FDR: none (smallest adjusted p {cast(float, p.min()):.2g})"
-                else:
-                    self._chance = "FDR: none"
+            self._chance = chance.header(self.cmp)
         return self._chance
 
     def gains(self, system: str) -> np.ndarray:
