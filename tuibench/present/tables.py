@@ -492,7 +492,8 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
         single = bool(r["single_iteration"]) and not trusted and not ref
         size = size_cell(r, cmp.percent)
         judged = r["verdict"] not in ("n/a", "reference")
-        verdict = r["verdict"] + ("~" if single and judged else "")  # a same of one process too
+        word = "not compared" if r["verdict"] == "n/a" else r["verdict"]  # as the counts
+        verdict = word + ("~" if single and judged else "")  # a same of one process too
         verdict += "!" if r["robust"] is False else ""
         if r["system"] == best:
             marks[(len(rows), 0)] = "best"
