@@ -102,11 +102,11 @@ def _without_empty_systems(found: Discovery) -> None:
     folder made before its first result) is no system: it would sort first and be taken for
     the reference. Set aside, named as such; it is a system once it holds a file."""
     used = {u.system for u in found.units}
+    said = [a.path for a in found.set_aside] + [p.path for p in found.problems]
     for info in list(found.systems):
         folder = display_path(info.path)
         if info.name in used or not os.path.isdir(info.path):
             continue
-        said = [a.path for a in found.set_aside] + [p.path for p in found.problems]
         if any(path.startswith(folder + os.sep) for path in said):
             continue  # files there, none of them read: said as "nothing compared"
         found.systems.remove(info)

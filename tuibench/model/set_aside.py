@@ -76,8 +76,9 @@ def empty_is_problem(name: str) -> bool:
 
 
 def set_aside_line(items: list[SetAside]) -> str | None:
-    """'12 files not results: 6 Markdown, 4 SVG, 2 unknown', with version-control folders
-    after; None when nothing was set aside. Configuration files are not counted."""
+    """'12 files not results: 6 Markdown, 4 SVG, 2 unknown', with the folders set aside
+    after (version control, empty); None when nothing was set aside. Configuration files
+    are not counted."""
     kinds = Counter(s.kind for s in items if s.kind not in (CONFIGURATION, *FOLDERS))
     parts = []
     if kinds:
