@@ -137,3 +137,23 @@ def test_rows_and_counts_agree_on_what_was_not_compared(uneven):
     for system in ("new", "other"):  # the rows a reader counts are the counts
         rows_said = [k for k, v in verdicts.items() if k[1] == system and v == "not compared"]
         assert len(rows_said) == by_system[system].missing
+
+
+def test_the_pages_rows_by_class_are_the_counts(uneven):
+    """The verdict filter finds what the counts say: the rows of class `na` are the metrics
+    not compared (none of them marked `~`), those of class `single` the ones of one
+    iteration left uncounted."""
+    from tuibench.present.answer import build_answer
+
+    new = {a.system: a for a in build_answer(uneven, limit=0).systems}["new"]
+    page = render_shareable(Shareable(uneven, ""), "html")
+    body = page[page.index('<table id="rows"') :]
+    rows = re.findall(
+        r'<tr class="([^"]*)"><td>app</td><td>(?:<a[^>]*>)?(\w+)</?a?>?</td>'
+        r"<td>(\w+)",
+        body,
+    )
+    classes = [cls for cls, _metric, system in rows if system == "new"]
+    assert classes.count("na") == new.missing == 2
+    assert classes.count("single") == new.single_iteration == 1
+    assert "~ not compared" not in page

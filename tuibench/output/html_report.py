@@ -34,6 +34,7 @@ from tuibench.output.shareable import (
     by_metric,
     gain_value,
     scope,
+    uncounted,
     verdict_words,
     with_absent,
 )
@@ -397,6 +398,7 @@ def _table_section(
             "</button></th>"
         )
     body = []
+    singles = False  # a row of one iteration, not counted: its filter option then
     best = best_systems(cmp)
     for m in metrics:
         scale = m.scale
@@ -419,7 +421,8 @@ def _table_section(
             p = None if ref else r[p_key]
             n = f"{r['iterations']}×{_per_iteration(r)}"
             # a change on one iteration's samples that is not counted: filtered apart
-            shown = "single" if r["words"] != r["verdict"] else r["verdict"]
+            shown = "single" if uncounted(r, cmp) else r["verdict"]
+            singles |= shown == "single"
             body.append(
                 f'<tr class="{_cls(shown)}">'
                 f"<td>{esc(m.benchmark)}</td>"
@@ -440,7 +443,7 @@ def _table_section(
     options = "".join(
         f'<option value="{_cls(v)}">{esc(label.get(v, v))}</option>' for v in verdicts
     )
-    if any(m.startswith('<tr class="single"') for m in body):
+    if singles:
         options += '<option value="single">one iteration, not counted</option>'
 
     return "\n".join(

@@ -154,14 +154,20 @@ ABSENT_WORDS = "not compared"  # a system without the metric: as the counts name
 ABSENT_NOTE = "no values of this metric"
 
 
-def verdict_words(r: dict, cmp: Comparison) -> str:
-    """The verdict in words; a verdict from a single iteration (one process) says that it is
-    not counted, as the per-system line does not count it (nor as same)."""
-    v = r["verdict"]
+def uncounted(r: dict, cmp: Comparison) -> bool:
+    """Whether the row's verdict comes from a single iteration (one process) and is not
+    counted, whatever it is (`--trust-single-iteration` counts it), as the counts leave it."""
     single = r.get("single_iteration") and not cmp.options.trust_single_iteration
-    if single and not r["is_reference"] and v not in ("n/a", "reference"):
-        return f"{v} (one iteration, not counted)"  # whatever the verdict, as the counts
-    return ABSENT_WORDS if v == "n/a" else v  # no value or no test: as the counts say
+    return bool(single) and not r["is_reference"] and r["verdict"] not in ("n/a", "reference")
+
+
+def verdict_words(r: dict, cmp: Comparison) -> str:
+    """The verdict in words, as the counts name it: `not compared` for no value or no
+    test, and a verdict of one iteration that is not counted says so."""
+    v = r["verdict"]
+    if uncounted(r, cmp):
+        return f"{v} (one iteration, not counted)"
+    return ABSENT_WORDS if v == "n/a" else v
 
 
 def with_absent(cmp: Comparison, rows: list[dict]) -> list[tuple[str, dict | None]]:
