@@ -39,3 +39,17 @@ def test_few_samples_equal_the_matrix_product(n, b, gap):
     assert np.array_equal(few[done], whole[done])
     assert np.array_equal(np.signbit(few[done]), np.signbit(whole[done]))
     assert np.array_equal(mixed, whole, equal_nan=True)
+
+
+def test_whether_every_subset_is_taken_is_known_without_counting_them(monkeypatch):
+    """C(n, m) >= n from 2 samples on: past B samples the subsets are not counted (at a
+    million samples in one iteration, math.comb took seconds per call)."""
+    import math
+
+    assert [n for n in range(1, 40) if sub.every_subset(n, 100)] == list(range(1, 11))
+    calls: list[int] = []
+    comb = math.comb
+    monkeypatch.setattr(sub.math, "comb", lambda n, k: calls.append(n) or comb(n, k))
+    assert not sub.every_subset(1_000_000, 100)
+    assert sub.subset_count(1_000_000, 100) == 100
+    assert calls == []

@@ -58,8 +58,10 @@ def subset_size(n: int | np.ndarray) -> int | np.ndarray:
 
 
 def every_subset(n: int, b: int) -> bool:
-    """Whether the C(n, m) subsets of n samples are at most b: then each is taken once."""
-    return math.comb(n, int(subset_size(n))) <= b
+    """Whether the C(n, m) subsets of n samples are at most b: then each is taken once.
+    C(n, m) >= n (m < n from 2 samples on): past b samples it is never computed, which at
+    a million samples in one iteration took seconds."""
+    return n <= b and math.comb(n, int(subset_size(n))) <= b
 
 
 def subset_count(n: int, b: int) -> int:
