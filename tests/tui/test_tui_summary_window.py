@@ -21,8 +21,8 @@ METRICS = summary_window.WINDOW_FROM + 50
 
 
 @pytest.fixture(scope="module")
-def cmp(tmp_path_factory):
-    """Three systems; values from 1e-6 to 1e7 in several units, some with no unit (direction
+def analysis(tmp_path_factory):
+    """Four systems; values from 1e-6 to 1e7 in several units, some with no unit (direction
     unknown), some twenty times slower, some negative, one iteration for a few (of one
     sample for some); one name holds an escape sequence."""
     root = tmp_path_factory.mktemp("many")
@@ -32,7 +32,8 @@ def cmp(tmp_path_factory):
     units = np.array(["s", "", "MB/s", "ms"])[rng.integers(0, 4, METRICS)]
     shift = {"a": np.ones(METRICS), "b": rng.choice([1, 1, 1.05, 0.9, 20], METRICS)}
     shift["c"] = rng.choice([1, 1.02, 0.5], METRICS)
-    for system in ("a", "b", "c"):
+    shift["d"] = np.ones(METRICS)  # unchanged: under a margin, every cell equivalent or not
+    for system in ("a", "b", "c", "d"):
         rows = []
         for i in range(METRICS):
             iterations = 1 if i % 53 == 0 else 3
@@ -43,7 +44,12 @@ def cmp(tmp_path_factory):
                     name = f"suite{i % 7}/bench{i}" + ("\x1b[2J" if i == 3 else "")
                     rows.append((name, "time", it, f"{v:.6g}", units[i]))
         write_system(root, system, rows)
-    return Analysis(load([root])).compare("a")
+    return Analysis(load([root]))
+
+
+@pytest.fixture(scope="module")
+def cmp(analysis):
+    return analysis.compare("a")
 
 
 def test_rows_marks_and_notes_as_the_whole_table(cmp):
@@ -68,8 +74,14 @@ def test_only_the_rows_read_are_formatted(cmp):
     assert made == list(range(summary_window.BLOCK, 2 * summary_window.BLOCK))
 
 
+@pytest.mark.parametrize("threshold", [None, 2.0])  # under a margin: `=x=` and the verdicts
 @pytest.mark.parametrize("compact", [False, True])
-def test_columns_as_wide_as_their_widest_cell_or_a_little_wider(cmp, compact):
+def test_columns_as_wide_as_their_widest_cell_or_a_little_wider(analysis, cmp, compact, threshold):
+    from tuibench.model.options import AnalysisOptions
+
+    if threshold is not None:
+        cmp = analysis.compare("a", AnalysisOptions(threshold=threshold))
+        assert (cmp.rows["verdict"] == "equivalent").any()
     palette = palette_for(True)
     view = TableView()
     exact = view._layout(summary_table(cmp), palette, compact)
@@ -101,3 +113,26 @@ def test_compact_cells_keep_the_marks_of_untested_and_equivalent(cmp):
     cells = [c for row in summary_table(cmp).rows for c in row[2:] if isinstance(c, str)]
     untested = [compact_cell(c, False) for c in cells if " [" in c]
     assert untested and all(c.endswith(("%]", "%?]")) for c in untested)
+
+
+def test_a_column_of_equivalent_cells_is_measured_with_their_mark(tmp_path):
+    """Under a margin every cell of an unchanged system reads `10.0 =  -0.10%=` (compact
+    `10.0 -0.1%=`): the column is measured with that mark, not one cell narrower."""
+    from tuibench.model.options import AnalysisOptions
+
+    rng = np.random.default_rng(8)
+    for system in ("a", "d"):
+        rows = [
+            (f"bench{i}", "time", it, f"{10 * (1 + 0.001 * rng.standard_normal()):.6g}", "s")
+            for i in range(METRICS)
+            for it in range(4)
+        ]
+        write_system(tmp_path, system, rows)
+    cmp = Analysis(load([tmp_path])).compare("a", AnalysisOptions(threshold=2.0))
+    assert set(cmp.rows.filter(~cmp.rows["is_reference"])["verdict"]) == {"equivalent"}
+    palette = palette_for(True)
+    view = TableView()
+    for compact in (False, True):
+        exact = view._layout(summary_table(cmp), palette, compact)[4]
+        window = view._layout(summary_window.summary(cmp), palette, compact)[4]
+        assert all(w >= x for w, x in zip(window, exact, strict=True)), (compact, window, exact)

@@ -156,7 +156,7 @@ def _measure(
     index = {scale: i for i, scale in enumerate(shared)}
     per_metric = np.array([index[sc] for sc in scales], dtype=np.int64)
     counts = np.diff(bounds)
-    trusted = cmp.options.trust_single_iteration
+    trusted, threshold = cmp.options.trust_single_iteration, cmp.options.threshold
     gain = (pl.col("better").is_in(["lower", "higher"]).fill_null(False)) & (cmp.percent == "gain")
     size = pl.when(gain).then(pl.col("gain")).otherwise(pl.col("change")).fill_nan(None)
     centre = pl.col("center").fill_nan(None)
@@ -167,12 +167,12 @@ def _measure(
             "better",
             pl.col("significant").fill_null(False),
             (pl.col("single_iteration").fill_null(False) & (not trusted)).alias("single"),
-            (pl.col("verdict") == "n/a").fill_null(False).alias("untested"),
+            pl.col("verdict"),
             pl.Series("scale", np.repeat(per_metric, counts)),
             finite.alias("x"),
             size.alias("size"),
         )
-        .group_by("system", "better", "significant", "single", "untested", "scale")
+        .group_by("system", "better", "significant", "single", "verdict", "scale")
         .agg(
             pl.col("x").max().alias("x_hi"),
             pl.col("x").min().alias("x_lo"),
@@ -184,10 +184,13 @@ def _measure(
     full = dict.fromkeys(cmp.systems, 0)
     short = dict.fromkeys(cmp.systems, 0)
     for row in extremes.iter_rows():
-        system, better, sig, single, untested, scale, x_hi, x_lo, s_hi, s_lo, s_na = row
+        system, better, sig, single, verdict, scale, x_hi, x_lo, s_hi, s_lo, s_na = row
         number = max(len(shared[scale].number(x)) for x in (x_hi, x_lo))  # '-' when None
         changes = [s_hi, s_lo] + ([None] if s_na else [])
-        state = "untested" if untested else None
+        # each cell's marks as summary_table writes them (under a margin: the verdict)
+        state = tables.cell_state(verdict, None if single else threshold)
+        if threshold is not None:
+            sig = verdict in ("worse", "better", "changed")
         for x in changes:
             text = tables.fmt_change(x, sig, x, better, cmp.percent, single, state)
             full[system] = max(full[system], number + 1 + len(text))

@@ -201,7 +201,7 @@ def summary_table(cmp: Comparison, title: str = "", extra_stats: list[str] | Non
         # The best system's cell starts with the glyph (no space: compact cells split
         # the value from the change at the first space).
         star = GLYPH if best.get(key) == system else ""
-        state = _cell_state(verdict, None if single_mark else threshold)  # one process: no =
+        state = cell_state(verdict, None if single_mark else threshold)  # one process: no =
         if threshold is not None:  # the star is the verdict: beyond the margin
             sig = verdict in ("worse", "better", "changed")
         cell = fmt_change(change, sig, gain, better, percent, single_mark, state)
@@ -278,7 +278,7 @@ def _fmt_plain(x: float | None) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"
 
 
-def _cell_state(verdict: str | None, threshold: float | None) -> str | None:
+def cell_state(verdict: str | None, threshold: float | None) -> str | None:
     """What a cell must say beyond its star: untested, or equivalent under a threshold."""
     if verdict == "n/a":
         return "untested"
