@@ -128,3 +128,21 @@ def test_the_mark_in_the_tables(three):
     assert [r[0] for r in detail.rows] == ["a (ref)", f"b {GLYPH}", "c"]
     assert detail.marks[(1, 0)] == "best"
     assert GLYPH not in "".join(r[0] for r in detail_table(cmp, "bench", "tied").rows)
+
+
+def test_a_runner_up_of_one_iteration_tells_the_top_apart_only_when_trusted(tmp_path, make_system):
+    """c, of one iteration, is second: its interval is of one process's samples, narrow, and
+    clear of b's. The series ranking's rule says that tells b apart from nothing; the mark
+    follows it, unless --trust-single-iteration counts such verdicts."""
+    for system, centre in (("a", 100.0), ("b", 90.0)):
+        rows = [("bench", "t", i, v, "ms") for i, v in enumerate(values(centre))]
+        make_system(tmp_path, system, rows)
+    rows = [("bench", "t", 0, 93.0 + d, "ms") for d in np.linspace(-0.1, 0.1, 9)]
+    make_system(tmp_path, "c", rows)
+    analysis = Analysis(load([tmp_path]))
+    cmp = analysis.compare("a")
+    b, c = (cmp.rows.filter(cmp.rows["system"] == s).row(0, named=True) for s in "bc")
+    assert b["ci_high"] < c["ci_low"]  # apart by the intervals alone
+    assert best_systems(cmp) == {}
+    trusted = analysis.compare("a", AnalysisOptions(trust_single_iteration=True))
+    assert best_systems(trusted) == {("bench", "t"): "b"}

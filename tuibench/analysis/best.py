@@ -5,7 +5,8 @@ where lower is better, highest where higher is better) when both hold:
 
 1. it is told apart from the runner-up by the ranking's rule (`series/ranking.told_apart`:
    their 95 % intervals do not overlap, or Welch's test on their iteration values gives
-   p < alpha): it is ahead of every other system, not only of the reference;
+   p < alpha; the interval of one iteration tells nothing apart unless trusted): it is
+   ahead of every other system, not only of the reference;
 2. the comparison against the reference agrees: it is significantly better than the
    reference (verdict `better`), or, when it is the reference itself, every other system
    is significantly worse (`worse`). Under `--fdr` or `--threshold` those verdicts follow
@@ -83,7 +84,10 @@ def best_systems(cmp: Comparison, rows: pl.DataFrame | None = None) -> dict[tupl
     def arrays(frame: pl.DataFrame) -> tuple:
         return tuple(frame[c].cast(pl.Float64).fill_null(np.nan).to_numpy() for c in side)
 
-    apart, _ = told_apart(arrays(top), arrays(second), cmp.options.alpha)
+    options = cmp.options
+    apart, _ = told_apart(
+        arrays(top), arrays(second), options.alpha, options.trust_single_iteration
+    )
     is_ref = top["is_reference"].to_numpy()
     agrees = np.where(is_ref, top["_others_worse"].to_numpy(), top["_better"].to_numpy())
     best = top.filter(pl.Series(apart & agrees))

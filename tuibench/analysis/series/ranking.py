@@ -37,18 +37,24 @@ def _matrix(groups: pl.DataFrame, col: str, m: np.ndarray, s: np.ndarray, shape)
     return out
 
 
-def told_apart(first: tuple, second: tuple, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def told_apart(
+    first: tuple, second: tuple, alpha: float, trust_single_iteration: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Whether two systems of a metric can be told apart, and Welch's p between them.
 
     Each side is (centre, ci_low, ci_high, mean, variance, count), the last three of its
     iteration values on the scale where means are arithmetic (1/v for Hmean metrics);
     arrays of any one shape. Apart: both have a centre, and their 95 % intervals do not
-    overlap or Welch's test gives p < alpha (NaN with fewer than two values a side)."""
+    overlap or Welch's test gives p < alpha (NaN with fewer than two values a side). The
+    interval of one iteration is of one process's samples, which cannot say how runs differ
+    (the report does not count such a verdict): it tells that system apart from none,
+    unless `trust_single_iteration` (the option that counts such verdicts)."""
     c1, lo1, hi1, m1, v1, n1 = first
     c2, lo2, hi2, m2, v2, n2 = second
     p, _ = stats.welch(m1, v1, n1, m2, v2, n2)
     both = ~np.isnan(c1) & ~np.isnan(c2)
-    known = ~np.isnan(lo1 + hi1 + lo2 + hi2)
+    runs = trust_single_iteration | ((np.asarray(n1) >= 2) & (np.asarray(n2) >= 2))
+    known = ~np.isnan(lo1 + hi1 + lo2 + hi2) & runs
     with np.errstate(invalid="ignore"):
         disjoint = known & (np.maximum(lo1, lo2) > np.minimum(hi1, hi2))
     return both & (disjoint | (p < alpha)), p
@@ -83,13 +89,9 @@ def rank_metrics(analysis, data: SeriesData, alpha: float = 0.05) -> pl.DataFram
     ym, yv, k = (take(x, order, axis=1) for x in (y_mean, y_var, data.count))
 
     a, b = np.s_[:, :-1], np.s_[:, 1:]
-    # One iteration: its interval is of one process's samples, which cannot say how runs
-    # differ (the report does not count such a verdict): it tells that system apart from none.
-    runs = k >= 2
-    lo_t, hi_t = np.where(runs, lo_o, np.nan), np.where(runs, hi_o, np.nan)
     apart, p = told_apart(
-        (c_o[a], lo_t[a], hi_t[a], ym[a], yv[a], k[a]),
-        (c_o[b], lo_t[b], hi_t[b], ym[b], yv[b], k[b]),
+        (c_o[a], lo_o[a], hi_o[a], ym[a], yv[a], k[a]),
+        (c_o[b], lo_o[b], hi_o[b], ym[b], yv[b], k[b]),
         alpha,
     )
     both = ~np.isnan(c_o[:, :-1]) & ~np.isnan(c_o[:, 1:])
