@@ -29,14 +29,11 @@ from tuibench.analysis.best import LEGEND, best_systems
 from tuibench.analysis.compare import Comparison
 from tuibench.output.shareable import (
     ABSENT_NOTE,
-    ABSENT_WORDS,
     Shareable,
     by_metric,
     gain_value,
     scope,
-    uncounted,
     verdict_words,
-    with_absent,
 )
 from tuibench.present.answer import (
     GLYPH,
@@ -53,6 +50,7 @@ from tuibench.present.answer import (
 )
 from tuibench.present.numbers import Scale, scale_for
 from tuibench.present.tables import (
+    ABSENT_WORDS,
     MEAN_LABEL,
     P_METHOD,
     SIZE_METHOD,
@@ -61,6 +59,8 @@ from tuibench.present.tables import (
     fmt_p,
     size_cell,
     size_word,
+    uncounted,
+    with_absent,
 )
 from tuibench.util.text import printable
 

@@ -21,6 +21,7 @@ from tuibench.present.answer import build_answer, counts_text, warning_lines
 from tuibench.present.numbers import metric_scales, scale_for
 from tuibench.present.systems_table import system_summary_table
 from tuibench.present.tables import (
+    ABSENT_WORDS,
     MEAN_LABEL,
     P_METHOD,
     SIZE_METHOD,
@@ -33,6 +34,8 @@ from tuibench.present.tables import (
     oriented,
     size_cell,
     size_word,
+    uncounted,
+    with_absent,
     without_ratio,
 )
 from tuibench.util.text import printable
@@ -150,15 +153,7 @@ def gain_value(r: dict, percent: str = "gain") -> float | None:
     return oriented(ratio - 1, r["better"], percent)
 
 
-ABSENT_WORDS = "not compared"  # a system without the metric: as the counts name it
-ABSENT_NOTE = "no values of this metric"
-
-
-def uncounted(r: dict, cmp: Comparison) -> bool:
-    """Whether the row's verdict comes from a single iteration (one process) and is not
-    counted, whatever it is (`--trust-single-iteration` counts it), as the counts leave it."""
-    single = r.get("single_iteration") and not cmp.options.trust_single_iteration
-    return bool(single) and not r["is_reference"] and r["verdict"] not in ("n/a", "reference")
+ABSENT_NOTE = "no values of this metric"  # beside ABSENT_WORDS on the page
 
 
 def verdict_words(r: dict, cmp: Comparison) -> str:
@@ -168,19 +163,6 @@ def verdict_words(r: dict, cmp: Comparison) -> str:
     if uncounted(r, cmp):
         return f"{v} (one iteration, not counted)"
     return ABSENT_WORDS if v == "n/a" else v
-
-
-def with_absent(cmp: Comparison, rows: list[dict]) -> list[tuple[str, dict | None]]:
-    """One metric's `rows` as (system, row), the reference first, then every other system
-    of `cmp` in its order, None where a system lacks a metric the reference has (a crashed
-    or skipped benchmark): no system silently drops out of a table of one row per metric
-    and system, and these rows are the "not compared" the counts give it. A metric the
-    reference lacks is not compared for any system; its rows say so, no row is added."""
-    by_system = {r["system"]: r for r in rows}
-    if cmp.reference not in by_system:
-        return [(r["system"], r) for r in rows]
-    order = [cmp.reference, *(s for s in cmp.systems if s != cmp.reference)]
-    return [(s, by_system.get(s)) for s in order]
 
 
 def by_metric(cmp: Comparison) -> list[list[dict]]:

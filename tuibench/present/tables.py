@@ -450,6 +450,29 @@ def fmt_half_width(centre: float | None, lo: float | None, hi: float | None) -> 
     return f"±{abs(hi - lo) / 2 / abs(centre) * 100:.1f}%"
 
 
+ABSENT_WORDS = "not compared"  # no value or no test, or no row at all: as the counts say
+
+
+def uncounted(r: dict, cmp: Comparison) -> bool:
+    """Whether the row's verdict comes from a single iteration (one process) and is not
+    counted, whatever it is (`--trust-single-iteration` counts it), as the counts leave it."""
+    single = r.get("single_iteration") and not cmp.options.trust_single_iteration
+    return bool(single) and not r["is_reference"] and r["verdict"] not in ("n/a", "reference")
+
+
+def with_absent(cmp: Comparison, rows: list[dict]) -> list[tuple[str, dict | None]]:
+    """One metric's `rows` as (system, row), the reference first, then every other system
+    of `cmp` in its order, None where a system lacks a metric the reference has (a crashed
+    or skipped benchmark): no system silently drops out of a table of one row per metric
+    and system, and these rows are the "not compared" the counts give it. A metric the
+    reference lacks is not compared for any system; its rows say so, no row is added."""
+    by_system = {r["system"]: r for r in rows}
+    if cmp.reference not in by_system:
+        return [(r["system"], r) for r in rows]
+    order = [cmp.reference, *(s for s in cmp.systems if s != cmp.reference)]
+    return [(s, by_system.get(s)) for s in order]
+
+
 def _detail_part(cmp: Comparison, benchmark: str, metric: str) -> pl.DataFrame:
     """One metric's rows, the reference first (whatever order `cmp` holds them in)."""
     part = cmp.rows.filter((pl.col("benchmark") == benchmark) & (pl.col("metric") == metric))
@@ -482,19 +505,19 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
     notes: list[str] = []
     mean_kind = None
     p_key = "p_adjusted" if cmp.options.fdr else "p_welch"
-    trusted = cmp.options.trust_single_iteration
-    for r in part.iter_rows(named=True):
+    for system, r in with_absent(cmp, list(part.iter_rows(named=True))):
+        if r is None:  # the system has no values of it
+            rows.append([system, "-", "", "", ABSENT_WORDS, ""])
+            continue
         mean_kind = r["mean_kind"]
         ref = r["is_reference"]
         centre = scale.text(r["center"])
         half = fmt_half_width(r["center"], r["ci_low"], r["ci_high"])
         overlap = r["ci_overlap"]
-        single = bool(r["single_iteration"]) and not trusted and not ref
+        single = uncounted(r, cmp)  # a same of one process too
         size = size_cell(r, cmp.percent)
-        judged = r["verdict"] not in ("n/a", "reference")
-        word = "not compared" if r["verdict"] == "n/a" else r["verdict"]  # as the counts
-        verdict = word + ("~" if single and judged else "")  # a same of one process too
-        verdict += "!" if r["robust"] is False else ""
+        word = ABSENT_WORDS if r["verdict"] == "n/a" else r["verdict"]
+        verdict = word + ("~" if single else "") + ("!" if r["robust"] is False else "")
         if r["system"] == best:
             marks[(len(rows), 0)] = "best"
         rows.append(
@@ -513,9 +536,6 @@ def detail_table(cmp: Comparison, benchmark: str, metric: str) -> Table:
             marks[(len(rows) - 1, 4)] = meaning
         if r["note"]:
             notes.append(f"{r['system']}: {r['note']}")
-    if cmp.reference in set(part["system"]):  # a system without it: not compared
-        for system in [s for s in cmp.systems if s not in set(part["system"])]:
-            rows.append([system, "-", "", "", "not compared", ""])
     centre_head = MEAN_LABEL.get(mean_kind or "", "")
     p_head = "p (BH)" if cmp.options.fdr else "p Welch"
     word = size_word(cmp.percent)
