@@ -4,7 +4,8 @@ Every regular file is either read or set aside here, never dropped without a wor
 `inspect` lists each one, `report` and the explorer count them in one line
 (`set_aside_line`). Files are recognised by content; only version-control folders and
 files whose name says they cannot hold results (pictures, archives, ...) are set aside
-without being opened.
+without being opened. A system's folder without a single file is set aside too (an empty
+folder is no system).
 """
 
 from __future__ import annotations

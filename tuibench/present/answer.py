@@ -561,7 +561,7 @@ def answer_lines(answer: Answer) -> list[str]:
         lines.extend("  " + change_text(c) for c in a.changes)
         if a.more:
             lines.append(f"  … {a.more} more significant change{'s' if a.more != 1 else ''}")
-        elif a.nothing_compared:
-            lines.append("  " + quiet_text(a, answer.threshold))
+        elif a.nothing_compared:  # the tables after it show what was compared
+            lines.append("  " + quiet_text(a))
     lines.append(legend(answer))
     return lines

@@ -33,8 +33,8 @@ def header(cmp: Comparison) -> str:
         return f"{flagged} {what}, ≈{about(alpha * n)} by chance (d: FDR)"
     if flagged:
         return ""
-    p = _adjusted(cmp)
-    return f"FDR: none (smallest adjusted p {cast(float, p.min()):.2g})" if p.len() else "FDR: none"
+    smallest = _smallest(cmp)
+    return f"FDR: none (smallest adjusted p {smallest})" if smallest else "FDR: none"
 
 
 def notes(cmp: Comparison) -> list[str]:
@@ -56,10 +56,9 @@ def notes(cmp: Comparison) -> list[str]:
         ]
     if flagged:  # among the tests that count (a one-iteration flag does not)
         return []
-    p = _adjusted(cmp)
     tested = ~pl.col("is_reference") & cmp.counted()
     its = cmp.rows.select(pl.col("iterations").filter(tested))["iterations"]
-    smallest = f"{cast(float, p.min()):.2g}" if p.len() else "-"
+    smallest = _smallest(cmp) or "-"
     fewest, most = cast(int, its.min()), cast(int, its.max())
     span = f"{most}" if fewest == most else f"{fewest} to {most}"
     return [
@@ -70,6 +69,7 @@ def notes(cmp: Comparison) -> list[str]:
     ]
 
 
-def _adjusted(cmp: Comparison) -> pl.Series:
-    """The adjusted p-values of the tests that count."""
-    return cmp.rows.filter(cmp.counted())["p_adjusted"].drop_nulls()
+def _smallest(cmp: Comparison) -> str | None:
+    """The smallest adjusted p of the tests that count, as written; None without one."""
+    p = cmp.rows.filter(cmp.counted())["p_adjusted"].drop_nulls()
+    return f"{cast(float, p.min()):.2g}" if p.len() else None

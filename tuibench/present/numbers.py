@@ -146,7 +146,7 @@ def _tell_apart(
     values: np.ndarray, group: np.ndarray, decimals: np.ndarray, most: np.ndarray
 ) -> np.ndarray:
     """More decimals for the metrics where two distinct centres (as shown, before
-    rounding) would print alike.
+    rounding) would print alike, or apart by a difference far from theirs.
 
     Rounding keeps the order, so only neighbours in each metric's sorted values can collide:
     one check per added decimal (a loop over at most three), over all metrics at once."""
@@ -158,14 +158,15 @@ def _tell_apart(
     for _ in range(MAX_SIGNIFICANT - MIN_SIGNIFICANT):
         ten = 10.0 ** decimals[g]
         x, y = a * ten, b * ten
+        rx, ry = np.round(x), np.round(y)
         # A value within float error of a rounding tie may print either way (0.14495 is
         # stored a hair below and prints 0.1449): count it as alike, one more decimal.
-        alike = (np.round(x) == np.round(y)) | _near_tie(x) | _near_tie(y)
+        alike = (rx == ry) | _near_tie(x) | _near_tie(y)
         # Printed apart but by a difference far from theirs (100.45 and 100.75 as 100 and
         # 101 beside a change of 0.3 %): the rounding would tell the change wrong.
         # Only differences of 0.1 % and more: closer ones read as 0.0 % anyway.
         gap = np.abs(y - x)
-        off = np.abs((np.round(y) - np.round(x)) - (y - x)) > 0.5 * gap
+        off = np.abs((ry - rx) - (y - x)) > 0.5 * gap
         alike |= off & (gap >= 1e-3 * np.maximum(np.abs(x), np.abs(y)))
         grow = np.zeros(len(decimals), dtype=bool)
         grow[g[alike]] = True

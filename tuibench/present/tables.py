@@ -351,7 +351,7 @@ def _summary_notes(
             "mmtests' statistics of all samples pooled (harmonic SD for Hmean)."
         )
     notes += chance.notes(cmp)
-    if (threshold := cmp.options.threshold) is not None:
+    if threshold is not None:
         notes.append(
             f"Colours follow the verdicts against a practical margin of ±{threshold:g}%: "
             "worse or better only when the whole 95% interval of the change lies beyond it."

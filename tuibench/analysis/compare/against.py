@@ -319,7 +319,8 @@ def row_notes(
     if explained is not None:
         unknown &= ~explained
     single = other & w.use_s & ~np.isnan(p)
-    two = other & ~w.use_s & (np.minimum(x.k, x.rk) == 2)
+    fewest = np.minimum(x.k, x.rk)  # iterations of the side with fewer
+    two = other & ~w.use_s & (fewest == 2)
     ref_nonpos = ~is_ref & x.exists & ~has_ref & (x.refv("_s_n") > 0)
     return notes(
         (~is_ref & ~x.exists, f"the reference {x.reference} has no results for this metric"),
@@ -337,11 +338,11 @@ def row_notes(
         (two, TWO_ITERATIONS),
         (~is_ref & has_ref & np.isnan(p) & ~np.isnan(x.centre), "too few values for a test"),
         (
-            zero_var & (p == 0) & (np.minimum(x.k, x.rk) > 2),
+            zero_var & (p == 0) & (fewest > 2),
             "no variation on either side: the difference is exact",
         ),
         (  # two values alike on each side: too few to call the spread zero
-            zero_var & (p == 0) & (np.minimum(x.k, x.rk) <= 2),
+            zero_var & (p == 0) & (fewest <= 2),
             "no variation on either side, of two iterations or fewer: exact only if every "
             "run gives the same value, which so few runs cannot show",
         ),

@@ -16,7 +16,8 @@ DEFAULT_THRESHOLD = 2.0  # percent: `tuibench decide --threshold`'s default
 # The tree's marks. Not "…", which reads as a name cut short.
 DECIDED, UNDECIDED = "✓", "◌"
 # What settles a metric; `inconclusive` (a last look that could not) does not. The explorer
-# sets no maximum of iterations, so it meets only these and `undecided`.
+# sets no maximum of iterations, so it meets only these, `undecided` and `n/a` (nothing to
+# decide: kept, so that the tree marks it too).
 SETTLED = ("worse", "better", "changed", "same")
 
 
