@@ -46,11 +46,14 @@ CSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 STEPS = {
     "tuibench.cli.commands": ["explore"],
     "tuibench.tui.view.read_ahead": ["start", "take"],
-    "tuibench.tui.view.load_ahead": ["start", "wait", "_write_entry"],
+    "tuibench.tui.view.load_ahead": ["start", "picture", "wait", "_write_entry"],
+    "tuibench.tui.content.picture": ["picture_of", "decoded"],
     "tuibench.tui.app": ["run", "TuibenchApp.on_mount"],
     "tuibench.tui.screens.main.view": ["MainView.on_mount"],
     "tuibench.tui.screens.main.loading": [
         "Loading.load_results",
+        "Loading._picture_first",
+        "Loading.on_pictured",
         "Loading._load",
         "Loading._imports",
         "Loading._first_session",

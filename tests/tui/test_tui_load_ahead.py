@@ -94,7 +94,7 @@ def test_a_child_too_slow_is_not_waited_for_and_ends(monkeypatch):
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     read, write = os.pipe()
     key = (("somewhere",), OPTIONS)
-    monkeypatch.setitem(load_ahead._child, key, (slow.pid, read))
+    monkeypatch.setitem(load_ahead._child, key, load_ahead._Child(slow.pid, read))
     monkeypatch.setattr(load_ahead, "_reap", lambda pid: None)  # Popen reaps it here
     clock = time.monotonic()
     load_ahead.wait(["somewhere"], OPTIONS)

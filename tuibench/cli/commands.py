@@ -302,6 +302,13 @@ def _is_terminal() -> bool:
 ESCDELAY_MS = 10  # as tmux (3.5 on) waits after an escape by default
 
 
+def _picture(session, rs, view) -> bytes | None:
+    """The first screen's picture, made in load_ahead's child (tui/content/picture.py)."""
+    from tuibench.tui.content.picture import encoded
+
+    return encoded(session, rs, view)
+
+
 def explore(args: argparse.Namespace) -> int:
     if _missing_paths(args.paths):  # said here, before the screen is taken
         return EXIT_USAGE
@@ -322,7 +329,7 @@ def explore(args: argparse.Namespace) -> int:
     from tuibench.tui.view import load_ahead, read_ahead
 
     shown = view_options(args)
-    load_ahead.start(args.paths, options, shown)  # before any thread starts
+    load_ahead.start(args.paths, options, shown, _picture)  # before any thread starts
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads
     first_frame.start(args.paths, options, shown)  # a reopen's frame, checked meanwhile
     from tuibench.tui.app import run

@@ -44,6 +44,21 @@ class Palette:
             return Style(color=_hex(self.warning))
         return Style()
 
+    def named(self, name: str | None) -> Style | None:
+        """The style a part of plain lines names (tui/content/answer_lines.py)."""
+        return self._named.get(name) if name else None
+
+    @cached_property
+    def _named(self) -> dict[str, Style]:
+        return {
+            "bold": Style(bold=True),
+            "muted": self.muted,
+            "accent": self.accent_style,
+            "warning": self.warning_style,
+            "worse": self.worse_style,
+            "better": self.better_style,
+        }
+
     @cached_property
     def worse_style(self) -> Style:
         return self.style("worse")

@@ -5,8 +5,10 @@ polars and loading take turns on it (0.6 s to the first frame on `sample_runs/`,
 reopening from the cache takes 0.5 s). Forked before Textual is imported, a child reads
 the files, analyses them, compares them with the first screen's reference and writes the
 screen's cache entry (reopen.py) on another core; the loading thread waits for it
-(`wait`) and then reopens that entry as it would any other. The child writes nothing
-else but the cache's entries, never the terminal, and ends by itself.
+(`wait`) and then reopens that entry as it would any other. Before writing the entry the
+child sends the first screen's picture, when asked for one (`picture`: tui/content/
+picture.py), which the explorer draws before it imports polars. The child writes nothing
+else but the cache's entries and that pipe, never the terminal, and ends by itself.
 
 Only where it pays: a cache to write to, a second core, a fork (not on Windows), and files
 of `FORK_UP_TO` bytes or fewer (larger results take seconds to load; the child would hold
@@ -21,22 +23,41 @@ import contextlib
 import os
 import select
 import signal
+import struct
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tuibench.model.options import AnalysisOptions, ViewOptions
 
 if TYPE_CHECKING:
+    from tuibench.model.results import ResultSet
     from tuibench.tui.view.reloads import Reloads
+    from tuibench.tui.view.session import Session
+
+    # The first screen's picture as bytes, or None where there is none (picture.encoded).
+    Picturing = Callable[[Session, ResultSet, ViewOptions], bytes | None]
 
 FORK_UP_TO = 4 << 20  # bytes of result files: loaded in well under a second
 # Seconds the loading thread waits for the child before loading itself: a child that slow
 # is stuck (its files take no longer to read than the explorer's own load would).
 WAIT_UP_TO = 10.0
 READY, SKIPPED = b"r", b"s"
+PICTURE = b"p"  # then the picture's length (`_LENGTH`) and its bytes; READY or SKIPPED later
+NO_PICTURE = b"n"  # as soon as the child knows it makes none; READY or SKIPPED later
+_LENGTH = struct.Struct("<Q")
 
-_child: dict[tuple, tuple[int, int]] = {}  # (paths, options) -> (pid, read end of its pipe)
+
+class _Child:
+    """A started child: its pid, the read end of its pipe, the word read ahead of `wait`."""
+
+    def __init__(self, pid: int, read: int) -> None:
+        self.pid, self.read, self.word = pid, read, b""
+        self.until = time.monotonic() + WAIT_UP_TO
+
+
+_child: dict[tuple, _Child] = {}  # (paths, options) -> its child
 
 
 def _cores() -> int:
@@ -45,9 +66,15 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def start(paths: Sequence[str], options: AnalysisOptions, view: ViewOptions) -> None:
+def start(
+    paths: Sequence[str],
+    options: AnalysisOptions,
+    view: ViewOptions,
+    picture: Picturing | None = None,
+) -> None:
     """Fork the child that writes the first screen's entry of `paths` for `options`, as
-    shown with `view`. Call before any thread starts."""
+    shown with `view`, and first sends its `picture` when there is one. Call before any
+    thread starts."""
     from tuibench.ingest.reuse import cache
 
     if not hasattr(os, "fork") or not cache.enabled() or _cores() < 2:
@@ -65,32 +92,73 @@ def start(paths: Sequence[str], options: AnalysisOptions, view: ViewOptions) -> 
         code = 1
         try:
             _quiet(parent)
-            reloads = _write_entry(paths, options, view, lambda word: os.write(write, word))
+            reloads = _write_entry(paths, options, view, lambda word: _tell(write, word), picture)
             if reloads is not None:  # told: the load's entry is written meanwhile
                 reloads.loader.write_unwritten()
             code = 0
         finally:
             os._exit(code)
     os.close(write)
-    _child[(tuple(map(str, paths)), options)] = (pid, read)
+    _child[(tuple(map(str, paths)), options)] = _Child(pid, read)
+
+
+def _tell(fd: int, word: bytes) -> None:
+    view = memoryview(word)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def picture(paths: Sequence[str], options: AnalysisOptions) -> bytes | None:
+    """The picture the child of `paths` and `options` sends, waiting for it (up to
+    `WAIT_UP_TO` s from the start); None when it has none or there is no child."""
+    child = _child.get((tuple(map(str, paths)), options))
+    if child is None or child.word:
+        return None
+    child.word = _read(child, 1)
+    if child.word == NO_PICTURE:
+        child.word = b""  # the word that ends the child's work is still to come
+    if child.word != PICTURE:
+        return None
+    child.word = b""
+    head = _read(child, _LENGTH.size)
+    size = _LENGTH.unpack(head)[0] if len(head) == _LENGTH.size else 0
+    payload = _read(child, size) if size else b""
+    if len(payload) == size and size:
+        return payload
+    child.word = SKIPPED  # cut short: the child is gone or stuck
+    return None
+
+
+def _read(child: _Child, n: int) -> bytes:
+    """`n` bytes of the child's pipe, or fewer when it ends or the wait is over."""
+    out = b""
+    with contextlib.suppress(OSError):
+        while len(out) < n:
+            left = child.until - time.monotonic()
+            if left <= 0 or not select.select([child.read], [], [], left)[0]:
+                break
+            got = os.read(child.read, n - len(out))
+            if not got:
+                break
+            out += got
+    return out
 
 
 def wait(paths: Sequence[str], options: AnalysisOptions) -> None:
-    """Wait (up to `WAIT_UP_TO` s) until the child of `paths` and `options`, if one was
-    started, has written its entry or given up. The child is reaped in a daemon thread."""
-    started = _child.pop((tuple(map(str, paths)), options), None)
-    if started is None:
+    """Wait (up to `WAIT_UP_TO` s from the start) until the child of `paths` and `options`,
+    if one was started, has written its entry or given up. The child is reaped in a daemon
+    thread."""
+    child = _child.pop((tuple(map(str, paths)), options), None)
+    if child is None:
         return
-    pid, read = started
-    told = b""
-    with contextlib.suppress(OSError):
-        if select.select([read], [], [], WAIT_UP_TO)[0]:
-            told = os.read(read, 1)
-    os.close(read)
-    if not told:  # slower than loading here from now on, or gone: not waited for again
+    told = child.word or _read(child, 1)
+    os.close(child.read)
+    if told not in (READY, SKIPPED):  # slower than loading here, or gone: not waited for
         with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    threading.Thread(target=_reap, args=(pid,), name="tuibench-load-ahead", daemon=True).start()
+            os.kill(child.pid, signal.SIGKILL)
+    threading.Thread(
+        target=_reap, args=(child.pid,), name="tuibench-load-ahead", daemon=True
+    ).start()
 
 
 def _reap(pid: int) -> None:
@@ -114,10 +182,15 @@ def _quiet(parent: int) -> None:
 
 
 def _write_entry(
-    paths: Sequence[str], options: AnalysisOptions, view: ViewOptions, tell: Callable
+    paths: Sequence[str],
+    options: AnalysisOptions,
+    view: ViewOptions,
+    tell: Callable,
+    picture: Picturing | None = None,
 ) -> Reloads | None:
     """Write the screen's entry and `tell` READY (also when one is there already), else
-    SKIPPED when it is not worth it; the load that wrote it, when there was one."""
+    SKIPPED when it is not worth it; before the entry, the first screen's `picture` when
+    there is one. The load that wrote it, when there was one."""
     from tuibench import process_settings
     from tuibench.ingest.reuse import cache
     from tuibench.ingest.watch import complete_now
@@ -140,10 +213,20 @@ def _write_entry(
         return None
     reloads = Reloads(paths)
     rs = reloads.load(None, complete, reopen.found, True, reopen.identity)
+    if picture is not None and len(rs.system_names) < 2:  # no answer to draw: said at once
+        picture = None
+        tell(NO_PICTURE)
     if not rs.empty:
         analysis = reloads.analyse(rs, options, lambda _figures: None)
         # The first screen's comparison is kept in the entry: the explorer shows it at once.
         session = Session.first(rs, analysis, options, view)
+        shown = None
+        with contextlib.suppress(Exception):  # a picture that fails: the entry still comes
+            shown = picture(session, rs, view) if picture is not None else None
+        if shown is not None:  # the explorer draws it while this child writes the entry
+            tell(PICTURE + _LENGTH.pack(len(shown)) + shown)
+        elif picture is not None:
+            tell(NO_PICTURE)
         analysis.prepare_references()  # every reference's tests: a switch reads no sample
         reopen.store_first(rs, analysis, session)
     tell(READY if reopen.stored else SKIPPED)

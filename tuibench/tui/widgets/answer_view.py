@@ -1,17 +1,15 @@
 """The first screen: per system against the reference, the counts and the significant
 changes worst first, one per line, each line opening its metric.
 
-A line-API widget drawn from plain strings: a line is cheap whatever the number of metrics,
-and the columns are sized from the strings' lengths (no Rich measuring). Numbers come first
-after the glyph, so they are never cut; the name takes what is left, shortened in the
-middle.
+A line-API widget drawn from plain strings (tui/content/answer_lines.py): a line is cheap
+whatever the number of metrics, and the columns are sized from the strings' lengths (no
+Rich measuring). Numbers come first after the glyph, so they are never cut; the name takes
+what is left, shortened in the middle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,134 +18,11 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tuibench.tui.format import shorten_distinct, shorten_middle, text_width
+from tuibench.tui.content.answer_lines import Line
+from tuibench.tui.format import shorten_distinct, shorten_middle
 from tuibench.tui.palette import Palette
 from tuibench.tui.view.state import Node
 from tuibench.tui.widgets.repaint import PaintedWhole
-from tuibench.util.text import printable
-
-if TYPE_CHECKING:
-    from tuibench.present.answer import Answer, SystemAnswer
-
-
-@dataclass(frozen=True)
-class Line:
-    parts: list[tuple[str, Style | None]]  # fixed text (headings, notes)
-    # a change: glyph, size, interval, p, verdict, warnings' marks, name, note
-    cells: list[str] | None = None
-    verdict: str | None = None
-    node: Node | None = None  # what enter opens
-
-
-BOLD = Style(bold=True)  # one for every heading: 10,000 systems made 10,000
-
-
-# The ranking wraps between systems within this many cells: the answer's width at 80
-# columns (its lines are drawn as they are, cut at the pane's edge).
-RANKING_WIDTH = 76
-
-
-def ranking_lines(ranking: Sequence, reference: str, palette: Palette) -> list[Line]:
-    """`Ranking  #1 tuned 1.014 · #2 base (reference) · #3 patched 0.984`."""
-    from tuibench.present.answer import ranking_items
-
-    if not ranking:
-        return []
-    head = "Ranking by geomean "
-    lines: list[list[tuple[str, Style | None]]] = [[(head, BOLD)]]
-    used = len(head)
-    for i, (rank, name, what) in enumerate(ranking_items(ranking, reference)):
-        item: list[tuple[str, Style | None]] = [(rank, palette.accent_style)] if rank else []
-        item += [(printable(name), None), (f" {what}", palette.muted)]
-        width = sum(text_width(text) for text, _ in item)
-        if i and used + 3 + width > RANKING_WIDTH:  # on a line of its own: no name cut off
-            lines.append([("  ", None)])
-            used = 2
-        elif i:
-            lines[-1].append((" · ", palette.muted))
-            used += 3
-        lines[-1] += item
-        used += width
-    return [*(Line(parts) for parts in lines), Line([])]
-
-
-def view_lines(answer: Answer, palette: Palette, ranks: dict[str, int] | None = None) -> list[Line]:
-    from tuibench.present.answer import (  # polars: after the first frame
-        flag_marks,
-        quiet_text,
-        scope_text,
-        size_parts,
-        warning_lines,
-    )
-    from tuibench.present.tables import fmt_p
-
-    lines: list[Line] = []
-    muted = palette.muted
-    ranks = ranks or {}
-    if not answer.systems:
-        text = f"Only {printable(answer.reference)}: nothing to compare it with."
-        return [Line([(text, None)])]
-    for a in answer.systems:
-        if lines:
-            lines.append(Line([]))
-        lines.append(Line(_heading(a, answer.reference, ranks.get(a.system, 0), palette)))
-        lines.append(Line(_counts(a, palette)))
-        if scope := scope_text(a):
-            lines.append(Line([(f"   {scope}", muted)]))
-        # what the verdicts must be read with, in words, a short line each (80 columns)
-        lines += [Line([(f"   {w}", palette.warning_style)]) for w in warning_lines(a, answer)]
-        if a.changes:
-            what = "gain" if answer.percent == "gain" else "change"
-            lines.append(Line([], [" ", what, "[95% CI]", "p", "verdict", "", "metric", ""]))
-        for c in a.changes:
-            p = fmt_p(c.p, short=True)
-            cells = [c.glyph, *size_parts(c), p, c.verdict, flag_marks(c)]
-            cells += [printable(c.name), f" {t}" if (t := c.tag(short=True)) else ""]
-            lines.append(Line([], cells, c.meaning, Node.of_metric(c.benchmark, c.metric)))
-        if a.more:
-            more = f"   … {a.more} more significant changes: f and s order them in the tree"
-            lines.append(Line([(more, muted)]))
-        if not a.changes and not a.more:
-            lines.append(Line([(f"   {quiet_text(a, answer.threshold)}", muted)]))
-    return lines
-
-
-def _heading(a: SystemAnswer, reference: str, rank: int, palette: Palette) -> list:
-    from tuibench.present.answer import geomean_text
-
-    parts: list[tuple[str, Style | None]] = []
-    if rank:
-        parts.append((f"#{rank} ", palette.accent_style))
-    parts.append((printable(a.system), BOLD))
-    parts.append((f" vs {printable(reference)}", palette.muted))
-    g = geomean_text(a, scope=False)  # on a line of its own: the heading stays short
-    if g:
-        parts.append((f"  {g}", None))
-    return parts
-
-
-def _counts(a: SystemAnswer, palette: Palette) -> list:
-    from tuibench.present.answer import single_words  # polars: after the first frame
-
-    sep = (" · ", palette.muted)
-    parts: list[tuple[str, Style | None]] = [
-        ("  ", None),
-        (f"▼{a.worse} worse", palette.worse_style if a.worse else palette.muted),
-        sep,
-        (f"▲{a.better} better", palette.better_style if a.better else palette.muted),
-        sep,
-        (f"{a.same} same", None),
-    ]
-    single = single_words(a)
-    for n, what in [
-        (a.other, "undecided"),
-        (a.missing, "not compared"),
-        (a.unknown, "of unknown direction"),
-        (a.single_iteration, single),
-    ]:
-        if n:
-            parts += [sep, (f"{n} {what}", palette.warning_style)]
-    return parts
 
 
 class AnswerView(PaintedWhole, ScrollView, can_focus=False):
@@ -179,27 +54,13 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
         self._palette: Palette | None = None
         self._key: object = None
 
-    def show(
-        self,
-        answer: Answer,
-        palette: Palette,
-        key: object,
-        ranking: Sequence = (),
-        reference_note: Sequence[str] = (),
-    ) -> None:
-        """Show `answer` (built for `key`: the same key keeps the cursor), after the word on
-        a reference chosen by name order and the ranking of the systems, when there are."""
+    def show(self, lines: list[Line], palette: Palette, key: object) -> None:
+        """Show `lines` (made for `key`: the same key keeps the cursor)."""
         if key == self._key and palette is self._palette:
             return
         keep = self.cursor_node
         self._key, self._palette = key, palette
-        from tuibench.present.answer import places
-
-        ranks = places(ranking)
-        self.lines = [Line([(line, palette.warning_style)]) for line in reference_note]
-        self.lines += [Line([])] if reference_note else []
-        self.lines += ranking_lines(ranking, answer.reference, palette)
-        self.lines += view_lines(answer, palette, ranks)
+        self.lines = lines
         widths = [0] * 6
         for line in self.lines:
             if line.cells:
@@ -275,7 +136,8 @@ class AnswerView(PaintedWhole, ScrollView, can_focus=False):
         if y == self.cursor:
             base = base + self.get_component_rich_style("answer-view--cursor")
         if line.cells is None:
-            segments = [Segment(t, base + s if s else base) for t, s in line.parts]
+            named = self._palette.named if self._palette else lambda _name: None
+            segments = [Segment(t, base + named(s)) for t, s in line.parts]
         else:
             segments = self._change(line, width, base)
         return Strip(segments).extend_cell_length(width, base).crop(0, width)

@@ -13,6 +13,13 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from tuibench.tui.content.tree_lines import (
+    ICON_NODE,
+    ICON_NODE_EXPANDED,
+    METRIC_ROOM,
+    PlainShape,
+    line_widths,
+)
 from tuibench.tui.format import shorten_middle
 from tuibench.tui.keys import TREE_KEYS, bindings
 from tuibench.tui.palette import Palette
@@ -23,8 +30,9 @@ from tuibench.util.text import printable
 if TYPE_CHECKING:
     import numpy as np
 
+    from tuibench.tui.content.picture import Picture
     from tuibench.tui.view.decisions import MetricDecisions
-    from tuibench.tui.view.node_index import NodeIndex, TreeShape
+    from tuibench.tui.view.node_index import TreeShape
     from tuibench.tui.view.session import Session
 
 # Above this many nodes only the first level starts expanded, and only while that makes at
@@ -39,8 +47,8 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
     """Rebuilt when the set of shown metrics changes; otherwise only its labels change."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(TREE_KEYS)
-    ICON_NODE = "▸ "
-    ICON_NODE_EXPANDED = "▾ "
+    ICON_NODE = ICON_NODE
+    ICON_NODE_EXPANDED = ICON_NODE_EXPANDED
     # The guides below the cursor's node look like every other guide: Textual highlights
     # them, and redraws the whole subtree on each move (the root's: every line, 5 KB and
     # more over SSH for a move of two lines).
@@ -61,7 +69,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
         self.guide_depth = 2
         self.auto_expand = False
         self.shown: np.ndarray | None = None  # ids of the metrics shown, in their order
-        self._shape: TreeShape | None = None
+        self._shape: TreeShape | PlainShape | None = None
         self._by_key: dict[Node, TreeNode[Node]] = {}
         self._counts: Mapping[Node, tuple[int, int]] = {}
         self._marked: set[Node] = set()
@@ -82,8 +90,9 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
         self._lines_ever = 0  # lines with every node expanded
 
     # -- building -----------------------------------------------------------------------
-    def build(self, session: Session, palette: Palette, root_label: str) -> None:
-        """Show the visible metrics of `session`, keeping the cursor where it was.
+    def build(self, session: Session | Picture, palette: Palette, root_label: str) -> None:
+        """Show the visible metrics of `session`, keeping the cursor where it was (or of a
+        first open's picture, until its session comes).
 
         Only what is expanded exists as tree nodes: a node's children are added when it is
         first expanded, so a rebuild costs what is on screen, not the number of metrics.
@@ -95,10 +104,10 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
             self._by_key = {Node(): self.root}
             self.root.set_label(Text(printable(root_label)))
             self._shape = session.tree_shape()  # the sort orders the tree too
-            self._keep_width(self._shape.index, root_label)
+            self._keep_width(self._shape, root_label)
             filtered = bool(session.state.filter_text or session.state.significant_only)
             limit = EXPAND_FILTERED_UP_TO if filtered else EXPAND_ALL_UP_TO
-            self._expand_all = len(session.order_ids) * 2 <= limit
+            self._expand_all = self._shape.size(Node()) * 2 <= limit  # the metrics shown
             top = self._shape.children(Node())
             lines = len(top) + sum(self._shape.child_count(group) for group in top)
             self._expand_first = lines <= EXPAND_FIRST_UP_TO
@@ -112,16 +121,20 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
         self.relabel(session, palette)
         self.select(current)
 
-    def _keep_width(self, index: NodeIndex, root_label: str) -> None:
+    def _keep_width(self, shape: TreeShape | PlainShape, root_label: str) -> None:
         """The tree as wide as its widest line can ever be, whatever is expanded, shown
         (`f`, the filter) or in which order: a width that changed with a key laid out and
         painted the pane again in a frame of its own. The scroll bar's column is kept too
         where all the lines would not fit."""
-        key = (index, root_label, bool(self._unseen), self._decided is not None)
+        names = shape if isinstance(shape, PlainShape) else shape.index
+        key = (names, root_label, bool(self._unseen), self._decided is not None)
         if self._width_key != key:
             self._width_key = key
-            self._widest = _widest_line(index, len(printable(root_label)), self._live_room())
-            self._lines_ever = len(index.nodes)
+            if isinstance(shape, PlainShape):
+                widths, self._lines_ever = shape.widths, shape.node_count
+            else:
+                widths, self._lines_ever = line_widths(shape.index), len(shape.index.nodes)
+            self._widest = widths.widest(len(printable(root_label)), self._live_room())
         self._keep_scroll_bar_room()
 
     def _keep_scroll_bar_room(self) -> None:
@@ -189,7 +202,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
     def before_toggle(self, node: TreeNode[Node]) -> None:
         self._populate(node)
 
-    def relabel(self, session: Session, palette: Palette) -> None:
+    def relabel(self, session: Session | Picture, palette: Palette) -> None:
         """Show the counts (and marks) of the current state: a reference or alpha change.
 
         Labels are drawn from these when a line is painted, so this costs the same for ten
@@ -410,35 +423,6 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
 
 
 SERIES_MARK_WIDTH = 14  # cells of a change-point mark at most
-METRIC_ROOM = " ▼ ▲ ●"  # beside a metric's name: worse, better, marked
-
-
-def _widest_line(index: NodeIndex, root: int, live: int) -> int:
-    """The widest line of the tree with every node shown and expanded, from the names'
-    lengths in characters (a name of wide or escaped characters may be wider: then that
-    line widens the tree when it is shown, as before)."""
-    import numpy as np  # (loaded by then; not before the first screen)
-
-    widths = index.name_widths()
-    guide = 2  # cells of indent per depth (guide_depth)
-    icon = len(BenchTree.ICON_NODE)
-    digits = len(str(widths.total))
-    root_line = icon + root + 2 * (2 + digits) + 2
-    group_digits = np.ceil(np.log10(widths.group_size.astype(np.float64) + 1)).astype(np.int64)
-    groups = (
-        guide * widths.group_depth.astype(np.int64)
-        + icon
-        + widths.group_name.astype(np.int64)
-        + 2 * (2 + group_digits)
-        + 2
-    )
-    metrics = (
-        guide * widths.metric_depth.astype(np.int64)
-        + widths.metric_name.astype(np.int64)
-        + len(METRIC_ROOM)
-        + live
-    )
-    return int(max(root_line, groups.max(initial=0), metrics.max(initial=0)))
 
 
 def node_depth(node: TreeNode[Node]) -> int:

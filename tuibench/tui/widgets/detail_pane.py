@@ -11,6 +11,7 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Static
 
+from tuibench.tui.content.answer_lines import AnswerContent, answer_content
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
 from tuibench.tui.textual_adapter import StyledOnFocus
@@ -112,6 +113,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         self._shown: dict[str, Text | str] = {}
         self.mode = "message"
         self._warming: Timer | None = None
+        self._answer: tuple[object, AnswerContent] | None = None  # the answer's, and its key
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
@@ -285,31 +287,27 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         self.query_one("#pane-decision").display = True
 
     def _show_answer(self, session: Session, palette: Palette) -> None:
-        from tuibench.present.answer import legend
-
         answer = session.answer()
-        self._mode("answer")
-        title = Text()
-        title.append("The answer", "bold")
-        n = len(answer.systems)
-        others = f"{n} system{'s' if n != 1 else ''}"
-        title.append(f" · {others} against {printable(answer.reference)}", palette.muted)
-        title.append(" · v: the table of every metric", palette.muted)
-        self._set("#pane-title", title)
         ranking = session.ranking() if len(session.systems) > 2 else []
-        view = self.query_one(AnswerView)
         note = session.reference_note()
         # What the lines are made of: `f`, `s` and the cursor leave the answer as it is, and
         # building its lines again (names shortened to fit) was most of such a key's work.
         key = (answer, tuple(ranking), tuple(note), palette)
-        view.show(answer, palette, key, ranking, note)
-        notes = legend(answer) + " enter: open a change's metric; n / N: the next / previous."
-        if ranking:
-            notes += (
-                " #: rank of each system (the reference among them at 1.000) by its "
-                "geometric mean; overlapping intervals mean the order is not certain."
-            )
-        self._set("#pane-notes", Text(notes, style=palette.muted))
+        if self._answer is None or self._answer[0] != key:
+            self._answer = key, answer_content(answer, ranking, note)
+        self.show_answer(self._answer[1], palette, key)
+
+    def show_answer(self, content: AnswerContent, palette: Palette, key: object) -> None:
+        """The answer pane as `content` draws it (made for `key`: the same keeps the cursor);
+        a first open's picture shows its own this way (tui/content/picture.py)."""
+        self.node = Node()
+        self._mode("answer")
+        title = Text()
+        for text, style in content.title:
+            title.append(text, palette.named(style))
+        self._set("#pane-title", title)
+        self.query_one(AnswerView).show(content.lines, palette, key)
+        self._set("#pane-notes", Text(content.notes, style=palette.muted))
 
     def _show_summary(self, node: Node, session: Session, palette: Palette) -> None:
         table = session.summary(node, VIEW_ROWS)

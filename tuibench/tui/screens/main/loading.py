@@ -5,7 +5,9 @@ needs, takes the first screen from the cache when the files are unchanged (read 
 Textual loaded, or written by load_ahead's child on a first open), else loads and
 analyses, and posts `Loaded`. The screen then shows the results in one frame, replays the
 keys typed meanwhile (`ResultsShown`) and the thread works ahead: the other references,
-the cache's entries. A part of the main screen (see __init__.py).
+the cache's entries. On a first open the child's picture of the first screen comes before
+all that (`Pictured`, tui/content/picture.py), drawn before polars is imported. A part of
+the main screen (see __init__.py).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tuibench.util.text import printable
 if TYPE_CHECKING:
     from tuibench.analysis.compare import Analysis
     from tuibench.model.results import ResultSet
+    from tuibench.tui.content.picture import Picture
     from tuibench.tui.view.session import Session
 
 PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading thread
@@ -42,6 +45,7 @@ PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading threa
 # made with the interpreter the loading thread needs (sample_runs/ takes 0.35-0.4 s). The
 # bar moves from the start: its frames keep the idle collection (idle_gc.py) off meanwhile.
 PROGRESS_AFTER = 0.5
+PICTURE_DRAWN_UP_TO = 1.0  # seconds the loading thread waits for the picture's frame
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 LOADING_MODULES = (
     "tuibench.ingest.load",
@@ -88,6 +92,14 @@ class Loaded(Message):
         super().__init__()
 
 
+class Pictured(Message):
+    """A first open's picture of the first screen, before its session."""
+
+    def __init__(self, picture: Picture) -> None:
+        self.picture = picture
+        super().__init__()
+
+
 class WorkingAhead(Message):
     """The loading thread's work after the first screen started ("" once it ended)."""
 
@@ -121,7 +133,26 @@ class Loading(MainView):
         finally:
             process_settings.resume_collection()
 
+    def _picture_first(self) -> None:
+        """A first open's picture, drawn before polars is imported: the imports would take
+        the interpreter from its frame, so they wait for it."""
+        from tuibench.tui.view import load_ahead
+
+        payload = load_ahead.picture(self.paths, self.options)
+        if payload is None:
+            return
+        from tuibench.tui.content.picture import decoded
+
+        try:
+            picture = decoded(payload)
+        except Exception:  # started as without it
+            return
+        if picture is not None:
+            self.post_message(Pictured(picture))
+            self.picture_drawn.wait(PICTURE_DRAWN_UP_TO)
+
     def _load(self) -> None:
+        self._picture_first()
         self._imports()
         from tuibench.ingest.load import LoadCancelled
 
@@ -231,6 +262,25 @@ class Loading(MainView):
         what = printable(message.what)
         label.update(Text(f"{message.done} / {message.total} files  {what}", style="dim"))
 
+    def on_pictured(self, message: Pictured) -> None:
+        """Draw the picture as `_show_loaded` draws its session (the same widgets and
+        calls), unless the session came first."""
+        picture = message.picture
+        try:
+            if self.loaded:
+                return
+            self.picture = picture
+            self.problems, self.set_aside = list(picture.problems), picture.set_aside
+            self.query_one("#loading").display = False
+            self.query_one("#main").display = True
+            self.query_one(BenchTree).build(picture, self.palette, self.root_label)
+            self.query_one(DetailPane).show_answer(picture.answer, self.palette, picture)
+            self._update_status()
+            self.focus_now(self.query_one(DetailPane))
+            textual_adapter.release(self.app, textual_adapter.terminal_copy(self.app))
+        finally:
+            self.call_after_refresh(self.picture_drawn.set)
+
     def on_loaded(self, message: Loaded) -> None:
         try:
             self._show_loaded(message)
@@ -239,6 +289,7 @@ class Loading(MainView):
 
     def _show_loaded(self, message: Loaded) -> None:
         self.loaded = True
+        self.picture = None  # the session draws the same screen now
         typed = bool(getattr(self.app, "_pending", None))  # their frame is not the first's
         # After the frame this handler makes: the watcher's imports would delay it.
         self.call_after_refresh(self._after_first_frame, None if typed else message.files)
@@ -339,6 +390,8 @@ class Loading(MainView):
         return text
 
     def _show_failure(self, text: Text) -> None:
+        self.query_one("#main").display = False  # a picture may stand there (on_pictured)
+        self.query_one("#loading").display = True
         self.query_one("#loading-bar").display = False
         self.query_one("#loading-file").display = False
         self.query_one("#loading-text", Static).update(text)

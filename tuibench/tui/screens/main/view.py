@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # polars and scipy load in the worker: the first frame comes 
     from textual.widget import Widget
 
     from tuibench.present.series_view import SeriesModel
+    from tuibench.tui.content.picture import Picture
     from tuibench.tui.view.session import Session, Shown
 
 NARROW = 100  # below this width the tables take the whole width while they have the focus
@@ -60,6 +61,7 @@ class MainView(Screen):
         self.options = options  # as the command line gave them: the first view's
         self.view_options = view
         self.session: Session | None = None
+        self.picture: Picture | None = None  # a first open's, drawn until the session comes
         self.problems: list[Problem] = []
         self.set_aside: str | None = None  # the one line of files that are not results
         self.loaded = False  # True once loading finished, whatever its outcome
@@ -75,6 +77,7 @@ class MainView(Screen):
         # Set once the first frame with results is drawn: the work ahead waits for it, so
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
+        self.picture_drawn = threading.Event()  # a first open's picture, or none: drawn
         self.ahead = ""  # what the loading thread still works ahead on, in words
         self.help_ahead = HelpAhead(self)  # the help of the place, rendered ahead
 
@@ -202,9 +205,14 @@ class MainView(Screen):
         self.query_one(DetailPane).show(tree.current, session, self.palette)
         self.ensure_series()
 
+    @property
+    def shown(self) -> Session | Picture | None:
+        """What the screen draws: the session, or before it a first open's picture."""
+        return self.session or self.picture
+
     def _update_status(self) -> None:
         self.update_footer()
-        session = self.session
+        session = self.shown
         status = self.query_one(StatusLine)
         if session is None:
             status.show(self.results_label, [], None, len(self.problems), self.palette)
@@ -239,10 +247,10 @@ class MainView(Screen):
         except (NoMatches, IndexError):  # closing
             return
         help_key = (key_label(self.app, key_by_id("tuibench.help", "tree")), "help")
-        if self.session is None:
+        if self.shown is None:
             footer.show([], [("q", "quit"), ("p", "problems")], help_key, self.palette)
             return
-        state = self.session.state
+        state = self.shown.state
         toggles = [
             ("f", "significant only", "on" if state.significant_only else "off"),
             ("s", "", sort_label(state.sort, short=True)),
@@ -262,7 +270,7 @@ class MainView(Screen):
 
     def key_applies(self, key_id: str) -> bool:
         """Whether the footer lists a key that only some places or sets have a use for."""
-        session = self.session
+        session = self.shown
         if session is None:
             return True
         if key_id == "tuibench.series":  # a series of two is only a pair
@@ -330,7 +338,7 @@ class MainView(Screen):
         except (NoMatches, IndexError):  # not composed yet, or closing
             return
         narrow = (width or self.size.width) < NARROW
-        hide = self.session is not None and (self.zoomed or (narrow and pane.has_focus))
+        hide = self.shown is not None and (self.zoomed or (narrow and pane.has_focus))
         if left.display == hide:
             self._show_left(not hide, width)
 

@@ -1,0 +1,1 @@
+"""What the explorer's widgets draw, made without Textual (see each module)."""
