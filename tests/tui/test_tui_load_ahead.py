@@ -71,6 +71,37 @@ def test_the_child_stores_the_first_screen_as_the_explorer_would(results, cache_
     assert_same_comparisons(analysis, results, OPTIONS)  # every reference's, as computed
 
 
+PICTURED = """
+import sys
+from tuibench.cli.commands import _picture
+from tuibench.model.options import AnalysisOptions, ViewOptions
+from tuibench.tui.content.picture import decoded
+from tuibench.tui.view import load_ahead
+paths, options = sys.argv[1:], AnalysisOptions()
+load_ahead.start(paths, options, ViewOptions(), _picture)
+payload = load_ahead.picture(paths, options)
+picture = decoded(payload) if payload else None
+print(type(picture).__name__, len(picture.systems) if picture else 0)
+load_ahead.wait(paths, options)
+"""
+
+
+@pytest.mark.parametrize(
+    ("systems", "expected"),
+    [(["base", "patched", "tuned"], ["Picture", "3"]), (["base"], ["NoneType", "0"])],
+)
+def test_the_child_sends_the_picture_before_the_entry(results, cache_folder, systems, expected):
+    """Where the first screen is the answer, the child sends its picture, then writes the
+    entry; with one system it says at once that none comes, and writes the entry too."""
+    paths = [str(results / name) for name in systems]
+    out = subprocess.run(
+        [sys.executable, "-c", PICTURED, *paths], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and not out.stderr, out.stderr
+    assert out.stdout.split() == expected
+    assert len(entries(cache_folder)) == 1
+
+
 def test_larger_results_are_left_to_the_explorer(results, cache_folder):
     forked, _ = run_child(results, fork_up_to=0)
     assert forked == "1"  # it looked, found them too large and wrote nothing

@@ -64,13 +64,13 @@ async def pictured_then_loaded(make_app, paths, kwargs, size, keys=()):
     gate = threading.Event()
     imports = Loading._imports
 
-    def held() -> None:
+    def held(self) -> None:
         gate.wait(30)
-        imports()
+        imports(self)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(load_ahead, "picture", lambda _paths, _options: payload)
-    mp.setattr(Loading, "_imports", staticmethod(held))
+    mp.setattr(Loading, "_imports", held)
     try:
         app = make_app(paths=paths, **kwargs)
         async with app.run_test(size=size) as pilot:

@@ -47,7 +47,9 @@ PROGRESS_EVERY = 0.05  # seconds between progress updates from the loading threa
 PROGRESS_AFTER = 0.5
 PICTURE_DRAWN_UP_TO = 1.0  # seconds the loading thread waits for the picture's frame
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
-LOADING_MODULES = (
+LOADING_MODULES = (  # the libraries first: a picture is drawn between two of them
+    "numpy",
+    "polars",
     "tuibench.ingest.load",
     "tuibench.tui.view.read_ahead",
     "tuibench.tui.view.reloads",
@@ -123,19 +125,22 @@ class Loading(MainView):
         self.loader = threading.Thread(target=self._load, name="tuibench-load", daemon=True)
         self.loader.start()
 
-    @staticmethod
-    def _imports() -> None:
-        """What loading and the first screen need, imported at once; then the collector
-        runs again (the command line pauses it while the libraries load)."""
+    def _imports(self) -> None:
+        """What loading and the first screen need, one module at a time: a first open's
+        picture that came meanwhile is drawn before the next (an import would share the
+        interpreter with its frame). Then the collector runs again (the command line
+        pauses it while the libraries load)."""
         try:
             for name in LOADING_MODULES:
+                if self.picture_posted.is_set():
+                    self.picture_drawn.wait(PICTURE_DRAWN_UP_TO)
                 importlib.import_module(name)
         finally:
             process_settings.resume_collection()
 
     def _picture_first(self) -> None:
-        """A first open's picture, drawn before polars is imported: the imports would take
-        the interpreter from its frame, so they wait for it."""
+        """A first open's picture, posted as soon as the loading child sends it (in a
+        thread of its own: the loading thread imports meanwhile)."""
         from tuibench.tui.view import load_ahead
 
         payload = load_ahead.picture(self.paths, self.options)
@@ -148,12 +153,16 @@ class Loading(MainView):
         except Exception:  # started as without it
             return
         if picture is not None:
+            self.picture_posted.set()
             self.post_message(Pictured(picture))
-            self.picture_drawn.wait(PICTURE_DRAWN_UP_TO)
 
     def _load(self) -> None:
-        self._picture_first()
+        pictured = threading.Thread(
+            target=self._picture_first, name="tuibench-picture", daemon=True
+        )
+        pictured.start()
         self._imports()
+        pictured.join()  # the picture read from the child's pipe before its last word
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]

@@ -77,7 +77,8 @@ class MainView(Screen):
         # Set once the first frame with results is drawn: the work ahead waits for it, so
         # that it does not take the interpreter from that frame.
         self.first_shown = threading.Event()
-        self.picture_drawn = threading.Event()  # a first open's picture, or none: drawn
+        self.picture_posted = threading.Event()  # a first open's picture came
+        self.picture_drawn = threading.Event()  # ... and is drawn (or was not)
         self.ahead = ""  # what the loading thread still works ahead on, in words
         self.help_ahead = HelpAhead(self)  # the help of the place, rendered ahead
 
