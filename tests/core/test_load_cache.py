@@ -177,10 +177,15 @@ def test_the_code_version_covers_every_module_of_the_package(tmp_path, monkeypat
     copy = tmp_path / "tuibench"
     shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "package_root", lambda: copy)
-    cache.code_version.cache_clear()
-    before = cache.code_version()
+
+    def fresh() -> bytes:
+        cache.code_version.cache_clear()
+        cache.code_digest.cache_clear()
+        return cache.code_version()
+
+    before = fresh()
     summary = copy / "analysis" / "compare" / "summary.py"
     summary.write_text(summary.read_text() + "\n# another computation\n")
-    cache.code_version.cache_clear()
-    assert cache.code_version() != before
-    cache.code_version.cache_clear()
+    assert fresh() != before
+    monkeypatch.undo()
+    fresh()

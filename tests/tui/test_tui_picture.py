@@ -69,13 +69,17 @@ async def pictured_then_loaded(make_app, paths, kwargs, size, keys=()):
         imports(self)
 
     mp = pytest.MonkeyPatch()
+    mp.setattr(load_ahead, "started", lambda _paths, _options: True)
     mp.setattr(load_ahead, "picture", lambda _paths, _options: payload)
     mp.setattr(Loading, "_imports", held)
     try:
         app = make_app(paths=paths, **kwargs)
         async with app.run_test(size=size) as pilot:
-            while app.main.picture is None:
+            for _ in range(1000):  # 20 s
+                if app.main.picture is not None:
+                    break
                 await pilot.pause(0.02)
+            assert app.main.picture is not None, "no picture drawn"
             await pilot.pause()
             pictured = screen_lines(app.main)
             for key in keys:

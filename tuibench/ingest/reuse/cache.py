@@ -70,8 +70,14 @@ def code_version() -> bytes:
     entry written by any other code is foreign, whatever its version number says."""
     import polars
 
+    return digest(polars.__version__, code_digest())
+
+
+@functools.cache
+def code_digest() -> bytes:
+    """The digest of every module's path and bytes (10-15 ms: a first open's explorer makes
+    it while its loading child works, tui/screens/main/loading.py)."""
     h = hashlib.blake2b(digest_size=32)
-    h.update(polars.__version__.encode())
     root = package_root()
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())

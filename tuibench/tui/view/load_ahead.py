@@ -102,6 +102,11 @@ def start(
     _child[(tuple(map(str, paths)), options)] = _Child(pid, read)
 
 
+def started(paths: Sequence[str], options: AnalysisOptions) -> bool:
+    """Whether a child of `paths` and `options` was started and not waited for yet."""
+    return (tuple(map(str, paths)), options) in _child
+
+
 def _tell(fd: int, word: bytes) -> None:
     view = memoryview(word)
     while view:

@@ -49,6 +49,7 @@ PICTURE_DRAWN_UP_TO = 1.0  # seconds the loading thread waits for the picture's 
 FREEZE_AFTER = 0.3  # seconds from the results to collecting and freezing what is loaded
 LOADING_MODULES = (  # the libraries first: a picture is drawn between two of them
     "numpy",
+    "numpy.ma",  # imported by polars' first Series from numpy (15 ms): before it is needed
     "polars",
     "tuibench.ingest.load",
     "tuibench.tui.view.read_ahead",
@@ -141,8 +142,13 @@ class Loading(MainView):
     def _picture_first(self) -> None:
         """A first open's picture, posted as soon as the loading child sends it (in a
         thread of its own: the loading thread imports meanwhile)."""
+        from tuibench.ingest.reuse import cache
         from tuibench.tui.view import load_ahead
 
+        if not load_ahead.started(self.paths, self.options):
+            return
+        with contextlib.suppress(Exception):  # the check of the child's entry, made ahead
+            cache.code_digest()
         payload = load_ahead.picture(self.paths, self.options)
         if payload is None:
             return
