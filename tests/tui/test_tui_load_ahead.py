@@ -102,6 +102,26 @@ def test_the_child_sends_the_picture_before_the_entry(results, cache_folder, sys
     assert len(entries(cache_folder)) == 1
 
 
+def test_waiting_without_asking_for_the_picture_reads_past_it(monkeypatch):
+    """`wait` alone (no `picture` before it) reads past the picture's words to the child's
+    last word: a healthy child is not killed, its entry not lost; a cut picture ends it."""
+    for words, killed in [
+        (load_ahead.NO_PICTURE + load_ahead.READY, False),
+        (load_ahead.PICTURE + load_ahead._LENGTH.pack(3) + b"abc" + load_ahead.SKIPPED, False),
+        (load_ahead.PICTURE + load_ahead._LENGTH.pack(9) + b"abc", True),
+    ]:
+        read, write = os.pipe()
+        os.write(write, words)
+        os.close(write)
+        kills: list[int] = []
+        monkeypatch.setattr(load_ahead.os, "kill", lambda pid, _sig, k=kills: k.append(pid))
+        monkeypatch.setattr(load_ahead, "_reap", lambda pid: None)
+        key = (("somewhere",), OPTIONS)
+        monkeypatch.setitem(load_ahead._child, key, load_ahead._Child(12345, read))
+        load_ahead.wait(["somewhere"], OPTIONS)
+        assert kills == ([12345] if killed else [])
+
+
 def test_larger_results_are_left_to_the_explorer(results, cache_folder):
     forked, _ = run_child(results, fork_up_to=0)
     assert forked == "1"  # it looked, found them too large and wrote nothing
@@ -125,9 +145,9 @@ def test_a_child_too_slow_is_not_waited_for_and_ends(monkeypatch):
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     read, write = os.pipe()
     key = (("somewhere",), OPTIONS)
+    clock = time.monotonic()  # the wait's deadline runs from the child's start
     monkeypatch.setitem(load_ahead._child, key, load_ahead._Child(slow.pid, read))
     monkeypatch.setattr(load_ahead, "_reap", lambda pid: None)  # Popen reaps it here
-    clock = time.monotonic()
     load_ahead.wait(["somewhere"], OPTIONS)
     assert 0.2 <= time.monotonic() - clock < 5
     assert slow.wait(10) == -signal.SIGKILL

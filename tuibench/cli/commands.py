@@ -329,7 +329,9 @@ def explore(args: argparse.Namespace) -> int:
     from tuibench.tui.view import load_ahead, read_ahead
 
     shown = view_options(args)
-    load_ahead.start(args.paths, options, shown, _picture)  # before any thread starts
+    # --decide / --follow show their decisions first: no picture of the answer for them
+    picture = None if shown.decide or shown.follow else _picture
+    load_ahead.start(args.paths, options, shown, picture)  # before any thread starts
     read_ahead.start(args.paths, options)  # the cache is read while Textual loads
     first_frame.start(args.paths, options, shown)  # a reopen's frame, checked meanwhile
     from tuibench.tui.app import run

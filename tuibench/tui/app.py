@@ -156,7 +156,7 @@ class TuibenchApp(CrashHook, Quitting, TypeAhead):
         from tuibench.tui.screens.help import HelpScreen
 
         main = self.main
-        place = main.focus_place() if main.session is not None else None
+        place = main.focus_place() if main.drawn_from is not None else None
         if self._help is None:  # kept: a new screen costs a compose and two layouts
             self._help = HelpScreen(place, main.key_applies)
             self.install_screen(self._help, "tuibench-help")

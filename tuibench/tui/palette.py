@@ -46,7 +46,7 @@ class Palette:
 
     def named(self, name: str | None) -> Style | None:
         """The style a part of plain lines names (tui/content/answer_lines.py)."""
-        return self._named.get(name) if name else None
+        return self._named[name] if name else None
 
     @cached_property
     def _named(self) -> dict[str, Style]:

@@ -16,6 +16,7 @@ from tuibench.util.text import printable
 
 if TYPE_CHECKING:
     from tuibench.present.answer import Answer, SystemAnswer
+    from tuibench.tui.view.session import Session
 
 
 Part = tuple[str, str | None]  # a text and the name of its style
@@ -145,6 +146,13 @@ class AnswerContent:
     title: list[Part]
     lines: list[Line]
     notes: str  # muted
+
+
+def answer_parts(session: Session) -> tuple[Answer, list[tuple[str, float | None]], list[str]]:
+    """What the answer pane of `session` is made of: its answer, the systems' ranking (of
+    three systems or more) and the word on a reference chosen by name order."""
+    ranking = session.ranking() if len(session.systems) > 2 else []
+    return session.answer(), ranking, session.reference_note()
 
 
 def answer_content(

@@ -65,7 +65,7 @@ def picture_of(session: Session, rs: ResultSet, view: ViewOptions) -> Picture | 
     """The picture of `session`'s first screen, or None where it is not the answer, or the
     tree too large to send whole."""
     from tuibench.model.set_aside import set_aside_line
-    from tuibench.tui.content.answer_lines import answer_content
+    from tuibench.tui.content.answer_lines import answer_content, answer_parts
 
     state = session.state
     systems = session.systems
@@ -73,14 +73,13 @@ def picture_of(session: Session, rs: ResultSet, view: ViewOptions) -> Picture | 
         return None
     if view.reference is not None and view.reference not in systems:  # a notice says so
         return None
-    if session.decisions() is not None:
+    if session.decide:
         return None
     shape = session.tree_shape()
     if len(shape.index.nodes) > NODES_UP_TO:
         return None
     plain = PlainShape(shape)
-    ranking = session.ranking() if len(systems) > 2 else []
-    answer = answer_content(session.answer(), ranking, session.reference_note())
+    answer = answer_content(*answer_parts(session))
     return Picture(
         state=state,
         systems=list(systems),

@@ -46,6 +46,8 @@ WAIT_UP_TO = 10.0
 READY, SKIPPED = b"r", b"s"
 PICTURE = b"p"  # then the picture's length (`_LENGTH`) and its bytes; READY or SKIPPED later
 NO_PICTURE = b"n"  # as soon as the child knows it makes none; READY or SKIPPED later
+CUT = b"x"  # (the explorer's own mark) a picture cut short: the child is gone or stuck
+PIPE_BYTES = 1 << 20  # a picture of NODES_UP_TO nodes is 150 KB: written without waiting
 _LENGTH = struct.Struct("<Q")
 
 
@@ -80,6 +82,10 @@ def start(
     if not hasattr(os, "fork") or not cache.enabled() or _cores() < 2:
         return
     read, write = os.pipe()
+    with contextlib.suppress(AttributeError, OSError):  # Linux: the child never waits to write
+        import fcntl
+
+        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     parent = os.getpid()
     try:
         pid = os.fork()
@@ -125,13 +131,18 @@ def picture(paths: Sequence[str], options: AnalysisOptions) -> bytes | None:
     if child.word != PICTURE:
         return None
     child.word = b""
+    payload = _payload(child)
+    if payload is None:
+        child.word = CUT
+    return payload
+
+
+def _payload(child: _Child) -> bytes | None:
+    """The picture's bytes after its PICTURE word; None when they were cut short."""
     head = _read(child, _LENGTH.size)
     size = _LENGTH.unpack(head)[0] if len(head) == _LENGTH.size else 0
     payload = _read(child, size) if size else b""
-    if len(payload) == size and size:
-        return payload
-    child.word = SKIPPED  # cut short: the child is gone or stuck
-    return None
+    return payload if size and len(payload) == size else None
 
 
 def _read(child: _Child, n: int) -> bytes:
@@ -157,6 +168,11 @@ def wait(paths: Sequence[str], options: AnalysisOptions) -> None:
     if child is None:
         return
     told = child.word or _read(child, 1)
+    while told in (NO_PICTURE, PICTURE):  # `picture` was not asked: what it would read
+        if told == PICTURE and _payload(child) is None:
+            told = CUT
+            break
+        told = _read(child, 1)
     os.close(child.read)
     if told not in (READY, SKIPPED):  # slower than loading here, or gone: not waited for
         with contextlib.suppress(OSError):

@@ -14,6 +14,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from tuibench.tui.content.tree_lines import (
+    GUIDE,
     ICON_NODE,
     ICON_NODE_EXPANDED,
     METRIC_ROOM,
@@ -66,7 +67,7 @@ class BenchTree(StyledOnFocus, TreeHooks, Tree[Node]):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text("results"), data=Node(), id=id)
-        self.guide_depth = 2
+        self.guide_depth = GUIDE
         self.auto_expand = False
         self.shown: np.ndarray | None = None  # ids of the metrics shown, in their order
         self._shape: TreeShape | PlainShape | None = None

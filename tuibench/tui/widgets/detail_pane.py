@@ -11,7 +11,7 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Static
 
-from tuibench.tui.content.answer_lines import AnswerContent, answer_content
+from tuibench.tui.content.answer_lines import AnswerContent, answer_content, answer_parts
 from tuibench.tui.keys import PANE_KEYS, bindings
 from tuibench.tui.palette import Palette
 from tuibench.tui.textual_adapter import StyledOnFocus
@@ -287,9 +287,7 @@ class DetailPane(StyledOnFocus, VerticalScroll):
         self.query_one("#pane-decision").display = True
 
     def _show_answer(self, session: Session, palette: Palette) -> None:
-        answer = session.answer()
-        ranking = session.ranking() if len(session.systems) > 2 else []
-        note = session.reference_note()
+        answer, ranking, note = answer_parts(session)
         # What the lines are made of: `f`, `s` and the cursor leave the answer as it is, and
         # building its lines again (names shortened to fit) was most of such a key's work.
         key = (answer, tuple(ranking), tuple(note), palette)

@@ -158,9 +158,8 @@ class Loading(MainView):
             picture = decoded(payload)
         except Exception:  # started as without it
             return
-        if picture is not None:
+        if picture is not None and self.post_message(Pictured(picture)):
             self.picture_posted.set()
-            self.post_message(Pictured(picture))
 
     def _load(self) -> None:
         pictured = threading.Thread(
@@ -168,7 +167,6 @@ class Loading(MainView):
         )
         pictured.start()
         self._imports()
-        pictured.join()  # the picture read from the child's pipe before its last word
         from tuibench.ingest.load import LoadCancelled
 
         last = [0.0]
@@ -189,6 +187,9 @@ class Loading(MainView):
             complete = self.prepare_watch()  # files still being written are not read yet
             # Unchanged results: the first screen's data, maybe read while Textual loaded.
             early = read_ahead.take(self.paths, self.options)
+            pictured.join()  # the picture read from the child's pipe before its last word
+            if self.picture_posted.is_set():  # and drawn before the session is restored
+                self.picture_drawn.wait(PICTURE_DRAWN_UP_TO)
             load_ahead.wait(self.paths, self.options)  # small results' first open: its entry
             reopen, restored = Reopen.made(self.paths, self.options, complete, early)
             reloads = Reloads(self.paths)  # kept by the session: reloads read what is new
@@ -282,19 +283,26 @@ class Loading(MainView):
         calls), unless the session came first."""
         picture = message.picture
         try:
-            if self.loaded:
-                return
-            self.picture = picture
-            self.problems, self.set_aside = list(picture.problems), picture.set_aside
-            self.query_one("#loading").display = False
-            self.query_one("#main").display = True
-            self.query_one(BenchTree).build(picture, self.palette, self.root_label)
-            self.query_one(DetailPane).show_answer(picture.answer, self.palette, picture)
-            self._update_status()
-            self.focus_now(self.query_one(DetailPane))
-            textual_adapter.release(self.app, textual_adapter.terminal_copy(self.app))
+            if not self.loaded:
+                self._show_picture(picture)
+        except Exception:  # a bug in drawing it: the session draws the screen, later
+            self.picture = None
+            self.query_one("#main").display = False
+            self.query_one("#loading").display = True
+            self.set_focus(None)
         finally:
             self.call_after_refresh(self.picture_drawn.set)
+
+    def _show_picture(self, picture: Picture) -> None:
+        self.picture = picture
+        self.problems, self.set_aside = list(picture.problems), picture.set_aside
+        self.query_one("#loading").display = False
+        self.query_one("#main").display = True
+        self.query_one(BenchTree).build(picture, self.palette, self.root_label)
+        self.query_one(DetailPane).show_answer(picture.answer, self.palette, picture)
+        self._update_status()
+        self.focus_now(self.query_one(DetailPane))
+        textual_adapter.release(self.app, textual_adapter.terminal_copy(self.app))
 
     def on_loaded(self, message: Loaded) -> None:
         try:
@@ -407,6 +415,7 @@ class Loading(MainView):
     def _show_failure(self, text: Text) -> None:
         self.query_one("#main").display = False  # a picture may stand there (on_pictured)
         self.query_one("#loading").display = True
+        self.set_focus(None)  # not a hidden pane's keys
         self.query_one("#loading-bar").display = False
         self.query_one("#loading-file").display = False
         self.query_one("#loading-text", Static).update(text)

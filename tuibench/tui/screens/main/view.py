@@ -207,13 +207,13 @@ class MainView(Screen):
         self.ensure_series()
 
     @property
-    def shown(self) -> Session | Picture | None:
+    def drawn_from(self) -> Session | Picture | None:
         """What the screen draws: the session, or before it a first open's picture."""
         return self.session or self.picture
 
     def _update_status(self) -> None:
         self.update_footer()
-        session = self.shown
+        session = self.drawn_from
         status = self.query_one(StatusLine)
         if session is None:
             status.show(self.results_label, [], None, len(self.problems), self.palette)
@@ -248,10 +248,10 @@ class MainView(Screen):
         except (NoMatches, IndexError):  # closing
             return
         help_key = (key_label(self.app, key_by_id("tuibench.help", "tree")), "help")
-        if self.shown is None:
+        if self.drawn_from is None:
             footer.show([], [("q", "quit"), ("p", "problems")], help_key, self.palette)
             return
-        state = self.shown.state
+        state = self.drawn_from.state
         toggles = [
             ("f", "significant only", "on" if state.significant_only else "off"),
             ("s", "", sort_label(state.sort, short=True)),
@@ -267,11 +267,12 @@ class MainView(Screen):
             (key_label(self.app, key).split(" / ")[0], key.description.lower()) for key in keys
         ]
         footer.show(toggles, shown, help_key, self.palette)
-        self.help_ahead.rest(place)
+        if self.session is not None:  # not while a picture stands: the imports go first
+            self.help_ahead.rest(place)
 
     def key_applies(self, key_id: str) -> bool:
         """Whether the footer lists a key that only some places or sets have a use for."""
-        session = self.shown
+        session = self.drawn_from
         if session is None:
             return True
         if key_id == "tuibench.series":  # a series of two is only a pair
@@ -339,7 +340,7 @@ class MainView(Screen):
         except (NoMatches, IndexError):  # not composed yet, or closing
             return
         narrow = (width or self.size.width) < NARROW
-        hide = self.shown is not None and (self.zoomed or (narrow and pane.has_focus))
+        hide = self.drawn_from is not None and (self.zoomed or (narrow and pane.has_focus))
         if left.display == hide:
             self._show_left(not hide, width)
 
