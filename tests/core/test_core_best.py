@@ -90,14 +90,19 @@ def test_two_systems_get_no_mark(tmp_path, make_system):
     assert GLYPH not in render(summary_table(cmp), "text")
 
 
-def test_a_verdict_from_one_iteration_does_not_count(tmp_path, make_system):
-    # c has a single iteration of many samples: its significant change is not trusted.
-    for system, centre in (("a", 100.0), ("b", 97.0)):
+def _with_one_iteration_c(tmp_path, make_system, b: float, c: float, spread: float) -> Analysis:
+    """a (100) and b of several iterations; c of one iteration of 9 samples, `c` +/- `spread`."""
+    for system, centre in (("a", 100.0), ("b", b)):
         rows = [("bench", "t", i, v, "ms") for i, v in enumerate(values(centre))]
         make_system(tmp_path, system, rows)
-    rows = [("bench", "t", 0, 80.0 + d, "ms") for d in np.linspace(-0.5, 0.5, 9)]
+    rows = [("bench", "t", 0, c + d, "ms") for d in np.linspace(-spread, spread, 9)]
     make_system(tmp_path, "c", rows)
-    analysis = Analysis(load([tmp_path]))
+    return Analysis(load([tmp_path]))
+
+
+def test_a_verdict_from_one_iteration_does_not_count(tmp_path, make_system):
+    # c has a single iteration of many samples: its significant change is not trusted.
+    analysis = _with_one_iteration_c(tmp_path, make_system, 97.0, 80.0, 0.5)
     cmp = analysis.compare("a")
     row = cmp.rows.filter(cmp.rows["system"] == "c").row(0, named=True)
     assert row["single_iteration"] and row["verdict"] == "better"
@@ -134,12 +139,7 @@ def test_a_runner_up_of_one_iteration_tells_the_top_apart_only_when_trusted(tmp_
     """c, of one iteration, is second: its interval is of one process's samples, narrow, and
     clear of b's. The series ranking's rule says that tells b apart from nothing; the mark
     follows it, unless --trust-single-iteration counts such verdicts."""
-    for system, centre in (("a", 100.0), ("b", 90.0)):
-        rows = [("bench", "t", i, v, "ms") for i, v in enumerate(values(centre))]
-        make_system(tmp_path, system, rows)
-    rows = [("bench", "t", 0, 93.0 + d, "ms") for d in np.linspace(-0.1, 0.1, 9)]
-    make_system(tmp_path, "c", rows)
-    analysis = Analysis(load([tmp_path]))
+    analysis = _with_one_iteration_c(tmp_path, make_system, 90.0, 93.0, 0.1)
     cmp = analysis.compare("a")
     b, c = (cmp.rows.filter(cmp.rows["system"] == s).row(0, named=True) for s in "bc")
     assert b["ci_high"] < c["ci_low"]  # apart by the intervals alone

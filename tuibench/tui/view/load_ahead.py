@@ -62,6 +62,10 @@ class _Child:
 _child: dict[tuple, _Child] = {}  # (paths, options) -> its child
 
 
+def _key(paths: Sequence[str], options: AnalysisOptions) -> tuple:
+    return tuple(map(str, paths)), options
+
+
 def _cores() -> int:
     with contextlib.suppress(AttributeError, OSError):
         return len(os.sched_getaffinity(0))
@@ -105,12 +109,12 @@ def start(
         finally:
             os._exit(code)
     os.close(write)
-    _child[(tuple(map(str, paths)), options)] = _Child(pid, read)
+    _child[_key(paths, options)] = _Child(pid, read)
 
 
 def started(paths: Sequence[str], options: AnalysisOptions) -> bool:
     """Whether a child of `paths` and `options` was started and not waited for yet."""
-    return (tuple(map(str, paths)), options) in _child
+    return _key(paths, options) in _child
 
 
 def _tell(fd: int, word: bytes) -> None:
@@ -122,7 +126,7 @@ def _tell(fd: int, word: bytes) -> None:
 def picture(paths: Sequence[str], options: AnalysisOptions) -> bytes | None:
     """The picture the child of `paths` and `options` sends, waiting for it (up to
     `WAIT_UP_TO` s from the start); None when it has none or there is no child."""
-    child = _child.get((tuple(map(str, paths)), options))
+    child = _child.get(_key(paths, options))
     if child is None or child.word:
         return None
     child.word = _read(child, 1)
@@ -164,7 +168,7 @@ def wait(paths: Sequence[str], options: AnalysisOptions) -> None:
     """Wait (up to `WAIT_UP_TO` s from the start) until the child of `paths` and `options`,
     if one was started, has written its entry or given up. The child is reaped in a daemon
     thread."""
-    child = _child.pop((tuple(map(str, paths)), options), None)
+    child = _child.pop(_key(paths, options), None)
     if child is None:
         return
     told = child.word or _read(child, 1)
