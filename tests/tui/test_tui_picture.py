@@ -141,3 +141,19 @@ def test_the_picture_reaches_the_explorer_without_polars(tui_data):
     assert out.stdout.decode().split() == ["Picture", "False", "False"]
     assert isinstance(decoded(payload), Picture)
     assert decoded(pickle.dumps("not a picture")) is None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_picture_of_hostile_names_is_the_sessions_screen_and_escapes_them(
+    make_app, tmp_path, size
+):
+    """Names with ESC, OSC 52, BEL, CR and C1 characters (the hostile generator's): the
+    picture draws them as the session does, and never raw."""
+    from tests.test_cli_hostile_explorer import RAW
+    from tests.test_cli_hostile_names import write_hostile
+
+    paths, kwargs = [str(write_hostile(tmp_path / "results"))], {}
+    expected = await screen_of(make_app, paths, kwargs, size)
+    pictured, loaded, _, _ = await pictured_then_loaded(make_app, paths, kwargs, size)
+    assert pictured == expected and loaded == expected
+    assert not [line for line in pictured if RAW.search("".join(text for text, _ in line))]
